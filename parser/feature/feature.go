@@ -1,0 +1,285 @@
+// Package feature turns parser states into hashed feature vectors.
+//
+// Features are written as templates over node addresses and value
+// extractors, in the style of Parsito and MaltParser: "s0.w+n0.p" combines
+// the form of the stack top with the tag of the buffer front. Templates are
+// written once against addresses, so every transition system reuses them.
+//
+// Addresses: s0..s3 (stack, 0 = top), n0..n3 (buffer, 0 = front), each
+// optionally followed by a path of h (head), l / r (leftmost / rightmost
+// dependent) and l2 / r2 (second leftmost / rightmost dependent), for
+// example s0h2 is the head of the head, s0l2 the second leftmost dependent.
+//
+// Values: w form, lw lowercased form, p tag (the model's main tag: XPOS for
+// gold-tag models, UPOS for plain-token models), u UPOS, x XPOS, lm lemma,
+// m FEATS, sf the form's last 3 characters, d deprel of the node's arc,
+// vl / vr number of left / right dependents, sl / sr set of left / right
+// dependents' labels; and the node-free value "dist", the distance between
+// s0 and n0 (capped at 10). The feature set of Zhang & Nivre (2011) is
+// ZhangNivre2011.
+package feature
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/transparse/transparse/parser/transition"
+)
+
+// Value is a value extractor.
+type Value uint8
+
+// The value extractors. Word values (W..SF) are precomputed per sentence.
+const (
+	W Value = iota
+	LW
+	P
+	U
+	X
+	LM
+	M
+	SF
+	numWordValues
+	D
+	VL
+	VR
+	SL
+	SR
+	Dist
+)
+
+var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF,
+	"d": D, "vl": VL, "vr": VR, "sl": SL, "sr": SR}
+
+// NumWordValues is the number of per-word precomputed values.
+const NumWordValues = int(numWordValues)
+
+type step uint8
+
+const (
+	stepHead step = iota
+	stepL1
+	stepL2
+	stepR1
+	stepR2
+)
+
+type address struct {
+	stack bool
+	index int
+	path  []step
+}
+
+type atom struct {
+	addr  int // index into Extractor.addrs, or -1 for Dist
+	value Value
+}
+
+// Extractor computes the features of a state for a fixed list of
+// templates. It is immutable and safe for concurrent use.
+type Extractor struct {
+	templates []string
+	addrs     []address
+	atoms     [][]atom
+}
+
+// New compiles templates. An unknown address or value gives an error
+// naming the template.
+func New(templates []string) (*Extractor, error) {
+	e := &Extractor{templates: append([]string(nil), templates...)}
+	index := map[string]int{}
+	for _, t := range templates {
+		var as []atom
+		for _, part := range strings.Split(t, "+") {
+			if part == "dist" {
+				as = append(as, atom{addr: -1, value: Dist})
+				continue
+			}
+			addrS, valS, ok := strings.Cut(part, ".")
+			v, okv := valueNames[valS]
+			if !ok || !okv {
+				return nil, fmt.Errorf("feature: template %q: bad atom %q (want address.value)", t, part)
+			}
+			ai, ok := index[addrS]
+			if !ok {
+				a, err := parseAddress(addrS)
+				if err != nil {
+					return nil, fmt.Errorf("feature: template %q: %v", t, err)
+				}
+				ai = len(e.addrs)
+				index[addrS] = ai
+				e.addrs = append(e.addrs, a)
+			}
+			as = append(as, atom{addr: ai, value: v})
+		}
+		e.atoms = append(e.atoms, as)
+	}
+	return e, nil
+}
+
+func parseAddress(s string) (address, error) {
+	var a address
+	if len(s) < 2 || (s[0] != 's' && s[0] != 'n') || s[1] < '0' || s[1] > '3' {
+		return a, fmt.Errorf("bad address %q", s)
+	}
+	a.stack = s[0] == 's'
+	a.index = int(s[1] - '0')
+	rest := s[2:]
+	for len(rest) > 0 {
+		switch {
+		case strings.HasPrefix(rest, "h2"):
+			a.path = append(a.path, stepHead, stepHead)
+			rest = rest[2:]
+		case strings.HasPrefix(rest, "h"):
+			a.path = append(a.path, stepHead)
+			rest = rest[1:]
+		case strings.HasPrefix(rest, "l2"):
+			a.path = append(a.path, stepL2)
+			rest = rest[2:]
+		case strings.HasPrefix(rest, "l"):
+			a.path = append(a.path, stepL1)
+			rest = rest[1:]
+		case strings.HasPrefix(rest, "r2"):
+			a.path = append(a.path, stepR2)
+			rest = rest[2:]
+		case strings.HasPrefix(rest, "r"):
+			a.path = append(a.path, stepR1)
+			rest = rest[1:]
+		default:
+			return a, fmt.Errorf("bad address %q", s)
+		}
+	}
+	return a, nil
+}
+
+// Templates returns the templates the extractor was built from.
+func (e *Extractor) Templates() []string { return e.templates }
+
+// Len is the number of features Extract produces.
+func (e *Extractor) Len() int { return len(e.atoms) }
+
+// Scratch is per-call working memory for Extract; reuse it across calls.
+type Scratch struct {
+	nodes []int32
+	Feats []uint64
+}
+
+// Words holds the precomputed word values of one sentence: Values[i] for
+// node i in 0..N (node 0 is the root).
+type Words struct {
+	Values [][NumWordValues]uint64
+}
+
+// Extract computes the features of s into sc.Feats (len = e.Len()) and
+// returns them. It does not allocate once sc has grown.
+func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []uint64 {
+	if cap(sc.nodes) < len(e.addrs) {
+		sc.nodes = make([]int32, len(e.addrs))
+	}
+	nodes := sc.nodes[:len(e.addrs)]
+	for i := range e.addrs {
+		a := &e.addrs[i]
+		var x int32
+		if a.stack {
+			x = s.S(a.index)
+		} else {
+			x = s.B(a.index)
+		}
+		for _, st := range a.path {
+			if x < 0 {
+				break
+			}
+			switch st {
+			case stepHead:
+				x = s.Head[x]
+			case stepL1:
+				x = s.Left1[x]
+			case stepL2:
+				x = s.Left2[x]
+			case stepR1:
+				x = s.Right1[x]
+			case stepR2:
+				x = s.Right2[x]
+			}
+		}
+		nodes[i] = x
+	}
+	if cap(sc.Feats) < len(e.atoms) {
+		sc.Feats = make([]uint64, len(e.atoms))
+	}
+	out := sc.Feats[:len(e.atoms)]
+	for t, as := range e.atoms {
+		h := uint64(t+1) * 0x9E3779B97F4A7C15
+		for _, a := range as {
+			var v uint64
+			if a.addr < 0 {
+				v = dist(s)
+			} else {
+				v = value(s, words, nodes[a.addr], a.value)
+			}
+			h = mix(h ^ v)
+		}
+		out[t] = h
+	}
+	return out
+}
+
+func dist(s *transition.State) uint64 {
+	a, b := s.S(0), s.B(0)
+	if a < 0 || b < 0 {
+		return 0x51
+	}
+	d := int64(b) - int64(a)
+	if d < 0 {
+		d = -d
+	}
+	if d > 10 {
+		d = 10
+	}
+	return uint64(d) + 0x100
+}
+
+const nullValue = 0x6e756c6c6e756c6c // "nullnull"
+
+func value(s *transition.State, words *Words, x int32, v Value) uint64 {
+	if x < 0 {
+		return nullValue
+	}
+	if v < numWordValues {
+		return words.Values[x][v]
+	}
+	switch v {
+	case D:
+		return uint64(s.Label[x]) + 0x1000
+	case VL:
+		return uint64(s.NLeft[x]) + 0x2000
+	case VR:
+		return uint64(s.NRight[x]) + 0x3000
+	case SL:
+		return mix(s.LeftSet[x] + 0x4000)
+	case SR:
+		return mix(s.RightSet[x] + 0x5000)
+	}
+	return 0
+}
+
+// mix is a 64-bit finaliser (from MurmurHash3's fmix64).
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// Hash hashes a string value of kind v (FNV-1a, then mixed with v), for
+// filling Words. It does not allocate.
+func Hash(v Value, s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return mix(h ^ uint64(v)<<56)
+}

@@ -1,0 +1,49 @@
+package feature
+
+// ZhangNivre2011 returns the "rich" non-local feature templates of Zhang &
+// Nivre (2011), Table 1 (transition-systems.md §12.4), with p standing for
+// the model's main tag, plus templates over the second and third stack
+// nodes (which arc-hybrid and arc-standard decide on) and, when morph is
+// true, over UPOS, lemmas and FEATS (for models that are given gold
+// morphology).
+func ZhangNivre2011(morph bool) []string {
+	t := []string{
+		// single words
+		"s0.w+s0.p", "s0.w", "s0.p", "n0.w+n0.p", "n0.w", "n0.p",
+		"n1.w+n1.p", "n1.w", "n1.p", "n2.w+n2.p", "n2.w", "n2.p",
+		// word pairs
+		"s0.w+s0.p+n0.w+n0.p", "s0.w+s0.p+n0.w", "s0.w+n0.w+n0.p", "s0.w+s0.p+n0.p",
+		"s0.p+n0.w+n0.p", "s0.w+n0.w", "s0.p+n0.p", "n0.p+n1.p",
+		// three words
+		"n0.p+n1.p+n2.p", "s0.p+n0.p+n1.p", "s0h.p+s0.p+n0.p", "s0.p+s0l.p+n0.p",
+		"s0.p+s0r.p+n0.p", "s0.p+n0.p+n0l.p",
+		// distance
+		"s0.w+dist", "s0.p+dist", "n0.w+dist", "n0.p+dist", "s0.w+n0.w+dist", "s0.p+n0.p+dist",
+		// valency
+		"s0.w+s0.vr", "s0.p+s0.vr", "s0.w+s0.vl", "s0.p+s0.vl", "n0.w+n0.vl", "n0.p+n0.vl",
+		// unigrams
+		"s0h.w", "s0h.p", "s0.d", "s0l.w", "s0l.p", "s0l.d", "s0r.w", "s0r.p", "s0r.d",
+		"n0l.w", "n0l.p", "n0l.d",
+		// third order
+		"s0h2.w", "s0h2.p", "s0h.d", "s0l2.w", "s0l2.p", "s0l2.d", "s0r2.w", "s0r2.p", "s0r2.d",
+		"n0l2.w", "n0l2.p", "n0l2.d", "s0.p+s0l.p+s0l2.p", "s0.p+s0r.p+s0r2.p",
+		"s0.p+s0h.p+s0h2.p", "n0.p+n0l.p+n0l2.p",
+		// label sets
+		"s0.w+s0.sr", "s0.p+s0.sr", "s0.w+s0.sl", "s0.p+s0.sl", "n0.w+n0.sl", "n0.p+n0.sl",
+		// second and third stack nodes
+		"s1.w", "s1.p", "s1.w+s1.p", "s1.p+s0.p", "s1.w+s0.w", "s1.p+s0.p+n0.p",
+		"s1.w+s0.p", "s1.p+s0.w", "s2.p+s1.p+s0.p", "s2.p", "s1l.d", "s1r.d", "s1r.p",
+		"s1.p+s1r.p+s0.p", "s1.p+s0.p+s0l.p", "s1.p+s0.p+s0r.p",
+		// lowercased forms and suffixes help rare words
+		"s0.lw", "n0.lw", "n1.lw", "s0.sf", "n0.sf", "s1.sf",
+	}
+	if morph {
+		t = append(t,
+			"s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u", "s0.u+n0.u+n1.u",
+			"s0.lm", "n0.lm", "n1.lm", "s1.lm", "s0.lm+n0.lm", "s0.lm+n0.p", "s0.p+n0.lm",
+			"s0.m", "n0.m", "s1.m", "s0.m+n0.m", "s0.m+n0.p", "s0.p+n0.m", "s1.m+s0.m",
+			"s0.lm+s0.d", "n0l.lm", "s0l.lm", "s0r.lm",
+		)
+	}
+	return t
+}

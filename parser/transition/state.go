@@ -1,0 +1,187 @@
+// Package transition implements transition systems for dependency parsing
+// and their oracles, behind one small interface (System), in the spirit of
+// UDPipe's Parsito and MaltParser's algorithm packages.
+//
+// A configuration (State) holds a stack, a buffer and the arcs built so far,
+// over nodes 0..N where 0 is the artificial root. States expose named
+// addresses (stack[i], buffer[i], heads, leftmost and rightmost children)
+// so that feature templates are written once for every system.
+//
+// Systems are found by name in a registry (Lookup, Names). Each system's doc
+// comment cites its paper and names the class of trees it derives.
+package transition
+
+// None marks an absent node, head or label.
+const None = -1
+
+// State is a parser configuration (σ, β, A) over nodes 0..N.
+//
+// The stack top is Stack[len(Stack)-1]. The buffer is stored reversed: its
+// front is Buffer[len(Buffer)-1], so that systems which put a node back at the
+// front of the buffer (arc-standard's RIGHT-ARC, SWAP) push it in O(1).
+//
+// A State is not safe for concurrent use; parse each sentence with its own
+// State (Reset reuses its memory).
+type State struct {
+	N      int     // number of words; nodes are 0..N
+	Stack  []int32 // top at the end
+	Buffer []int32 // front at the end
+
+	Head  []int32 // Head[d]: head of node d, or None
+	Label []int32 // Label[d]: label of the arc into d, or None
+
+	// Children bookkeeping for features, per node.
+	Left1, Left2   []int32  // leftmost and second leftmost dependent, or None
+	Right1, Right2 []int32  // rightmost and second rightmost dependent, or None
+	NLeft, NRight  []int32  // number of left and right dependents
+	LeftSet        []uint64 // set of left dependents' labels (bit label%64)
+	RightSet       []uint64 // set of right dependents' labels (bit label%64)
+
+	// Roots counts arcs from node 0; RootWord is the last word attached to 0.
+	Roots    int
+	RootWord int32
+	// Steps counts transitions applied since Reset.
+	Steps int
+}
+
+// Reset makes s the empty configuration for n words: every slice is resized
+// to n+1 nodes, no arcs, empty stack and buffer. Systems fill stack and
+// buffer in their Init.
+func (s *State) Reset(n int) {
+	s.N = n
+	m := n + 1
+	s.Stack = s.Stack[:0]
+	s.Buffer = s.Buffer[:0]
+	s.Head = fill32(s.Head, m, None)
+	s.Label = fill32(s.Label, m, None)
+	s.Left1 = fill32(s.Left1, m, None)
+	s.Left2 = fill32(s.Left2, m, None)
+	s.Right1 = fill32(s.Right1, m, None)
+	s.Right2 = fill32(s.Right2, m, None)
+	s.NLeft = fill32(s.NLeft, m, 0)
+	s.NRight = fill32(s.NRight, m, 0)
+	s.LeftSet = fill64(s.LeftSet, m)
+	s.RightSet = fill64(s.RightSet, m)
+	s.Roots = 0
+	s.RootWord = None
+	s.Steps = 0
+}
+
+func fill32(b []int32, n int, v int32) []int32 {
+	if cap(b) < n {
+		b = make([]int32, n)
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = v
+	}
+	return b
+}
+
+func fill64(b []uint64, n int) []uint64 {
+	if cap(b) < n {
+		b = make([]uint64, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// S returns stack[i] (0 = top), or None.
+func (s *State) S(i int) int32 {
+	k := len(s.Stack) - 1 - i
+	if k < 0 {
+		return None
+	}
+	return s.Stack[k]
+}
+
+// B returns buffer[i] (0 = front), or None.
+func (s *State) B(i int) int32 {
+	k := len(s.Buffer) - 1 - i
+	if k < 0 {
+		return None
+	}
+	return s.Buffer[k]
+}
+
+// FillBuffer puts nodes from..N in the buffer, from at the front.
+func (s *State) FillBuffer(from int) {
+	for i := s.N; i >= from; i-- {
+		s.Buffer = append(s.Buffer, int32(i))
+	}
+}
+
+func (s *State) push(x int32) { s.Stack = append(s.Stack, x) }
+func (s *State) pop() int32 {
+	x := s.Stack[len(s.Stack)-1]
+	s.Stack = s.Stack[:len(s.Stack)-1]
+	return x
+}
+func (s *State) shiftOut() int32 {
+	x := s.Buffer[len(s.Buffer)-1]
+	s.Buffer = s.Buffer[:len(s.Buffer)-1]
+	return x
+}
+
+// AddArc adds the arc h → d with label l and updates the children
+// bookkeeping. d must not have a head.
+func (s *State) AddArc(h, d, l int32) {
+	s.Head[d] = h
+	s.Label[d] = l
+	bit := uint64(0)
+	if l >= 0 {
+		bit = 1 << (uint(l) & 63)
+	}
+	if h == 0 {
+		s.Roots++
+		s.RootWord = d
+	}
+	if d < h {
+		s.NLeft[h]++
+		s.LeftSet[h] |= bit
+		if l1 := s.Left1[h]; l1 == None || d < l1 {
+			s.Left2[h] = l1
+			s.Left1[h] = d
+		} else if l2 := s.Left2[h]; l2 == None || d < l2 {
+			s.Left2[h] = d
+		}
+	} else {
+		s.NRight[h]++
+		s.RightSet[h] |= bit
+		if r1 := s.Right1[h]; r1 == None || d > r1 {
+			s.Right2[h] = r1
+			s.Right1[h] = d
+		} else if r2 := s.Right2[h]; r2 == None || d > r2 {
+			s.Right2[h] = d
+		}
+	}
+}
+
+// HeadOf returns the head of node x, or None (also for x == None).
+func (s *State) HeadOf(x int32) int32 {
+	if x < 0 {
+		return None
+	}
+	return s.Head[x]
+}
+
+// inStack reports whether x is on the stack (linear scan; oracles only).
+func (s *State) inStack(x int32) bool {
+	for _, y := range s.Stack {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// inBuffer reports whether x is in the buffer (linear scan; oracles only).
+func (s *State) inBuffer(x int32) bool {
+	for _, y := range s.Buffer {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,125 @@
+// Package tree holds functions over dependency trees given as head arrays:
+// tree classes (projective, ...) and the lifting that makes a tree
+// projective (Nivre & Nilsson 2005, as described in Nivre 2008 §6.1).
+//
+// A tree over n words is a slice head of length n+1: head[d] is the head of
+// word d (1..n), 0 for the artificial root; head[0] is ignored.
+package tree
+
+import "fmt"
+
+// Check reports whether head is a tree: every word has a head in 0..n, no
+// cycles, and exactly one word is attached to 0.
+func Check(head []int32) error {
+	n := len(head) - 1
+	roots := 0
+	for d := 1; d <= n; d++ {
+		h := head[d]
+		if h < 0 || int(h) > n || int(h) == d {
+			return fmt.Errorf("tree: word %d has invalid head %d", d, h)
+		}
+		if h == 0 {
+			roots++
+		}
+	}
+	if n > 0 && roots != 1 {
+		return fmt.Errorf("tree: %d words attached to the root, want 1", roots)
+	}
+	// Cycle check: walk up from every word with a step bound.
+	state := make([]uint8, n+1) // 0 unvisited, 1 on path, 2 done
+	state[0] = 2
+	for d := 1; d <= n; d++ {
+		x := int32(d)
+		for state[x] == 0 {
+			state[x] = 1
+			x = head[x]
+		}
+		if state[x] == 1 {
+			return fmt.Errorf("tree: cycle through word %d", x)
+		}
+		for y := int32(d); state[y] == 1; y = head[y] {
+			state[y] = 2
+		}
+	}
+	return nil
+}
+
+// Dominates reports whether h dominates d (h →* d, reflexively).
+func Dominates(head []int32, h, d int32) bool {
+	for steps := 0; d >= 0 && steps <= len(head); steps++ {
+		if d == h {
+			return true
+		}
+		if d == 0 {
+			return false
+		}
+		d = head[d]
+	}
+	return false
+}
+
+// ArcProjective reports whether the arc into word d is projective: its head
+// dominates every word strictly between them (Nivre 2008, Def. 3).
+func ArcProjective(head []int32, d int32) bool {
+	h := head[d]
+	lo, hi := h, d
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	for k := lo + 1; k < hi; k++ {
+		if !Dominates(head, h, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// Projective reports whether the tree is projective. With the artificial
+// root at position 0 this is the same as: no two arcs cross.
+func Projective(head []int32) bool {
+	n := int32(len(head) - 1)
+	for d := int32(1); d <= n; d++ {
+		a, b := minmax(head[d], d)
+		for e := d + 1; e <= n; e++ {
+			c, f := minmax(head[e], e)
+			if (a < c && c < b && b < f) || (c < a && a < f && f < b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func minmax(a, b int32) (int32, int32) {
+	if a < b {
+		return a, b
+	}
+	return b, a
+}
+
+// Lift returns a projective tree made from head by repeatedly lifting the
+// shortest non-projective arc (h, d) to (head[h], d) — Nivre & Nilsson
+// 2005, the Baseline encoding (labels unchanged). It also returns the words
+// whose head changed. head is not modified.
+func Lift(head []int32) (lifted []int32, moved []int32) {
+	lifted = append([]int32(nil), head...)
+	n := int32(len(head) - 1)
+	for {
+		best, bestLen := int32(-1), int32(1<<30)
+		for d := int32(1); d <= n; d++ {
+			h := lifted[d]
+			l := h - d
+			if l < 0 {
+				l = -l
+			}
+			if l < bestLen && !ArcProjective(lifted, d) {
+				best, bestLen = d, l
+			}
+		}
+		if best < 0 {
+			return lifted, moved
+		}
+		lifted[best] = lifted[lifted[best]]
+		moved = append(moved, best)
+	}
+}
