@@ -5,6 +5,10 @@
 // by token lines of ten tab-separated columns and ends with a blank line.
 // Multiword-token lines (ID "1-2") and empty nodes (ID "8.1") are kept
 // verbatim so that reading then writing a file reproduces it byte for byte.
+//
+// Reader reads and checks CoNLL-U; Write, Format and WriteAll write it.
+// TokenReader and FromForms make unannotated sentences from pre-tokenized
+// text. Malformed input gives an *Error that names the file and line.
 package conllu
 
 // Word is one syntactic word (a token line with an integer ID).
@@ -45,7 +49,8 @@ type Sentence struct {
 // (without its line terminator). Before is the ID of the word it precedes in
 // the file: a multiword token 3-4 has Before == 3; an empty node 8.1 that
 // follows word 8 has Before == 9 (or len(Words)+1 at the end of the sentence).
-// Lines with the same Before keep their relative order.
+// Lines with the same Before keep their relative order; empty nodes come
+// before a multiword line with the same Before, as in a valid file.
 type RawLine struct {
 	Before int
 	Text   string

@@ -1,0 +1,92 @@
+package conllu
+
+import "io"
+
+// TokenReader reads pre-tokenized text: one sentence per line, tokens
+// separated by spaces or tabs (also '\r', '\v' and '\f'; other Unicode
+// spaces belong to the token). Blank lines are skipped.
+type TokenReader struct {
+	lr  lineReader
+	err error // final error
+}
+
+// NewTokenReader returns a TokenReader that reads from r. name is used in
+// error messages (it may be empty).
+func NewTokenReader(r io.Reader, name string) *TokenReader {
+	return &TokenReader{lr: newLineReader(r, name)}
+}
+
+// Next returns the sentence of the next non-blank line, made as FromForms
+// makes it. At the end of the input it returns io.EOF.
+//
+// A line that is not valid UTF-8 gives an *Error naming the line; Next may be
+// called again to go on with the next line. A line longer than MaxLineLength
+// (an *Error) and errors of the underlying reader are final: every later
+// call returns the same error.
+func (t *TokenReader) Next() (*Sentence, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
+	for {
+		line, err := t.lr.next()
+		if err != nil {
+			t.err = err
+			return nil, err
+		}
+		if err := t.lr.checkUTF8(line); err != nil {
+			return nil, err
+		}
+		n := 0
+		for i := 0; i < len(line); {
+			for i < len(line) && isSep(line[i]) {
+				i++
+			}
+			if i < len(line) {
+				n++
+			}
+			for i < len(line) && !isSep(line[i]) {
+				i++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		text := string(line)
+		s := &Sentence{Words: make([]Word, 0, n)}
+		for i := 0; i < len(text); {
+			for i < len(text) && isSep(text[i]) {
+				i++
+			}
+			j := i
+			for j < len(text) && !isSep(text[j]) {
+				j++
+			}
+			if j > i {
+				s.Words = append(s.Words, blankWord(len(s.Words)+1, text[i:j]))
+			}
+			i = j
+		}
+		return s, nil
+	}
+}
+
+func isSep(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// blankWord returns word id with the given form and every other column "_".
+func blankWord(id int, form string) Word {
+	return Word{ID: id, Form: form, Lemma: "_", UPOS: "_", XPOS: "_", Feats: "_",
+		Head: -1, Deprel: "_", Deps: "_", Misc: "_"}
+}
+
+// FromForms returns an unannotated sentence of the given word forms: word i+1
+// has Form forms[i], Head -1 and "_" in every other column. The forms are
+// not checked; Write refuses forms with tabs or line breaks.
+func FromForms(forms []string) *Sentence {
+	s := &Sentence{Words: make([]Word, len(forms))}
+	for i, f := range forms {
+		s.Words[i] = blankWord(i+1, f)
+	}
+	return s
+}
