@@ -1,12 +1,37 @@
-// Package train trains transparse models. API CONTRACT — being implemented.
+// Package train trains transparse models: a UPOS tagger and a transition
+// classifier for each input variant (gold morphology, plain tokens), with a
+// dynamic oracle and error exploration where the system has one (Goldberg &
+// Nivre 2012, 2013) and the static oracle otherwise. Non-projective
+// training trees are made projective by lifting (Nivre & Nilsson 2005) for
+// systems that derive only projective trees.
 package train
 
 import (
-	"errors"
+	"fmt"
 	"io"
+	"math/rand"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/tagger"
+	"github.com/transparse/transparse/parser/transition"
+	"github.com/transparse/transparse/parser/tree"
 )
+
+// Version is recorded in model cards.
+const Version = "0.1.0"
 
 // Options configures Train.
 type Options struct {
@@ -14,14 +39,474 @@ type Options struct {
 	TrainPath    string // CoNLL-U training treebank
 	DevPath      string // CoNLL-U development treebank (model selection)
 	TestPath     string // optional: scored once at the end for the model card
-	Epochs       int    // parser epochs (0 = default)
-	TaggerEpochs int    // tagger epochs (0 = default)
+	Epochs       int    // parser epochs (0 = default 15)
+	TaggerEpochs int    // tagger epochs (0 = the tagger's default)
+	Folds        int    // jackknife folds for predicted training tags (0 = 4)
 	MaxSentences int    // use only the first N training sentences (0 = all); for tests
 	Seed         int64
 	Name         string    // model name for the card
 	Progress     io.Writer // progress bars go here (nil = none)
 	Log          io.Writer // per-epoch dev scores go here (nil = none)
+	// Explore is the probability of following the model's own prediction
+	// when training with a dynamic oracle (0 = default 0.9; < 0 = never).
+	Explore float64
+}
+
+func (o *Options) defaults() {
+	if o.Epochs <= 0 {
+		o.Epochs = 15
+	}
+	if o.Folds <= 0 {
+		o.Folds = 4
+	}
+	if o.Explore == 0 {
+		o.Explore = 0.9
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
 }
 
 // Train trains a tagger and a parser and returns the model.
-func Train(opt Options) (*parser.Model, error) { return nil, errors.New("not implemented") }
+func Train(opt Options) (*parser.Model, error) {
+	opt.defaults()
+	start := time.Now()
+	sys, err := transition.Lookup(opt.System)
+	if err != nil {
+		return nil, err
+	}
+	trainSents, err := conllu.ReadFile(opt.TrainPath)
+	if err != nil {
+		return nil, err
+	}
+	if opt.MaxSentences > 0 && len(trainSents) > opt.MaxSentences {
+		trainSents = trainSents[:opt.MaxSentences]
+	}
+	devSents, err := conllu.ReadFile(opt.DevPath)
+	if err != nil {
+		return nil, err
+	}
+	deprels, root := inventory(trainSents)
+	classes := transition.NewClasses(sys, deprels, root)
+
+	// Tagger on all training data; jackknifed tags for the plain parser.
+	fmt.Fprintf(opt.Log, "training the UPOS tagger on %d sentences\n", len(trainSents))
+	tg, err := tagger.Train(trainSents, devSents, tagger.Options{Epochs: opt.TaggerEpochs, Seed: opt.Seed, Progress: opt.Progress, Log: opt.Log})
+	if err != nil {
+		return nil, err
+	}
+	plainTrain, err := jackknife(trainSents, devSents, opt)
+	if err != nil {
+		return nil, err
+	}
+	plainDev := plainCopy(devSents, tg)
+
+	goldTrain := prepare(sys, trainSents, deprels, opt.Log)
+	plainPrepared := prepare(sys, plainTrain, deprels, io.Discard)
+
+	var gold, plain parser.Variant
+	var gerr, perr error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		gold, gerr = trainVariant(classes, true, goldTrain, devSents, opt, "gold tags")
+	}()
+	go func() {
+		defer wg.Done()
+		plain, perr = trainVariant(classes, false, plainPrepared, plainDev, opt, "plain tokens")
+	}()
+	wg.Wait()
+	if gerr != nil {
+		return nil, gerr
+	}
+	if perr != nil {
+		return nil, perr
+	}
+
+	card := modelfmt.Card{
+		Name:      opt.Name,
+		Treebank:  opt.TrainPath,
+		System:    sys.Name(),
+		TrainedAt: time.Now().UTC().Format(time.RFC3339),
+		Version:   Version,
+		Options: map[string]string{
+			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
+			"folds": fmt.Sprint(opt.Folds), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
+			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
+		},
+		Scores: map[string]float64{},
+	}
+	m := parser.NewModel(card, classes, gold, plain, tg)
+	if err := scoreInto(m, "dev", devSents, card.Scores); err != nil {
+		return nil, err
+	}
+	if opt.TestPath != "" {
+		testSents, err := conllu.ReadFile(opt.TestPath)
+		if err != nil {
+			return nil, err
+		}
+		if err := scoreInto(m, "test", testSents, card.Scores); err != nil {
+			return nil, err
+		}
+	}
+	card.Options["training_seconds"] = fmt.Sprintf("%.0f", time.Since(start).Seconds())
+	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
+		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, UPOS from the bundled tagger."
+	m.SetCard(card)
+	return m, nil
+}
+
+// scoreInto parses sents with gold morphology and from plain tokens and
+// records the scores in scores.
+func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
+	for _, tags := range []string{"gold", "predicted"} {
+		pred := make([]*conllu.Sentence, len(sents))
+		for i, s := range sents {
+			c := cloneSentence(s)
+			if tags == "predicted" {
+				StripTags(c)
+			}
+			for j := range c.Words {
+				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
+			}
+			if err := m.Parse(c.Words); err != nil {
+				return err
+			}
+			pred[i] = c
+		}
+		sc, err := eval.Score(sents, pred)
+		if err != nil {
+			return err
+		}
+		scores[split+"/"+tags+"/UAS"] = sc.UAS.F1()
+		scores[split+"/"+tags+"/LAS"] = sc.LAS.F1()
+		scores[split+"/"+tags+"/CLAS"] = sc.CLAS.F1()
+		scores[split+"/"+tags+"/UPOS"] = sc.UPOS.F1()
+	}
+	return nil
+}
+
+// StripTags blanks LEMMA, UPOS, XPOS and FEATS, so that a sentence looks like
+// plain tokens.
+func StripTags(s *conllu.Sentence) {
+	for j := range s.Words {
+		w := &s.Words[j]
+		w.Lemma, w.UPOS, w.XPOS, w.Feats = "_", "_", "_", "_"
+	}
+}
+
+func cloneSentence(s *conllu.Sentence) *conllu.Sentence {
+	c := *s
+	c.Words = append([]conllu.Word(nil), s.Words...)
+	return &c
+}
+
+// inventory returns the sorted deprels of the treebank and the index of the
+// deprel used on arcs from the root (the most frequent one, "root" in UD).
+func inventory(sents []*conllu.Sentence) ([]string, int32) {
+	count := map[string]int{}
+	rootCount := map[string]int{}
+	for _, s := range sents {
+		for _, w := range s.Words {
+			if conllu.Absent(w.Deprel) {
+				continue
+			}
+			count[w.Deprel]++
+			if w.Head == 0 {
+				rootCount[w.Deprel]++
+			}
+		}
+	}
+	var labels []string
+	for l := range count {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	best, bestN := "root", -1
+	for l, n := range rootCount {
+		if n > bestN || (n == bestN && l < best) {
+			best, bestN = l, n
+		}
+	}
+	root := sort.SearchStrings(labels, best)
+	if root == len(labels) || labels[root] != best {
+		labels = append(labels, best)
+		sort.Strings(labels)
+		root = sort.SearchStrings(labels, best)
+	}
+	return labels, int32(root)
+}
+
+// example is one training sentence with its gold tree inside the system's
+// class.
+type example struct {
+	words []conllu.Word
+	gold  *transition.Gold
+}
+
+// prepare converts sentences into examples: trees outside the system's class
+// are lifted to projective ones; sentences that are not trees are skipped
+// and counted in the log.
+func prepare(sys transition.System, sents []*conllu.Sentence, deprels []string, log io.Writer) []example {
+	index := map[string]int32{}
+	for i, l := range deprels {
+		index[l] = int32(i)
+	}
+	var out []example
+	skipped, lifted := 0, 0
+	for _, s := range sents {
+		if s.CheckTree() != nil {
+			skipped++
+			continue
+		}
+		n := len(s.Words)
+		head := make([]int32, n+1)
+		label := make([]int32, n+1)
+		head[0], label[0] = transition.None, transition.None
+		for i, w := range s.Words {
+			head[i+1] = int32(w.Head)
+			label[i+1] = index[w.Deprel]
+		}
+		g := transition.NewGold(head, label)
+		if !sys.InClass(g) {
+			h, _ := tree.Lift(head)
+			g = transition.NewGold(h, label)
+			lifted++
+			if !sys.InClass(g) {
+				skipped++
+				continue
+			}
+		}
+		out = append(out, example{words: s.Words, gold: g})
+	}
+	fmt.Fprintf(log, "%s: %d training trees, %d lifted to the system's class, %d skipped (not trees)\n",
+		sys.Name(), len(out), lifted, skipped)
+	return out
+}
+
+// jackknife returns copies of sents with UPOS predicted by taggers trained
+// on the other folds and the other morphology removed, as at parse time
+// from plain tokens.
+func jackknife(sents, dev []*conllu.Sentence, opt Options) ([]*conllu.Sentence, error) {
+	k := opt.Folds
+	out := make([]*conllu.Sentence, len(sents))
+	type res struct {
+		fold int
+		tg   *tagger.Tagger
+		err  error
+	}
+	results := make(chan res, k)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for f := 0; f < k; f++ {
+		go func(f int) {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var part []*conllu.Sentence
+			for i, s := range sents {
+				if i%k != f {
+					part = append(part, s)
+				}
+			}
+			tg, err := tagger.Train(part, dev, tagger.Options{Epochs: opt.TaggerEpochs, Seed: opt.Seed + int64(f) + 1})
+			results <- res{f, tg, err}
+		}(f)
+	}
+	for f := 0; f < k; f++ {
+		r := <-results
+		if r.err != nil {
+			return nil, r.err
+		}
+		for i, s := range sents {
+			if i%k == r.fold {
+				out[i] = plainCopy([]*conllu.Sentence{s}, r.tg)[0]
+			}
+		}
+	}
+	fmt.Fprintf(opt.Log, "jackknifed UPOS for %d training sentences (%d folds)\n", len(sents), k)
+	return out, nil
+}
+
+// plainCopy returns copies of sents as the parser sees plain tokens: UPOS
+// predicted by tg, no XPOS, lemma or FEATS. Heads and deprels are kept.
+func plainCopy(sents []*conllu.Sentence, tg *tagger.Tagger) []*conllu.Sentence {
+	out := make([]*conllu.Sentence, len(sents))
+	for i, s := range sents {
+		c := cloneSentence(s)
+		StripTags(c)
+		tg.Tag(c.Words)
+		out[i] = c
+	}
+	return out
+}
+
+// trainVariant trains one classifier and returns the epoch with the best dev
+// LAS.
+func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, opt Options, what string) (parser.Variant, error) {
+	ext, err := feature.New(feature.ZhangNivre2011(morph))
+	if err != nil {
+		return parser.Variant{}, err
+	}
+	tr := linear.NewTrainer(classes.Len())
+	dyn, _ := classes.Sys.(transition.DynamicOracle)
+	rng := rand.New(rand.NewSource(opt.Seed))
+	order := make([]int, len(exs))
+	for i := range order {
+		order[i] = i
+	}
+	var best parser.Variant
+	bestLAS := -1.0
+	st := &stepper{classes: classes, ext: ext, tr: tr, dyn: dyn, rng: rng, morph: morph,
+		scores: make([]float32, classes.Len()), legal: make([]bool, classes.Len()), cost: make([]int, classes.Len())}
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var bar *progressbar.ProgressBar
+		if opt.Progress != nil {
+			bar = progressbar.NewOptions(len(order), progressbar.OptionSetWriter(opt.Progress),
+				progressbar.OptionSetDescription(fmt.Sprintf("parser (%s) epoch %d/%d", what, epoch, opt.Epochs)),
+				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish())
+		}
+		explore := dyn != nil && epoch > 1 && opt.Explore > 0
+		correct, total := 0, 0
+		for i, k := range order {
+			c, t := st.sentence(&exs[k], explore, opt.Explore)
+			correct += c
+			total += t
+			if bar != nil && i%256 == 0 {
+				bar.Set(i)
+			}
+		}
+		if bar != nil {
+			bar.Finish()
+		}
+		v := parser.Variant{Morph: morph, Ext: ext, Clf: tr.Freeze(linear.FreezeOptions{})}
+		las, uas := devScore(classes, v, dev)
+		mark := ""
+		if las > bestLAS {
+			bestLAS, best, mark = las, v, " *"
+		}
+		fmt.Fprintf(opt.Log, "parser (%s) epoch %2d: train acc %.2f%%  dev UAS %.2f LAS %.2f%s\n",
+			what, epoch, 100*float64(correct)/float64(max(total, 1)), uas, las, mark)
+	}
+	return best, nil
+}
+
+// devScore parses dev with the variant and returns LAS and UAS.
+func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence) (las, uas float64) {
+	m := parser.NewModel(modelfmt.Card{}, classes, v, v, nil)
+	pred := make([]*conllu.Sentence, len(dev))
+	for i, s := range dev {
+		c := cloneSentence(s)
+		if err := m.ParseWith(v.Morph, c.Words); err != nil {
+			fmt.Fprintln(os.Stderr, "train: dev parse:", err)
+		}
+		pred[i] = c
+	}
+	sc, err := eval.Score(dev, pred)
+	if err != nil {
+		return 0, 0
+	}
+	return sc.LAS.F1(), sc.UAS.F1()
+}
+
+// stepper runs one training sentence.
+type stepper struct {
+	classes *transition.Classes
+	ext     *feature.Extractor
+	tr      *linear.Trainer
+	dyn     transition.DynamicOracle
+	rng     *rand.Rand
+	morph   bool
+
+	state  transition.State
+	words  feature.Words
+	fsc    feature.Scratch
+	scores []float32
+	legal  []bool
+	cost   []int
+}
+
+// sentence trains on one example and returns the number of steps where the
+// model's prediction was (one of) the oracle's and the number of steps.
+func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, total int) {
+	c, s, g := st.classes, &st.state, ex.gold
+	feature.FillWords(&st.words, ex.words, st.morph)
+	c.Sys.Init(s, len(ex.words))
+	limit := 8*len(ex.words) + 8
+	for !c.Sys.Terminal(s) && total < limit {
+		feats := st.ext.Extract(s, &st.words, &st.fsc)
+		st.tr.Scores(feats, st.scores)
+		c.Legal(s, st.legal)
+		pred := transition.Best(st.scores, st.legal)
+		if pred < 0 {
+			break
+		}
+		goldK := -1
+		if st.dyn != nil {
+			goldK = st.zeroCost(s, g)
+		} else {
+			goldK = c.Class(c.Sys.Oracle(s, g))
+			if !st.legal[goldK] {
+				break
+			}
+		}
+		ok := pred == goldK || (st.dyn != nil && st.cost[pred] == st.cost[goldK])
+		if ok {
+			correct++
+		} else {
+			st.tr.Update(feats, goldK, pred)
+		}
+		st.tr.Tick()
+		total++
+		next := goldK
+		if explore && st.rng.Float64() < p {
+			next = pred
+		}
+		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(next), st.scores))
+	}
+	return correct, total
+}
+
+// zeroCost fills st.cost for every legal class and returns the best-scoring
+// class of minimal cost.
+func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
+	c := st.classes
+	minCost := int(^uint(0) >> 1)
+	for _, m := range c.Sys.Moves() {
+		if !c.Sys.Legal(s, m) {
+			continue
+		}
+		if !m.Labeled() {
+			k := c.Class(transition.Transition{Move: m, Label: transition.None})
+			st.cost[k] = st.dyn.Cost(s, transition.Transition{Move: m, Label: transition.None}, g)
+			minCost = min(minCost, st.cost[k])
+			continue
+		}
+		h, d := c.Sys.Arc(s, m)
+		gl := g.Label[d]
+		base := st.dyn.Cost(s, transition.Transition{Move: m, Label: gl}, g)
+		headRight := g.Head[d] == h
+		for l := range c.Deprels {
+			k := c.Class(transition.Transition{Move: m, Label: int32(l)})
+			if !st.legal[k] {
+				continue
+			}
+			cost := base
+			if headRight && int32(l) != gl {
+				cost++
+			}
+			st.cost[k] = cost
+			minCost = min(minCost, cost)
+		}
+	}
+	best := -1
+	for k, ok := range st.legal {
+		if ok && st.cost[k] == minCost && (best < 0 || st.scores[k] > st.scores[best]) {
+			best = k
+		}
+	}
+	return best
+}
+
+var _ = strings.TrimSpace

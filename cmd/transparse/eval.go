@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/train"
+)
+
+type evalOptions struct {
+	model  string
+	noTags bool
+	json   bool
+	output string
+}
+
+// evalReport is what eval prints.
+type evalReport struct {
+	Gold       string  `json:"gold"`
+	Prediction string  `json:"prediction,omitempty"` // GOLD PRED form
+	Model      string  `json:"model,omitempty"`      // -m form
+	ModelName  string  `json:"model_name,omitempty"`
+	System     string  `json:"system,omitempty"`
+	Tags       string  `json:"tags,omitempty"` // "gold" or "predicted", -m form
+	Seconds    float64 `json:"parse_seconds,omitempty"`
+
+	Scores eval.Scores `json:"scores"`
+}
+
+func newEvalCmd() *cobra.Command {
+	var o evalOptions
+	cmd := &cobra.Command{
+		Use:   "eval [flags] GOLD [PRED]",
+		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, ...)",
+		Long: `Eval scores dependency parses against gold CoNLL-U with the metrics of the
+CoNLL 2018 shared task, given gold tokenization: every syntactic word counts,
+punctuation included.
+
+  UPOS, XPOS  tagging accuracy
+  UAS         correct heads
+  LAS         correct heads and universal deprels (the part before ':')
+  FullLAS     correct heads and complete deprels, subtypes included
+  CLAS        LAS over content words only (F1: precision over predicted,
+              recall over gold content words)
+  ExactUAS,   sentences whose every word is correct under UAS / LAS
+  ExactLAS
+
+With two files, PRED is scored against GOLD; both must have the same
+sentences and words. With one file, GOLD is parsed by a model first (its
+HEAD, DEPREL and DEPS are blanked) and the parse is scored. The gold LEMMA,
+UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
+which case the model predicts them; the output says which. Either file may
+be "-" for standard input.
+
+` + modelHelp,
+		Example: `  # Score an existing parse:
+  transparse eval en_ewt-ud-test.conllu pred.conllu
+
+  # Parse the test set with gold tags and score it:
+  transparse eval -m en_ewt.tpm en_ewt-ud-test.conllu
+
+  # The same from plain tokens (tags predicted), as JSON:
+  transparse eval -m en_ewt.tpm --no-tags --json en_ewt-ud-test.conllu`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "") {
+				return usage("-m, --no-tags and --output apply only when eval parses GOLD itself (one argument)")
+			}
+			if len(args) == 2 && args[0] == "-" && args[1] == "-" {
+				return usage("GOLD and PRED cannot both be standard input")
+			}
+			var rep *evalReport
+			var err error
+			if len(args) == 2 {
+				rep, err = evalFiles(cmd, args[0], args[1])
+			} else {
+				rep, err = evalModel(cmd, args[0], o)
+			}
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if o.json {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			_, err = io.WriteString(out, rep.String())
+			return err
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+" or the installed en_ewt model)")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so the model predicts tags")
+	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
+	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
+	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
+	return cmd
+}
+
+// String formats the report as a header and the scores table.
+func (r *evalReport) String() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Gold:        %s\n", r.Gold)
+	if r.Prediction != "" {
+		fmt.Fprintf(&b, "Prediction:  %s\n", r.Prediction)
+	} else {
+		name := r.ModelName
+		if name == "" {
+			name = "unnamed"
+		}
+		fmt.Fprintf(&b, "Parsed by:   %s (%s, %s)\n", r.Model, name, r.System)
+		switch r.Tags {
+		case "gold":
+			fmt.Fprintf(&b, "Tags:        gold (LEMMA, UPOS, XPOS, FEATS given from GOLD)\n")
+		default:
+			fmt.Fprintf(&b, "Tags:        predicted (--no-tags: parsed from word forms only)\n")
+		}
+		if r.Seconds > 0 {
+			fmt.Fprintf(&b, "Speed:       %d words in %.2fs (%.0f words/s)\n",
+				r.Scores.Words, r.Seconds, float64(r.Scores.Words)/r.Seconds)
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(r.Scores.String())
+	return b.String()
+}
+
+// readTreebank reads all sentences of name ("-" for standard input).
+func readTreebank(cmd *cobra.Command, name string) ([]*conllu.Sentence, error) {
+	if name == "-" {
+		return conllu.ReadAll(cmd.InOrStdin(), "<stdin>")
+	}
+	return conllu.ReadFile(name)
+}
+
+func evalFiles(cmd *cobra.Command, goldPath, predPath string) (*evalReport, error) {
+	gold, err := readTreebank(cmd, goldPath)
+	if err != nil {
+		return nil, err
+	}
+	pred, err := readTreebank(cmd, predPath)
+	if err != nil {
+		return nil, err
+	}
+	s, err := eval.Score(gold, pred)
+	if err != nil {
+		return nil, fmt.Errorf("%s against %s: %w", predPath, goldPath, err)
+	}
+	return &evalReport{Gold: goldPath, Prediction: predPath, Scores: s}, nil
+}
+
+func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport, error) {
+	m, modelPath, err := loadModel(o.model)
+	if err != nil {
+		return nil, err
+	}
+	gold, err := readTreebank(cmd, goldPath)
+	if err != nil {
+		return nil, err
+	}
+
+	// The parser's input: GOLD without its syntax (and without its tags
+	// when asked).
+	var in bytes.Buffer
+	for _, s := range gold {
+		c := *s
+		c.Words = append([]conllu.Word(nil), s.Words...)
+		for i := range c.Words {
+			w := &c.Words[i]
+			w.Head, w.Deprel, w.Deps = -1, "_", "_"
+		}
+		if o.noTags {
+			train.StripTags(&c)
+		}
+		if err := conllu.Write(&in, &c); err != nil {
+			return nil, fmt.Errorf("%s: %w", goldPath, err)
+		}
+	}
+
+	var out bytes.Buffer
+	start := time.Now()
+	if err := m.ParseCoNLLU(&in, &out, goldPath); err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start)
+	if o.output != "" {
+		if err := os.WriteFile(o.output, out.Bytes(), 0o666); err != nil {
+			return nil, err
+		}
+	}
+	pred, err := conllu.ReadAll(&out, goldPath+" (parsed)")
+	if err != nil {
+		return nil, fmt.Errorf("reading the parser's output: %w", err)
+	}
+	s, err := eval.Score(gold, pred)
+	if err != nil {
+		return nil, fmt.Errorf("the parse of %s does not match it: %w", goldPath, err)
+	}
+	card := m.Card()
+	tags := "gold"
+	if o.noTags {
+		tags = "predicted"
+	}
+	return &evalReport{
+		Gold: goldPath, Model: modelPath, ModelName: card.Name, System: card.System,
+		Tags: tags, Seconds: elapsed.Seconds(), Scores: s,
+	}, nil
+}

@@ -1,0 +1,659 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// runCmd runs the command line in process and returns its exit status,
+// standard output and standard error.
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// noDefaultModel makes the default model lookup find nothing: no
+// $TRANSPARSE_MODEL, an executable in an empty directory and an empty
+// working directory. It returns the temporary root.
+func noDefaultModel(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	work := filepath.Join(root, "work")
+	for _, d := range []string{bin, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldEnv, oldExe := getenv, executable
+	getenv = func(string) string { return "" }
+	executable = func() (string, error) { return filepath.Join(bin, "transparse"), nil }
+	t.Cleanup(func() { getenv, executable = oldEnv, oldExe })
+	t.Chdir(work)
+	return root
+}
+
+func wantContains(t *testing.T, what, s string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			t.Errorf("%s does not contain %q:\n%s", what, sub, s)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	noDefaultModel(t)
+	for _, args := range [][]string{
+		{"bogus"},
+		{"parse", "--format", "xml"},
+		{"parse", "--nope"},
+		{"eval"},
+		{"eval", "a", "b", "c"},
+		{"eval", "-m", "model.tpm", "gold.conllu", "pred.conllu"},
+		{"eval", "--no-tags", "gold.conllu", "pred.conllu"},
+		{"eval", "-", "-"},
+		{"train"},
+		{"train", "--train", "t", "--dev", "d"},
+		{"train", "--train", "t", "--dev", "d", "-o", "m", "--progress", "sometimes"},
+		{"train", "--train", "t", "--dev", "d", "-o", "m", "--epochs", "-1"},
+		{"train", "--train", "t", "--dev", "d", "-o", "m", "--epochs", "many"},
+		{"train", "extra", "--train", "t", "--dev", "d", "-o", "m"},
+		{"inspect", "a", "b"},
+		{"version", "now"},
+	} {
+		code, stdout, stderr := runCmd(t, "", args...)
+		if code != 2 {
+			t.Errorf("%q: exit status %d, want 2 (stderr %q)", args, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%q: wrote to stdout: %q", args, stdout)
+		}
+		if !strings.HasPrefix(stderr, "transparse: ") || !strings.Contains(stderr, "--help' for usage") {
+			t.Errorf("%q: stderr %q", args, stderr)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, c := range []string{"train", "parse", "eval", "inspect", "version"} {
+		code, stdout, stderr := runCmd(t, "", c, "--help")
+		if code != 0 || stderr != "" {
+			t.Errorf("%s --help: exit status %d, stderr %q", c, code, stderr)
+		}
+		wantContains(t, c+" --help", stdout, "Usage:", "Examples:", "transparse "+c)
+	}
+	code, stdout, _ := runCmd(t, "")
+	if code != 0 {
+		t.Errorf("no arguments: exit status %d", code)
+	}
+	wantContains(t, "transparse", stdout, "train", "parse", "eval", "inspect", "version")
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runCmd(t, "", "version")
+	if code != 0 || !strings.HasPrefix(stdout, "transparse ") {
+		t.Errorf("version: exit status %d, output %q", code, stdout)
+	}
+}
+
+func TestMissingModel(t *testing.T) {
+	root := noDefaultModel(t)
+	gold := writeFile(t, t.TempDir(), "gold.conllu", goldCoNLLU)
+	for _, args := range [][]string{
+		{"parse"},
+		{"parse", "some.txt"},
+		{"eval", gold},
+		{"inspect"},
+	} {
+		code, stdout, stderr := runCmd(t, "The cat sat .\n", args...)
+		if code != 1 {
+			t.Errorf("%q: exit status %d, want 1", args, code)
+		}
+		if stdout != "" {
+			t.Errorf("%q: wrote to stdout: %q", args, stdout)
+		}
+		wantContains(t, "stderr", stderr,
+			"transparse: no model given and no default model found",
+			filepath.Join(root, "bin", "models", "en_ewt.tpm"),
+			filepath.Join(root, "models", "en_ewt.tpm"),
+			filepath.Join(root, "share", "transparse", "models", "en_ewt.tpm"),
+			filepath.Join(root, "work", "models", "en_ewt.tpm"),
+			"-m MODEL", "TRANSPARSE_MODEL")
+		if strings.Contains(stderr, "for usage") {
+			t.Errorf("%q: a missing model is not a usage error: %q", args, stderr)
+		}
+	}
+}
+
+func TestModelLoadErrors(t *testing.T) {
+	noDefaultModel(t)
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.tpm")
+	code, _, stderr := runCmd(t, "a b\n", "parse", "-m", missing)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "transparse: loading model", missing)
+
+	junk := writeFile(t, dir, "junk.tpm", "this is not a model\n")
+	getenv = func(k string) string {
+		if k == ModelEnv {
+			return junk
+		}
+		return ""
+	}
+	code, _, stderr = runCmd(t, "", "inspect")
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "transparse: loading model", "(from $TRANSPARSE_MODEL)", junk)
+}
+
+func TestResolveModel(t *testing.T) {
+	root := noDefaultModel(t)
+	share := filepath.Join(root, "share", "transparse", "models")
+	binModels := filepath.Join(root, "bin", "models")
+	for _, d := range []string{share, binModels} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, share, "en_ewt.tpm", "x")
+	check := func(flag, wantPath, wantHow string) {
+		t.Helper()
+		p, how, err := resolveModel(flag)
+		if err != nil || p != wantPath || how != wantHow {
+			t.Errorf("resolveModel(%q) = %q, %q, %v; want %q, %q", flag, p, how, err, wantPath, wantHow)
+		}
+	}
+	check("", filepath.Join(share, "en_ewt.tpm"), "default")
+	writeFile(t, binModels, "en_ewt.tpm", "x")
+	check("", filepath.Join(binModels, "en_ewt.tpm"), "default")
+	getenv = func(k string) string { return map[string]string{ModelEnv: "env.tpm"}[k] }
+	check("", "env.tpm", "$"+ModelEnv)
+	check("flag.tpm", "flag.tpm", "-m")
+}
+
+const goldCoNLLU = `# sent_id = s1
+# text = The cat sat.
+1	The	the	DET	DT	_	2	det	_	_
+2	cat	cat	NOUN	NN	_	3	nsubj	_	_
+3	sat	sit	VERB	VBD	_	0	root	_	SpaceAfter=No
+4	.	.	PUNCT	.	_	3	punct	_	_
+
+# sent_id = s2
+# text = Dogs bark loudly
+1	Dogs	dog	NOUN	NNS	_	2	nsubj	_	_
+2	bark	bark	VERB	VBP	_	0	root	_	_
+3	loudly	loudly	ADV	RB	_	2	advmod	_	_
+
+# sent_id = s3
+# text = Go home now
+1	Go	go	VERB	VB	_	0	root	_	_
+2	home	home	ADV	RB	_	1	advmod	_	_
+3	now	now	ADV	RB	_	1	advmod	_	_
+
+`
+
+// predCoNLLU is goldCoNLLU with the errors of the parser/eval test fixture:
+// UPOS 9/10, UAS 9/10, LAS 6/10, FullLAS 5/10, CLAS P 6/7 R 6/8.
+const predCoNLLU = `# sent_id = s1
+# text = The cat sat.
+1	The	the	DET	DT	_	2	amod	_	_
+2	cat	cat	NOUN	NN	_	3	nsubj:pass	_	_
+3	sat	sit	NOUN	VBD	_	0	root	_	SpaceAfter=No
+4	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = s2
+# text = Dogs bark loudly
+1	Dogs	dog	NOUN	NNS	_	2	nsubj	_	_
+2	bark	bark	VERB	VBP	_	0	root	_	_
+3	loudly	loudly	ADV	RB	_	2	advmod	_	_
+
+# sent_id = s3
+# text = Go home now
+1	Go	go	VERB	VB	_	0	root	_	_
+2	home	home	ADV	RB	_	1	case	_	_
+3	now	now	ADV	RB	_	1	mark	_	_
+
+`
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEvalTwoFiles(t *testing.T) {
+	dir := t.TempDir()
+	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
+	pred := writeFile(t, dir, "pred.conllu", predCoNLLU)
+
+	code, stdout, stderr := runCmd(t, "", "eval", gold, pred)
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr %q", code, stderr)
+	}
+	wantContains(t, "eval output", stdout,
+		"Gold:        "+gold+"\n",
+		"Prediction:  "+pred+"\n",
+		"Sentences: 3   Words: 10\n",
+		"UPOS       |     90.00 |     90.00 |     90.00 |         9 |        10\n",
+		"UAS        |     90.00 |     90.00 |     90.00 |         9 |        10\n",
+		"LAS        |     60.00 |     60.00 |     60.00 |         6 |        10\n",
+		"FullLAS    |     50.00 |     50.00 |     50.00 |         5 |        10\n",
+		"CLAS       |     85.71 |     75.00 |     80.00 |         6 |         8\n",
+		"ExactLAS   |     33.33 |     33.33 |     33.33 |         1 |         3\n",
+	)
+
+	// The prediction from standard input, as JSON.
+	code, stdout, stderr = runCmd(t, predCoNLLU, "eval", "--json", gold, "-")
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr %q", code, stderr)
+	}
+	var rep struct {
+		Gold, Prediction string
+		Scores           struct {
+			Sentences, Words int
+			LAS, CLAS        struct {
+				Correct, Gold, System int
+				F1                    float64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if rep.Gold != gold || rep.Prediction != "-" || rep.Scores.Words != 10 || rep.Scores.Sentences != 3 ||
+		rep.Scores.LAS.Correct != 6 || rep.Scores.LAS.F1 != 60 ||
+		rep.Scores.CLAS.Gold != 8 || rep.Scores.CLAS.System != 7 || rep.Scores.CLAS.F1 != 80 {
+		t.Errorf("JSON report %+v from\n%s", rep, stdout)
+	}
+
+	// A file against itself scores 100.
+	code, stdout, _ = runCmd(t, "", "eval", gold, gold)
+	if code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+	wantContains(t, "eval output", stdout, "LAS        |    100.00 |    100.00 |    100.00 |        10 |        10\n")
+}
+
+func TestEvalErrors(t *testing.T) {
+	dir := t.TempDir()
+	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
+	short := writeFile(t, dir, "short.conllu", strings.Replace(predCoNLLU,
+		"3\tloudly\tloudly\tADV\tRB\t_\t2\tadvmod\t_\t_\n", "", 1))
+	code, stdout, stderr := runCmd(t, "", "eval", gold, short)
+	if code != 1 || stdout != "" {
+		t.Errorf("exit status %d, stdout %q", code, stdout)
+	}
+	wantContains(t, "stderr", stderr, "transparse: ", "sentence 2 (sent_id s2)", "gold has 3 words, prediction has 2")
+
+	code, _, stderr = runCmd(t, "", "eval", gold, filepath.Join(dir, "nope.conllu"))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "nope.conllu")
+
+	bad := writeFile(t, dir, "bad.conllu", "1\tx\n\n")
+	code, _, stderr = runCmd(t, "", "eval", gold, bad)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "transparse: conllu: "+bad+":1:")
+}
+
+func TestSniffFormat(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"The cat sat .\n", formatTokens},
+		{"\n\n  \nThe cat sat .\n", formatTokens},
+		{"# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n\n", formatCoNLLU},
+		{"\xEF\xBB\xBF# text = a\n", formatCoNLLU},
+		{"\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\n", formatCoNLLU},
+		{"1\ta\tb\n", formatTokens},
+		{"#hashtag sentence\n", formatCoNLLU},
+		{"", formatTokens},
+		{"\n\n", formatTokens},
+		{"no newline at end", formatTokens},
+		{strings.Repeat("x ", 5000) + "\n", formatTokens},
+	} {
+		got, r, err := sniffFormat(strings.NewReader(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("sniffFormat(%.30q) = %s, want %s", c.in, got, c.want)
+		}
+		all, _ := io.ReadAll(r)
+		if string(all) != c.in {
+			t.Errorf("sniffFormat(%.30q) lost input: got %.30q", c.in, all)
+		}
+	}
+}
+
+func TestStripTags(t *testing.T) {
+	var out bytes.Buffer
+	if err := stripTags(strings.NewReader(goldCoNLLU), &out, "gold"); err != nil {
+		t.Fatal(err)
+	}
+	sents, err := conllu.ReadAll(&out, "stripped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sents) != 3 || sents[0].SentID() != "s1" {
+		t.Fatalf("stripped %d sentences: %+v", len(sents), sents)
+	}
+	for _, s := range sents {
+		for _, w := range s.Words {
+			if w.Lemma != "_" || w.UPOS != "_" || w.XPOS != "_" || w.Feats != "_" || w.Form == "_" || w.Head < 0 {
+				t.Errorf("stripped word %+v", w)
+			}
+		}
+	}
+	if sents[0].Words[2].Misc != "SpaceAfter=No" {
+		t.Errorf("MISC lost: %+v", sents[0].Words[2])
+	}
+	if err := stripTags(strings.NewReader("1\tx\n\n"), io.Discard, "bad"); err == nil {
+		t.Error("no error for malformed CoNLL-U")
+	}
+}
+
+func TestScoresTable(t *testing.T) {
+	got := scoresTable(map[string]float64{
+		"test/predicted/LAS": 80.5, "dev/gold/UAS": 90, "dev/gold/LAS": 88.25,
+		"test/predicted/UPOS": 95, "dev/gold/Zeta": 1,
+	})
+	lines := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("table:\n%s", got)
+	}
+	for i, want := range []string{
+		"Scores (%) UPOS UAS LAS Zeta",
+		"dev/gold - 90.00 88.25 1.00",
+		"test/predicted 95.00 - 80.50 -",
+	} {
+		if got := strings.Join(strings.Fields(lines[i]), " "); got != want {
+			t.Errorf("line %d = %q, want %q", i, got, want)
+		}
+	}
+	if scoresTable(nil) != "Scores: none\n" {
+		t.Errorf("empty table %q", scoresTable(nil))
+	}
+}
+
+func TestRowLess(t *testing.T) {
+	want := []string{"train/gold", "dev/gold", "dev/predicted", "test/gold", "test/predicted", "extra/gold"}
+	for i := range want {
+		for j := range want {
+			if got := rowLess(want[i], want[j]); got != (i < j) {
+				t.Errorf("rowLess(%q, %q) = %v", want[i], want[j], got)
+			}
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	got := wrap("aaa bbb ccc\nddd\n\neee", "  ", 10)
+	if want := "  aaa bbb\n  ccc ddd\n\n  eee\n"; got != want {
+		t.Errorf("wrap = %q, want %q", got, want)
+	}
+}
+
+func TestModelNameFromPath(t *testing.T) {
+	for in, want := range map[string]string{"models/en_ewt.tpm": "en_ewt", "x": "x", "/a/b.c.tpm": "b.c"} {
+		if got := modelNameFromPath(in); got != want {
+			t.Errorf("modelNameFromPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// udDir is the shared Universal Dependencies data, relative to this package.
+var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+
+func absPath(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// readCoNLLU parses CoNLL-U output of a command.
+func readCoNLLU(t *testing.T, what, s string) []*conllu.Sentence {
+	t.Helper()
+	sents, err := conllu.ReadAll(strings.NewReader(s), what)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, s)
+	}
+	for _, s := range sents {
+		if err := s.CheckTree(); err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	return sents
+}
+
+// exerciseModel runs parse, eval and inspect with a real model.
+func exerciseModel(t *testing.T, model string) {
+	dir := t.TempDir()
+	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
+
+	// Tokens from standard input.
+	code, stdout, stderr := runCmd(t, "The cat sat on the mat .\n\nDogs bark .\n", "parse", "-m", model)
+	if code != 0 {
+		t.Fatalf("parse tokens: exit status %d, stderr %q", code, stderr)
+	}
+	sents := readCoNLLU(t, "parse tokens", stdout)
+	if len(sents) != 2 || len(sents[0].Words) != 7 || len(sents[1].Words) != 3 {
+		t.Fatalf("parse tokens gave %d sentences:\n%s", len(sents), stdout)
+	}
+	if sents[1].SentID() != "2" || !strings.Contains(stdout, "# text = Dogs bark .\n") {
+		t.Errorf("parse tokens comments:\n%s", stdout)
+	}
+	for _, s := range sents {
+		for _, w := range s.Words {
+			if conllu.Absent(w.UPOS) || conllu.Absent(w.Deprel) || w.Lemma != "_" || w.XPOS != "_" || w.Feats != "_" {
+				t.Errorf("parse tokens word %+v", w)
+			}
+		}
+	}
+
+	// A first line starting with '#' is CoNLL-U unless --format says tokens.
+	code, stdout, stderr = runCmd(t, "#tag is a word\n", "parse", "-m", model, "--format", "tokens")
+	if code != 0 {
+		t.Fatalf("parse --format tokens: exit status %d, stderr %q", code, stderr)
+	}
+	if sents := readCoNLLU(t, "parse --format tokens", stdout); len(sents) != 1 || sents[0].Words[0].Form != "#tag" {
+		t.Errorf("parse --format tokens:\n%s", stdout)
+	}
+	if code, _, _ = runCmd(t, "#tag is a word\n", "parse", "-m", model); code != 1 {
+		t.Errorf("parse of '#tag is a word' as CoNLL-U: exit status %d, want 1", code)
+	}
+
+	// CoNLL-U with gold tags, and the same with --no-tags; then a
+	// CoNLL-U file followed by tokens on standard input.
+	code, stdout, stderr = runCmd(t, "", "parse", "-m", model, gold)
+	if code != 0 {
+		t.Fatalf("parse conllu: exit status %d, stderr %q", code, stderr)
+	}
+	goldSents := readCoNLLU(t, "gold", goldCoNLLU)
+	sents = readCoNLLU(t, "parse conllu", stdout)
+	if len(sents) != 3 {
+		t.Fatalf("parse conllu gave %d sentences", len(sents))
+	}
+	for i, s := range sents {
+		if s.SentID() != goldSents[i].SentID() {
+			t.Errorf("sentence %d: sent_id %q", i, s.SentID())
+		}
+		for j, w := range s.Words {
+			g := goldSents[i].Words[j]
+			if w.Form != g.Form || w.UPOS != g.UPOS || w.Lemma != g.Lemma || w.XPOS != g.XPOS {
+				t.Errorf("parse conllu changed tags: %+v, gold %+v", w, g)
+			}
+		}
+	}
+	code, stdout, stderr = runCmd(t, "", "parse", "-m", model, "--no-tags", gold)
+	if code != 0 {
+		t.Fatalf("parse --no-tags: exit status %d, stderr %q", code, stderr)
+	}
+	for _, s := range readCoNLLU(t, "parse --no-tags", stdout) {
+		for _, w := range s.Words {
+			if w.Lemma != "_" || w.XPOS != "_" || conllu.Absent(w.UPOS) {
+				t.Errorf("parse --no-tags word %+v", w)
+			}
+		}
+	}
+	code, stdout, stderr = runCmd(t, "Dogs bark .\n", "parse", "-m", model, gold, "-")
+	if code != 0 {
+		t.Fatalf("parse FILE -: exit status %d, stderr %q", code, stderr)
+	}
+	if n := len(readCoNLLU(t, "parse FILE -", stdout)); n != 4 {
+		t.Errorf("parse FILE - gave %d sentences, want 4", n)
+	}
+
+	// eval parses GOLD itself.
+	out := filepath.Join(dir, "pred.conllu")
+	code, stdout, stderr = runCmd(t, "", "eval", "-m", model, "-o", out, gold)
+	if code != 0 {
+		t.Fatalf("eval -m: exit status %d, stderr %q", code, stderr)
+	}
+	wantContains(t, "eval -m", stdout, "Parsed by:   "+model, "Tags:        gold",
+		"UPOS       |    100.00 |    100.00 |    100.00 |        10 |        10\n")
+	var lasLine string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "LAS ") {
+			lasLine = l
+		}
+	}
+	code, stdout, _ = runCmd(t, "", "eval", gold, out)
+	if code != 0 || lasLine == "" {
+		t.Fatalf("eval of the -o output: exit status %d", code)
+	}
+	wantContains(t, "eval GOLD PRED", stdout, lasLine+"\n")
+
+	code, stdout, stderr = runCmd(t, "", "eval", "-m", model, "--no-tags", "--json", gold)
+	if code != 0 {
+		t.Fatalf("eval --no-tags: exit status %d, stderr %q", code, stderr)
+	}
+	var rep evalReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if rep.Tags != "predicted" || rep.Model != model || rep.Scores.Words != 10 {
+		t.Errorf("eval --no-tags --json: %+v", rep)
+	}
+
+	// inspect.
+	code, stdout, stderr = runCmd(t, "", "inspect", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit status %d, stderr %q", code, stderr)
+	}
+	wantContains(t, "inspect", stdout, "Model file:", "Name:", "System:", "Trained at:", "Deprels:", "Scores")
+	code, stdout, _ = runCmd(t, "", "inspect", "--json", model)
+	var card inspectReport
+	if code != 0 || json.Unmarshal([]byte(stdout), &card) != nil {
+		t.Fatalf("inspect --json: exit status %d, output %s", code, stdout)
+	}
+	if card.Path != model || card.FileBytes <= 0 || len(card.Deprels) == 0 || card.System == "" {
+		t.Errorf("inspect --json: %+v", card)
+	}
+}
+
+// TestBundledModel exercises the commands with the bundled English model,
+// when it has been built.
+func TestBundledModel(t *testing.T) {
+	model := absPath(t, filepath.Join("..", "..", "models", "en_ewt.tpm"))
+	if _, err := os.Stat(model); err != nil {
+		t.Skipf("no bundled model: %v", err)
+	}
+	exerciseModel(t, model)
+
+	dev := absPath(t, filepath.Join(udDir, "en_ewt-ud-dev.conllu"))
+	if _, err := os.Stat(dev); err != nil || testing.Short() {
+		return
+	}
+	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, "--json", dev)
+	if code != 0 {
+		t.Fatalf("eval dev: exit status %d, stderr %q", code, stderr)
+	}
+	var rep evalReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("en_ewt dev, gold tags: UAS %.2f LAS %.2f CLAS %.2f", rep.Scores.UAS.F1(), rep.Scores.LAS.F1(), rep.Scores.CLAS.F1())
+	if rep.Scores.UPOS.F1() != 100 || rep.Scores.LAS.F1() < 60 {
+		t.Errorf("en_ewt dev with gold tags: UPOS %.2f LAS %.2f", rep.Scores.UPOS.F1(), rep.Scores.LAS.F1())
+	}
+}
+
+// TestTrainSmall trains a small model on the first English EWT sentences
+// and exercises the commands with it.
+func TestTrainSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	train := filepath.Join(udDir, "en_ewt-ud-train.conllu")
+	devFull := filepath.Join(udDir, "en_ewt-ud-dev.conllu")
+	if _, err := os.Stat(train); err != nil {
+		t.Skipf("no treebank: %v", err)
+	}
+	devSents, err := conllu.ReadFile(devFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var devBuf bytes.Buffer
+	if err := conllu.WriteAll(&devBuf, devSents[:50]); err != nil {
+		t.Fatal(err)
+	}
+	dev := writeFile(t, dir, "dev.conllu", devBuf.String())
+	model := filepath.Join(dir, "small.tpm")
+
+	code, stdout, stderr := runCmd(t, "", "train", "--system", "arc-eager", "--train", absPath(t, train),
+		"--dev", dev, "--max-sentences", "200", "--epochs", "1", "--tagger-epochs", "1", "--folds", "2",
+		"--progress", "never", "-o", model)
+	if code == 1 && strings.Contains(stderr, "not implemented") {
+		t.Skipf("training is not implemented yet: %s", stderr)
+	}
+	if code != 0 {
+		t.Fatalf("train: exit status %d, stderr:\n%s", code, stderr)
+	}
+	wantContains(t, "train output", stdout, "saved model small to "+model)
+	exerciseModel(t, model)
+
+	code, stdout, _ = runCmd(t, "", "inspect", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit status %d", code)
+	}
+	wantContains(t, "inspect", stdout, "arc-eager", "small")
+}
+
+func TestTrainMissingInput(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCmd(t, "", "train", "--train", filepath.Join(dir, "nope.conllu"),
+		"--dev", filepath.Join(dir, "nope.conllu"), "-o", filepath.Join(dir, "m.tpm"))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "transparse: ", "nope.conllu")
+
+	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
+	code, _, stderr = runCmd(t, "", "train", "--train", gold, "--dev", gold, "-o", filepath.Join(dir, "no", "such", "m.tpm"))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "output directory")
+}

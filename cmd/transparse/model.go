@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/transparse/transparse/parser"
+)
+
+// ModelEnv is the environment variable that names the model to use when no
+// -m flag is given.
+const ModelEnv = "TRANSPARSE_MODEL"
+
+// defaultModelFile is the default model, relative to a models directory.
+var defaultModelFile = filepath.Join("models", "en_ewt.tpm")
+
+// Hooks for tests.
+var (
+	getenv     = os.Getenv
+	executable = os.Executable
+)
+
+// defaultModelPaths lists, in order, the places where the default model is
+// looked for: models/en_ewt.tpm in the executable's directory, in its
+// parent directory and in ../share/transparse; then in the current
+// directory.
+func defaultModelPaths() []string {
+	var paths []string
+	if exe, err := executable(); err == nil {
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		dir := filepath.Dir(exe)
+		for _, d := range []string{dir, filepath.Join(dir, ".."), filepath.Join(dir, "..", "share", "transparse")} {
+			paths = append(paths, filepath.Join(filepath.Clean(d), defaultModelFile))
+		}
+	}
+	if abs, err := filepath.Abs(defaultModelFile); err == nil {
+		return append(paths, abs)
+	}
+	return append(paths, defaultModelFile)
+}
+
+// resolveModel returns the model file to use: flag when given, else
+// $TRANSPARSE_MODEL, else the first default model that exists. how says
+// where the path came from, for messages.
+func resolveModel(flag string) (path, how string, err error) {
+	if flag != "" {
+		return flag, "-m", nil
+	}
+	if p := getenv(ModelEnv); p != "" {
+		return p, "$" + ModelEnv, nil
+	}
+	paths := defaultModelPaths()
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, "default", nil
+		}
+	}
+	return "", "", fmt.Errorf("no model given and no default model found; looked for:\n  %s\n"+
+		"give a model with -m MODEL or set %s", strings.Join(paths, "\n  "), ModelEnv)
+}
+
+// loadModel resolves (see resolveModel) and loads a model. It returns the
+// model and the path it was loaded from.
+func loadModel(flag string) (*parser.Model, string, error) {
+	path, how, err := resolveModel(flag)
+	if err != nil {
+		return nil, "", err
+	}
+	m, err := parser.Load(path)
+	if err != nil {
+		msg := "loading model"
+		if !strings.Contains(err.Error(), path) { // Load's errors usually name it
+			msg += " " + path
+		}
+		if how != "-m" {
+			msg += " (from " + how + ")"
+		}
+		return nil, "", fmt.Errorf("%s: %w", msg, err)
+	}
+	return m, path, nil
+}

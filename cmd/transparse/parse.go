@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/train"
+)
+
+// Input formats of parse.
+const (
+	formatAuto   = "auto"
+	formatCoNLLU = "conllu"
+	formatTokens = "tokens"
+)
+
+type parseOptions struct {
+	model  string
+	format string
+	noTags bool
+}
+
+func newParseCmd() *cobra.Command {
+	var o parseOptions
+	cmd := &cobra.Command{
+		Use:   "parse [-m MODEL] [--format auto|conllu|tokens] [--no-tags] [flags] [FILE...]",
+		Short: "Parse CoNLL-U or pre-tokenized text to CoNLL-U",
+		Long: `Parse reads sentences from each FILE in turn, or from standard input when no
+FILE is given or FILE is "-", parses them and writes CoNLL-U to standard
+output.
+
+Input formats (--format):
+
+  conllu  CoNLL-U. Comments, multiword tokens and empty nodes are kept, and
+          the LEMMA, UPOS, XPOS and FEATS given are used; UPOS is predicted
+          only where it is missing ("_"). HEAD and DEPREL are replaced.
+  tokens  One pre-tokenized sentence per line, tokens separated by spaces.
+          The output has ID, FORM, the predicted UPOS, HEAD and DEPREL;
+          LEMMA, XPOS, FEATS, DEPS and MISC are "_".
+  auto    (default) Decided per input from its first non-blank line: CoNLL-U
+          if that line starts with '#' or has 10 tab-separated fields,
+          tokens otherwise. Use --format tokens for text whose first
+          sentence starts with '#'.
+
+--no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
+input before parsing, so that the model tags the words itself: the way to
+measure parsing from plain tokens on a treebank. Tokens input has no tags
+to blank.
+
+` + modelHelp,
+		Example: `  # Parse pre-tokenized text, one sentence per line:
+  echo "The cat sat on the mat ." | transparse parse
+
+  # Re-parse a treebank with its gold tags, with a given model:
+  transparse parse -m en_ewt.tpm en_ewt-ud-test.conllu > pred.conllu
+
+  # Parse a treebank from its word forms only, then score it:
+  transparse parse --no-tags en_ewt-ud-test.conllu > pred.conllu
+  transparse eval en_ewt-ud-test.conllu pred.conllu`,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			switch o.format {
+			case formatAuto, formatCoNLLU, formatTokens:
+			default:
+				return usage("invalid --format %q: want auto, conllu or tokens", o.format)
+			}
+			m, _, err := loadModel(o.model)
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				args = []string{"-"}
+			}
+			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			p := &parseRun{model: m, opt: o, out: out}
+			for _, name := range args {
+				if err := p.file(cmd, name); err != nil {
+					out.Flush()
+					return err
+				}
+			}
+			return out.Flush()
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
+	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts tags")
+	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
+	return cmd
+}
+
+// modelHelp is the paragraph on model lookup shared by several commands.
+const modelHelp = `Without -m the model is $` + ModelEnv + `, or else models/en_ewt.tpm looked for
+in the executable's directory, its parent, ../share/transparse and the
+current directory.`
+
+// parseRun parses a sequence of inputs with one model.
+type parseRun struct {
+	model *parser.Model
+	opt   parseOptions
+	out   io.Writer
+	sents int // sentences written in tokens format, for sent_id
+}
+
+// file parses the input called name ("-" for standard input).
+func (p *parseRun) file(cmd *cobra.Command, name string) error {
+	var r io.Reader
+	display := name
+	if name == "-" {
+		r, display = cmd.InOrStdin(), "<stdin>"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	format := p.opt.format
+	if format == formatAuto {
+		var err error
+		format, r, err = sniffFormat(r)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", display, err)
+		}
+	}
+	if format == formatTokens {
+		return p.tokens(r, display)
+	}
+	return parseCoNLLU(p.model, r, p.out, display, p.opt.noTags)
+}
+
+// tokens parses one pre-tokenized sentence per line.
+func (p *parseRun) tokens(r io.Reader, name string) error {
+	tr := conllu.NewTokenReader(r, name)
+	for {
+		s, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p.sents++
+		// The words have Form only; every other column is "_".
+		forms := make([]string, len(s.Words))
+		for i, w := range s.Words {
+			forms[i] = w.Form
+		}
+		s.Comments = []string{
+			fmt.Sprintf("# sent_id = %d", p.sents),
+			"# text = " + strings.Join(forms, " "),
+		}
+		if err := p.model.Parse(s.Words); err != nil {
+			return fmt.Errorf("%s: sentence %d: %w", name, p.sents, err)
+		}
+		if err := conllu.Write(p.out, s); err != nil {
+			return err
+		}
+	}
+}
+
+// sniffFormat decides between CoNLL-U and tokens from the first non-blank
+// line of r: CoNLL-U if it starts with '#' or has 10 tab-separated fields.
+// It returns a reader that still yields all of r.
+func sniffFormat(r io.Reader) (string, io.Reader, error) {
+	br := bufio.NewReader(r)
+	var seen bytes.Buffer
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: decide on its beginning.
+			seen.Write(line)
+			return classifyLine(line), io.MultiReader(&seen, br), nil
+		}
+		seen.Write(line)
+		if err != nil && err != io.EOF {
+			return "", nil, err
+		}
+		if t := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))); len(t) > 0 {
+			return classifyLine(line), io.MultiReader(&seen, br), nil
+		}
+		if err == io.EOF {
+			return formatTokens, &seen, nil // nothing but blank lines
+		}
+	}
+}
+
+// classifyLine applies the auto-detection rule to the first non-blank line.
+func classifyLine(line []byte) string {
+	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
+	line = bytes.TrimRight(line, "\r\n")
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) || bytes.Count(line, []byte("\t")) == 9 {
+		return formatCoNLLU
+	}
+	return formatTokens
+}
+
+// parseCoNLLU parses CoNLL-U from r to w with m.ParseCoNLLU. With noTags,
+// the LEMMA, UPOS, XPOS and FEATS columns are blanked on the way in.
+func parseCoNLLU(m *parser.Model, r io.Reader, w io.Writer, name string, noTags bool) error {
+	if !noTags {
+		return m.ParseCoNLLU(r, w, name)
+	}
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	sink := &errWriter{w: pw}
+	go func() {
+		err := stripTags(r, sink, name)
+		pw.CloseWithError(err) // nil closes with io.EOF
+		done <- err
+	}()
+	perr := m.ParseCoNLLU(pr, w, name)
+	pr.Close() // stops the stripping goroutine if parsing ended early
+	serr := <-done
+	if serr != nil && sink.err == nil {
+		return serr // an input error, not a consequence of pr.Close
+	}
+	return perr
+}
+
+// stripTags copies CoNLL-U from r to w with LEMMA, UPOS, XPOS and FEATS set
+// to "_".
+func stripTags(r io.Reader, w io.Writer, name string) error {
+	cr := conllu.NewReader(r, name)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for {
+		s, err := cr.Next()
+		if err == io.EOF {
+			return bw.Flush()
+		}
+		if err != nil {
+			bw.Flush() // the sentences before the error still get parsed
+			return err
+		}
+		train.StripTags(s)
+		if err := conllu.Write(bw, s); err != nil {
+			return err
+		}
+	}
+}
+
+// errWriter remembers the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	n, err := e.w.Write(b)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}

@@ -1,0 +1,291 @@
+package eval
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// sent builds a sentence from rows "FORM UPOS HEAD DEPREL".
+func sent(id string, rows ...string) *conllu.Sentence {
+	s := &conllu.Sentence{}
+	if id != "" {
+		s.Comments = []string{"# sent_id = " + id}
+	}
+	for i, r := range rows {
+		f := strings.Fields(r)
+		var head int
+		for _, c := range f[2] {
+			head = head*10 + int(c-'0')
+		}
+		s.Words = append(s.Words, conllu.Word{
+			ID: i + 1, Form: f[0], Lemma: "_", UPOS: f[1], XPOS: "_", Feats: "_",
+			Head: head, Deprel: f[3], Deps: "_", Misc: "_",
+		})
+	}
+	return s
+}
+
+// fixture returns three gold sentences and a prediction with known errors.
+func fixture() (gold, pred []*conllu.Sentence) {
+	gold = []*conllu.Sentence{
+		sent("s1",
+			"The DET 2 det",
+			"cat NOUN 3 nsubj",
+			"sat VERB 0 root",
+			". PUNCT 3 punct"),
+		sent("s2",
+			"Dogs NOUN 2 nsubj",
+			"bark VERB 0 root",
+			"loudly ADV 2 advmod"),
+		sent("s3",
+			"Go VERB 0 root",
+			"home ADV 1 advmod",
+			"now ADV 1 advmod"),
+	}
+	pred = []*conllu.Sentence{
+		sent("s1",
+			"The DET 2 amod",        // head right, label wrong; a predicted content word
+			"cat NOUN 3 nsubj:pass", // universal label right, full label wrong
+			"sat NOUN 0 root",       // UPOS wrong
+			". PUNCT 2 punct"),      // head wrong
+		sent("s2", // exact
+			"Dogs NOUN 2 nsubj",
+			"bark VERB 0 root",
+			"loudly ADV 2 advmod"),
+		sent("s3",
+			"Go VERB 0 root",
+			"home ADV 1 case", // gold content word predicted functional
+			"now ADV 1 mark"), // likewise
+	}
+	return gold, pred
+}
+
+func wantMetric(t *testing.T, name string, got, want Metric) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %+v, want %+v", name, got, want)
+	}
+}
+
+func wantFloat(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9 {
+		t.Errorf("%s = %v, want %v", name, got, want)
+	}
+}
+
+func wantContains(t *testing.T, s, sub string) {
+	t.Helper()
+	if !strings.Contains(s, sub) {
+		t.Errorf("%q does not contain %q", s, sub)
+	}
+}
+
+func TestScoreFixture(t *testing.T) {
+	gold, pred := fixture()
+	s, err := Score(gold, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sentences != 3 || s.Words != 10 {
+		t.Errorf("Sentences, Words = %d, %d; want 3, 10", s.Sentences, s.Words)
+	}
+	wantMetric(t, "UPOS", s.UPOS, Metric{Gold: 10, System: 10, Correct: 9})
+	wantMetric(t, "XPOS", s.XPOS, Metric{Gold: 10, System: 10, Correct: 10})
+	wantMetric(t, "UAS", s.UAS, Metric{Gold: 10, System: 10, Correct: 9})
+	wantMetric(t, "LAS", s.LAS, Metric{Gold: 10, System: 10, Correct: 6})
+	wantMetric(t, "FullLAS", s.FullLAS, Metric{Gold: 10, System: 10, Correct: 5})
+	// Gold content words: cat sat | Dogs bark loudly | Go home now = 8.
+	// Predicted content words: The cat sat | Dogs bark loudly | Go = 7.
+	// Correct: cat sat | Dogs bark loudly | Go = 6.
+	wantMetric(t, "CLAS", s.CLAS, Metric{Gold: 8, System: 7, Correct: 6})
+	wantMetric(t, "ExactUAS", s.ExactUAS, Metric{Gold: 3, System: 3, Correct: 2})
+	wantMetric(t, "ExactLAS", s.ExactLAS, Metric{Gold: 3, System: 3, Correct: 1})
+	if s.PredictedUPOS != 10 || s.PredictedXPOS != 0 {
+		t.Errorf("PredictedUPOS, PredictedXPOS = %d, %d; want 10, 0", s.PredictedUPOS, s.PredictedXPOS)
+	}
+
+	wantFloat(t, "UAS", s.UAS.F1(), 90)
+	wantFloat(t, "LAS", s.LAS.F1(), 60)
+	wantFloat(t, "LAS precision", s.LAS.Precision(), 60)
+	wantFloat(t, "LAS recall", s.LAS.Recall(), 60)
+	wantFloat(t, "FullLAS", s.FullLAS.F1(), 50)
+	wantFloat(t, "CLAS precision", s.CLAS.Precision(), 600.0/7)
+	wantFloat(t, "CLAS recall", s.CLAS.Recall(), 75)
+	wantFloat(t, "CLAS F1", s.CLAS.F1(), 80)
+	wantFloat(t, "ExactUAS", s.ExactUAS.F1(), 200.0/3)
+	wantFloat(t, "ExactLAS", s.ExactLAS.F1(), 100.0/3)
+
+	p := s.Percentages()
+	if len(p) != len(MetricNames) {
+		t.Errorf("Percentages has %d entries, want %d", len(p), len(MetricNames))
+	}
+	wantFloat(t, "Percentages CLAS", p["CLAS"], 80)
+	wantFloat(t, "Percentages UPOS", p["UPOS"], 90)
+}
+
+func TestScorerIncremental(t *testing.T) {
+	gold, pred := fixture()
+	var sc Scorer
+	if sc.Scores() != (Scores{}) {
+		t.Errorf("zero Scorer has scores %+v", sc.Scores())
+	}
+	if err := sc.Add(gold[0], pred[0]); err != nil {
+		t.Fatal(err)
+	}
+	s := sc.Scores()
+	if s.Sentences != 1 || s.Words != 4 {
+		t.Errorf("Sentences, Words = %d, %d; want 1, 4", s.Sentences, s.Words)
+	}
+	wantMetric(t, "UPOS", s.UPOS, Metric{4, 4, 3})
+	wantMetric(t, "UAS", s.UAS, Metric{4, 4, 3})
+	wantMetric(t, "LAS", s.LAS, Metric{4, 4, 2})
+	wantMetric(t, "FullLAS", s.FullLAS, Metric{4, 4, 1})
+	wantMetric(t, "CLAS", s.CLAS, Metric{2, 3, 2})
+	wantMetric(t, "ExactLAS", s.ExactLAS, Metric{1, 1, 0})
+
+	for i := 1; i < len(gold); i++ {
+		if err := sc.Add(gold[i], pred[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := Score(gold, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all != sc.Scores() {
+		t.Errorf("incremental %+v != Score %+v", sc.Scores(), all)
+	}
+}
+
+func TestScorePerfect(t *testing.T) {
+	gold, _ := fixture()
+	s, err := Score(gold, gold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range MetricNames {
+		m, ok := s.Metric(n)
+		if !ok {
+			t.Fatalf("Metric(%q) not found", n)
+		}
+		if m.F1() != 100 || m.Precision() != 100 || m.Recall() != 100 {
+			t.Errorf("%s: P/R/F1 = %v/%v/%v, want 100", n, m.Precision(), m.Recall(), m.F1())
+		}
+	}
+	if _, ok := s.Metric("BLEX"); ok {
+		t.Error("Metric(BLEX) found")
+	}
+}
+
+func TestScoreEmpty(t *testing.T) {
+	s, err := Score(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.LAS.F1() != 0 || s.CLAS.Precision() != 0 || s.CLAS.Recall() != 0 {
+		t.Errorf("empty scores are not 0: %+v", s)
+	}
+	_ = s.String()
+}
+
+func TestScoreMismatch(t *testing.T) {
+	gold, pred := fixture()
+
+	_, err := Score(gold, pred[:2])
+	if err == nil {
+		t.Fatal("no error for a missing sentence")
+	}
+	wantContains(t, err.Error(), "gold has 3 sentences, prediction has 2")
+
+	short := sent("s2", "Dogs NOUN 2 nsubj", "bark VERB 0 root")
+	_, err = Score(gold, []*conllu.Sentence{pred[0], short, pred[2]})
+	if err == nil {
+		t.Fatal("no error for a missing word")
+	}
+	wantContains(t, err.Error(), "sentence 2 (sent_id s2)")
+	wantContains(t, err.Error(), "gold has 3 words, prediction has 2")
+
+	other := sent("", "Go VERB 0 root", "away ADV 1 advmod", "now ADV 1 advmod")
+	g3 := sent("", "Go VERB 0 root", "home ADV 1 advmod", "now ADV 1 advmod")
+	var sc Scorer
+	if err := sc.Add(gold[0], pred[0]); err != nil {
+		t.Fatal(err)
+	}
+	before := sc.Scores()
+	err = sc.Add(g3, other)
+	if err == nil {
+		t.Fatal("no error for a different form")
+	}
+	wantContains(t, err.Error(), "sentence 2:")
+	wantContains(t, err.Error(), `word 2 is "home" in gold but "away" in prediction`)
+	if sc.Scores() != before {
+		t.Error("a failed Add changed the scores")
+	}
+	if err := sc.Add(nil, other); err == nil {
+		t.Error("no error for a nil sentence")
+	}
+}
+
+func TestUniversalDeprelAndContent(t *testing.T) {
+	for in, want := range map[string]string{"nsubj:pass": "nsubj", "obl:tmod:x": "obl", "root": "root", "": ""} {
+		if got := UniversalDeprel(in); got != want {
+			t.Errorf("UniversalDeprel(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, d := range []string{"aux", "aux:pass", "case", "cc", "cc:preconj", "clf", "cop", "det", "det:poss", "mark", "punct", "_", ""} {
+		if IsContent(d) {
+			t.Errorf("IsContent(%q) = true", d)
+		}
+	}
+	for _, d := range []string{"nsubj:pass", "obj", "root", "dep", "flat:name", "compound:prt", "nmod:poss", "advmod", "conj", "vocative", "goeswith"} {
+		if !IsContent(d) {
+			t.Errorf("IsContent(%q) = false", d)
+		}
+	}
+	if len(ContentDeprels) != 29 {
+		t.Errorf("ContentDeprels has %d relations, want the 29 of CoNLL 2018", len(ContentDeprels))
+	}
+}
+
+func TestStringAndJSON(t *testing.T) {
+	gold, pred := fixture()
+	s, err := Score(gold, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := s.String()
+	wantContains(t, out, "Sentences: 3   Words: 10")
+	wantContains(t, out, "CLAS       |     85.71 |     75.00 |     80.00 |         6 |         8\n")
+	wantContains(t, out, "LAS        |     60.00 |     60.00 |     60.00 |         6 |        10\n")
+	for _, n := range MetricNames {
+		wantContains(t, out, "\n"+n+" ")
+	}
+	// The fixture has no XPOS ("_" everywhere): the table says so.
+	wantContains(t, out, "\n(the prediction has no XPOS: every XPOS is \"_\")\n")
+	if strings.Contains(out, "no UPOS") {
+		t.Errorf("table claims there is no UPOS:\n%s", out)
+	}
+
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Words int
+		CLAS  struct {
+			Precision, F1 float64
+			System        int
+		}
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Words != 10 || back.CLAS.Precision != 85.7143 || back.CLAS.F1 != 80 || back.CLAS.System != 7 {
+		t.Errorf("JSON %s decodes to %+v", b, back)
+	}
+}

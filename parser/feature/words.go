@@ -1,0 +1,78 @@
+package feature
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// FillWords computes the per-word feature values of a sentence into w
+// (node 0 is the root). When morph is true the main tag p is XPOS (UPOS when
+// XPOS is absent) and UPOS, XPOS, lemma and FEATS are filled; otherwise p is
+// UPOS and the morphological values are left empty.
+func FillWords(w *Words, words []conllu.Word, morph bool) {
+	n := len(words)
+	if cap(w.Values) < n+1 {
+		w.Values = make([][NumWordValues]uint64, n+1)
+	}
+	w.Values = w.Values[:n+1]
+	for v := 0; v < NumWordValues; v++ {
+		w.Values[0][v] = Hash(Value(v), "\x00<ROOT>")
+	}
+	for i := range words {
+		x := &words[i]
+		vals := &w.Values[i+1]
+		vals[W] = Hash(W, x.Form)
+		vals[LW] = hashLower(x.Form)
+		vals[SF] = hashSuffix(x.Form, 3)
+		vals[U] = Hash(U, orAbsent(x.UPOS))
+		if morph {
+			tag := x.XPOS
+			if conllu.Absent(tag) {
+				tag = x.UPOS
+			}
+			vals[P] = Hash(P, orAbsent(tag))
+			vals[X] = Hash(X, orAbsent(x.XPOS))
+			vals[LM] = Hash(LM, orAbsent(x.Lemma))
+			vals[M] = Hash(M, orAbsent(x.Feats))
+		} else {
+			vals[P] = Hash(P, orAbsent(x.UPOS))
+			vals[X] = 0
+			vals[LM] = 0
+			vals[M] = 0
+		}
+	}
+}
+
+func orAbsent(v string) string {
+	if conllu.Absent(v) {
+		return "_"
+	}
+	return v
+}
+
+// hashLower hashes the lowercased form without allocating.
+func hashLower(s string) uint64 {
+	h := uint64(14695981039346656037)
+	var buf [4]byte
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		k := utf8.EncodeRune(buf[:], r)
+		for _, b := range buf[:k] {
+			h ^= uint64(b)
+			h *= 1099511628211
+		}
+	}
+	return Hash(LW, "") ^ h*0x9E3779B97F4A7C15
+}
+
+// hashSuffix hashes the last k runes of s.
+func hashSuffix(s string, k int) uint64 {
+	i := len(s)
+	for j := 0; j < k && i > 0; j++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return Hash(SF, s[i:])
+}

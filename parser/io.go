@@ -1,0 +1,166 @@
+package parser
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/tagger"
+	"github.com/transparse/transparse/parser/transition"
+)
+
+// Classifier names inside the model file.
+const (
+	clfGold   = "parser.gold"
+	clfPlain  = "parser.plain"
+	clfTagger = "tagger.upos"
+)
+
+// Document returns the model as a model-file document.
+func (m *Model) Document() *modelfmt.Model {
+	names := m.classes.Names()
+	return &modelfmt.Model{
+		Card:          m.card,
+		System:        m.classes.Sys.Name(),
+		SystemOptions: map[string]string{},
+		Strings:       map[string][]string{"deprels": m.classes.Deprels},
+		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
+		Classifiers: []modelfmt.Classifier{
+			m.gold.Clf.Classifier(clfGold, m.gold.Ext.Templates(), names),
+			m.plain.Clf.Classifier(clfPlain, m.plain.Ext.Templates(), names),
+			m.tagger.Classifier(),
+		},
+	}
+}
+
+// Save writes the model file to path (atomically: a temporary file renamed).
+func (m *Model) Save(path string) error { return modelfmt.WriteFile(path, m.Document()) }
+
+// MarshalBinary returns the bytes of the model file.
+func (m *Model) MarshalBinary() ([]byte, error) { return modelfmt.Marshal(m.Document()) }
+
+// Load reads a model file from path. Errors wrap the modelfmt sentinels
+// (modelfmt.ErrNotModel, ErrNewerVersion, ErrCorrupt) or the os error.
+func Load(path string) (*Model, error) {
+	doc, err := modelfmt.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := FromDocument(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// LoadBytes reads a model from the bytes of a model file. data is not
+// retained.
+func LoadBytes(data []byte) (*Model, error) {
+	doc, err := modelfmt.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromDocument(doc)
+}
+
+// FromDocument builds a model from a decoded document. Inconsistent content
+// gives an error wrapping modelfmt.ErrCorrupt.
+func FromDocument(doc *modelfmt.Model) (*Model, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", modelfmt.ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	sys, err := transition.Lookup(doc.System)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	deprels := doc.Strings["deprels"]
+	if len(deprels) == 0 {
+		return nil, bad("no deprels")
+	}
+	root := doc.Params["root_deprel"]
+	if root < 0 || root >= int64(len(deprels)) {
+		return nil, bad("root deprel %d out of range", root)
+	}
+	classes := transition.NewClasses(sys, deprels, int32(root))
+	byName := map[string]*modelfmt.Classifier{}
+	for i := range doc.Classifiers {
+		byName[doc.Classifiers[i].Name] = &doc.Classifiers[i]
+	}
+	variant := func(name string, morph bool) (Variant, error) {
+		c := byName[name]
+		if c == nil {
+			return Variant{}, bad("classifier %q missing", name)
+		}
+		if len(c.Classes) != classes.Len() {
+			return Variant{}, bad("classifier %q has %d classes, the system needs %d", name, len(c.Classes), classes.Len())
+		}
+		ext, err := feature.New(c.Templates)
+		if err != nil {
+			return Variant{}, bad("classifier %q: %v", name, err)
+		}
+		clf, err := linear.FromClassifier(c)
+		if err != nil {
+			return Variant{}, fmt.Errorf("%w: classifier %q: %v", modelfmt.ErrCorrupt, name, err)
+		}
+		if clf.NumClasses() != classes.Len() {
+			return Variant{}, bad("classifier %q weights have %d classes, want %d", name, clf.NumClasses(), classes.Len())
+		}
+		return Variant{Morph: morph, Ext: ext, Clf: clf}, nil
+	}
+	gold, err := variant(clfGold, true)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := variant(clfPlain, false)
+	if err != nil {
+		return nil, err
+	}
+	tc := byName[clfTagger]
+	if tc == nil {
+		return nil, bad("classifier %q missing", clfTagger)
+	}
+	tg, err := tagger.FromClassifier(tc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tagger: %v", modelfmt.ErrCorrupt, err)
+	}
+	return NewModel(doc.Card, classes, gold, plain, tg), nil
+}
+
+// ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it
+// carries, see Parse) and writes CoNLL-U to w; comments, multiword tokens,
+// empty nodes and the other columns are kept. name is used in error
+// messages, which carry the line number for malformed input.
+func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
+	rd := conllu.NewReader(r, name)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for {
+		s, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := m.Parse(s.Words); err != nil {
+			return fmt.Errorf("%s: sentence %s: %w", name, sentName(s), err)
+		}
+		if err := conllu.Write(bw, s); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func sentName(s *conllu.Sentence) string {
+	if id := s.SentID(); id != "" {
+		return id
+	}
+	if len(s.Words) > 0 {
+		return fmt.Sprintf("starting %q", s.Words[0].Form)
+	}
+	return "(empty)"
+}

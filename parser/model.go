@@ -1,0 +1,271 @@
+// Package parser is the transparse Go library: load a model, tag and parse
+// sentences, save models. Training lives in parser/train.
+//
+// A Model holds a transition system (parser/transition), two linear
+// classifiers over feature templates (parser/feature, parser/linear) — one
+// for sentences whose morphology is given ("gold" tags: UPOS with XPOS,
+// LEMMA or FEATS), one for plain tokens with predicted UPOS — and a UPOS
+// tagger (parser/tagger). Parsing is greedy: at every configuration the
+// best-scoring legal transition is applied (Nivre 2008 §3).
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/tagger"
+	"github.com/transparse/transparse/parser/transition"
+	"github.com/transparse/transparse/parser/tree"
+)
+
+// Limits enforced by Parse.
+const (
+	MaxWords      = 10000 // words per sentence
+	MaxTokenBytes = 1024  // bytes per word form, tag, lemma or FEATS value
+)
+
+// ErrInput is wrapped by every error caused by the caller's sentence (empty,
+// too long, invalid UTF-8, ...). Test with errors.Is.
+var ErrInput = errors.New("invalid input")
+
+// Variant is one classifier with its feature templates.
+type Variant struct {
+	Morph bool // uses gold morphology (XPOS, lemma, FEATS)
+	Ext   *feature.Extractor
+	Clf   *linear.Model
+}
+
+// Model is a loaded parser model. It is immutable after loading and safe for
+// concurrent use by any number of goroutines.
+type Model struct {
+	card    modelfmt.Card
+	classes *transition.Classes
+	gold    Variant // morphology given
+	plain   Variant // plain tokens, predicted UPOS
+	tagger  *tagger.Tagger
+	pool    sync.Pool
+}
+
+// NewModel assembles a model from its parts (used by parser/train).
+func NewModel(card modelfmt.Card, classes *transition.Classes, gold, plain Variant, tg *tagger.Tagger) *Model {
+	return &Model{card: card, classes: classes, gold: gold, plain: plain, tagger: tg}
+}
+
+// Card returns the model card.
+func (m *Model) Card() modelfmt.Card { return m.card }
+
+// SetCard replaces the model card (used by training to record scores).
+func (m *Model) SetCard(c modelfmt.Card) { m.card = c }
+
+// System returns the transition system's name.
+func (m *Model) System() string { return m.classes.Sys.Name() }
+
+// Deprels returns the dependency labels the model can assign, in a fixed order.
+func (m *Model) Deprels() []string { return m.classes.Deprels }
+
+// UPOSTags returns the UPOS tags the tagger can assign, in a fixed order.
+func (m *Model) UPOSTags() []string { return m.tagger.Tags() }
+
+type scratch struct {
+	state  transition.State
+	words  feature.Words
+	fsc    feature.Scratch
+	scores []float32
+	legal  []bool
+}
+
+func (m *Model) scratch() *scratch {
+	if sc, ok := m.pool.Get().(*scratch); ok {
+		return sc
+	}
+	n := m.classes.Len()
+	return &scratch{scores: make([]float32, n), legal: make([]bool, n)}
+}
+
+// HasMorphology reports whether the caller gave morphology for words: UPOS
+// on every word and XPOS, LEMMA or FEATS on at least one. Such sentences are
+// parsed with the gold-tag classifier; others with the plain-token one.
+func HasMorphology(words []conllu.Word) bool {
+	other := false
+	for i := range words {
+		w := &words[i]
+		if conllu.Absent(w.UPOS) {
+			return false
+		}
+		if !conllu.Absent(w.XPOS) || !conllu.Absent(w.Lemma) || !conllu.Absent(w.Feats) {
+			other = true
+		}
+	}
+	return other
+}
+
+// CheckWords validates a sentence for Parse: 1..MaxWords words, every form
+// non-empty valid UTF-8 without tabs or newlines, every value at most
+// MaxTokenBytes. The error wraps ErrInput and names the word.
+func CheckWords(words []conllu.Word) error {
+	if len(words) == 0 {
+		return fmt.Errorf("%w: empty sentence", ErrInput)
+	}
+	if len(words) > MaxWords {
+		return fmt.Errorf("%w: sentence has %d words, the limit is %d", ErrInput, len(words), MaxWords)
+	}
+	for i := range words {
+		w := &words[i]
+		if w.Form == "" {
+			return fmt.Errorf("%w: word %d: empty form", ErrInput, i+1)
+		}
+		for _, f := range [...]struct{ name, v string }{{"form", w.Form}, {"UPOS", w.UPOS}, {"XPOS", w.XPOS}, {"lemma", w.Lemma}, {"FEATS", w.Feats}} {
+			if len(f.v) > MaxTokenBytes {
+				return fmt.Errorf("%w: word %d: %s is %d bytes, the limit is %d", ErrInput, i+1, f.name, len(f.v), MaxTokenBytes)
+			}
+			if !utf8.ValidString(f.v) {
+				return fmt.Errorf("%w: word %d: %s is not valid UTF-8", ErrInput, i+1, f.name)
+			}
+			for j := 0; j < len(f.v); j++ {
+				if c := f.v[j]; c == '\t' || c == '\n' || c == '\r' {
+					return fmt.Errorf("%w: word %d: %s contains a tab or line break", ErrInput, i+1, f.name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Parse assigns Head and Deprel to every word of words (one sentence, in
+// order; IDs are set to 1..n). Form is required. UPOS, XPOS, Feats and Lemma
+// are used when given (see HasMorphology); when UPOS is absent ("" or "_")
+// on any word, the tagger predicts it for the words that lack it. The result
+// is always a tree: exactly one word has Head 0, no cycles, every word has a
+// head. Errors wrap ErrInput. Safe for concurrent use.
+func (m *Model) Parse(words []conllu.Word) error {
+	if err := CheckWords(words); err != nil {
+		return err
+	}
+	for i := range words {
+		words[i].ID = i + 1
+	}
+	morph := HasMorphology(words)
+	if !morph {
+		m.tag(words)
+	}
+	v := &m.plain
+	if morph {
+		v = &m.gold
+	}
+	sc := m.scratch()
+	defer m.pool.Put(sc)
+	m.parse(v, words, sc)
+	return nil
+}
+
+// tag fills UPOS where it is absent.
+func (m *Model) tag(words []conllu.Word) {
+	missing := false
+	for i := range words {
+		if conllu.Absent(words[i].UPOS) {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return
+	}
+	given := make([]string, len(words))
+	for i := range words {
+		given[i] = words[i].UPOS
+	}
+	m.tagger.Tag(words)
+	for i := range words {
+		if !conllu.Absent(given[i]) {
+			words[i].UPOS = given[i]
+		}
+	}
+}
+
+func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
+	c := m.classes
+	feature.FillWords(&sc.words, words, v.Morph)
+	s := &sc.state
+	c.Sys.Init(s, len(words))
+	for !c.Sys.Terminal(s) {
+		feats := v.Ext.Extract(s, &sc.words, &sc.fsc)
+		v.Clf.Scores(feats, sc.scores)
+		c.Legal(s, sc.legal)
+		k := transition.Best(sc.scores, sc.legal)
+		if k < 0 {
+			break // cannot happen for the systems here; repaired below
+		}
+		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(k), sc.scores))
+	}
+	repair(s, c.RootLabel)
+	for i := range words {
+		words[i].Head = int(s.Head[i+1])
+		if l := s.Label[i+1]; l >= 0 {
+			words[i].Deprel = c.Deprels[l]
+		} else {
+			words[i].Deprel = "dep"
+		}
+	}
+}
+
+// repair makes the arcs of s a tree if a system left it incomplete: a
+// headless word becomes the root if there is none, else a dependent of the
+// root word. Cycles cannot arise from the systems here.
+func repair(s *transition.State, root int32) {
+	for d := int32(1); d <= int32(s.N); d++ {
+		if s.Head[d] != transition.None {
+			continue
+		}
+		if s.Roots == 0 {
+			s.AddArc(0, d, root)
+		} else {
+			s.AddArc(s.RootWord, d, transition.None)
+		}
+	}
+	if s.Roots > 1 { // keep the first root word
+		var first int32 = -1
+		for d := int32(1); d <= int32(s.N); d++ {
+			if s.Head[d] == 0 {
+				if first < 0 {
+					first = d
+				} else {
+					s.Head[d] = first
+				}
+			}
+		}
+	}
+}
+
+// ParseSentence parses a CoNLL-U sentence in place (see Parse).
+func (m *Model) ParseSentence(s *conllu.Sentence) error { return m.Parse(s.Words) }
+
+// checkTree is used by tests: the heads of words form a tree.
+func checkTree(words []conllu.Word) error {
+	h := make([]int32, len(words)+1)
+	for i := range words {
+		h[i+1] = int32(words[i].Head)
+	}
+	return tree.Check(h)
+}
+
+// ParseWith parses words with the gold-morphology classifier (morph) or the
+// plain-token one, without tagging; used by training for dev scores.
+func (m *Model) ParseWith(morph bool, words []conllu.Word) error {
+	if err := CheckWords(words); err != nil {
+		return err
+	}
+	v := &m.plain
+	if morph {
+		v = &m.gold
+	}
+	sc := m.scratch()
+	defer m.pool.Put(sc)
+	m.parse(v, words, sc)
+	return nil
+}

@@ -1,0 +1,127 @@
+package transition
+
+// Classes maps classifier classes to transitions: unlabeled moves take one
+// class each, labeled moves one class per deprel.
+type Classes struct {
+	Sys       System
+	Deprels   []string
+	RootLabel int32    // the deprel of words attached to node 0
+	Move      []Move   // class → move
+	Label     []int32  // class → deprel, or None
+	base      [8]int32 // move → first class, -1 if unused
+}
+
+// NewClasses builds the class table of sys for the given deprels; root is
+// the index of the root deprel.
+func NewClasses(sys System, deprels []string, root int32) *Classes {
+	c := &Classes{Sys: sys, Deprels: deprels, RootLabel: root}
+	for i := range c.base {
+		c.base[i] = -1
+	}
+	for _, m := range sys.Moves() {
+		c.base[m] = int32(len(c.Move))
+		if m.Labeled() {
+			for l := range deprels {
+				c.Move = append(c.Move, m)
+				c.Label = append(c.Label, int32(l))
+			}
+		} else {
+			c.Move = append(c.Move, m)
+			c.Label = append(c.Label, None)
+		}
+	}
+	return c
+}
+
+// Len is the number of classes.
+func (c *Classes) Len() int { return len(c.Move) }
+
+// Names returns a readable name per class ("LEFT-ARC:nsubj").
+func (c *Classes) Names() []string {
+	out := make([]string, len(c.Move))
+	for i, m := range c.Move {
+		out[i] = m.String()
+		if c.Label[i] >= 0 {
+			out[i] += ":" + c.Deprels[c.Label[i]]
+		}
+	}
+	return out
+}
+
+// Class returns the class of transition t.
+func (c *Classes) Class(t Transition) int {
+	b := int(c.base[t.Move])
+	if t.Move.Labeled() {
+		return b + int(t.Label)
+	}
+	return b
+}
+
+// Transition returns the transition of class k.
+func (c *Classes) Transition(k int) Transition {
+	return Transition{Move: c.Move[k], Label: c.Label[k]}
+}
+
+// Legal fills legal[k] for every class: the move is legal in s and the label
+// respects the root rule (the root deprel exactly on arcs from node 0).
+func (c *Classes) Legal(s *State, legal []bool) {
+	for _, m := range c.Sys.Moves() {
+		b := int(c.base[m])
+		ok := c.Sys.Legal(s, m)
+		if !m.Labeled() {
+			legal[b] = ok
+			continue
+		}
+		var h int32
+		if ok {
+			h, _ = c.Sys.Arc(s, m)
+		}
+		for l := range c.Deprels {
+			legal[b+l] = ok && (h == 0) == (int32(l) == c.RootLabel)
+		}
+	}
+}
+
+// Best returns the legal class with the highest score, or -1.
+func Best(scores []float32, legal []bool) int {
+	best := -1
+	var bs float32
+	for k, ok := range legal {
+		if ok && (best < 0 || scores[k] > bs) {
+			best, bs = k, scores[k]
+		}
+	}
+	return best
+}
+
+// AttachLabel gives the label for an unlabeled move that attaches a node
+// (arc-eager's REDUCE of a headless node at the end of the sentence): the
+// best-scoring deprel of the labeled arc move in the same direction.
+func (c *Classes) AttachLabel(s *State, t Transition, scores []float32) Transition {
+	if t.Move.Labeled() {
+		return t
+	}
+	h, d := c.Sys.Arc(s, t.Move)
+	if d < 0 || s.Head[d] != None {
+		return t
+	}
+	m := RightArc
+	if d < h {
+		m = LeftArc
+	}
+	b := c.base[m]
+	if b < 0 {
+		b = c.base[RightArc]
+	}
+	best := int32(-1)
+	for l := range c.Deprels {
+		if (h == 0) != (int32(l) == c.RootLabel) {
+			continue
+		}
+		if best < 0 || scores[int(b)+l] > scores[int(b)+int(best)] {
+			best = int32(l)
+		}
+	}
+	t.Label = best
+	return t
+}
