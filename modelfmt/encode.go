@@ -1,0 +1,350 @@
+package modelfmt
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/golang/snappy"
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Validate checks the rules every Model must follow: System is not empty,
+// and every Classifier has a Name and a Layout, with no two Classifiers
+// sharing a Name. It returns nil or an *Error wrapping ErrInvalid whose
+// Section names the offending field, for example "classifiers[1].layout".
+// Encode and Decode apply the same rules.
+func (m *Model) Validate() error {
+	if m == nil {
+		return newError("", -1, "", kindInvalid, "invalid model (nil)")
+	}
+	if field, problem := check(m); problem != "" {
+		return newError("", -1, field, kindInvalid, "invalid model (%s: %s)", field, problem)
+	}
+	return nil
+}
+
+// check returns the field path and the problem of the first rule m breaks,
+// or two empty strings.
+func check(m *Model) (field, problem string) {
+	if m.System == "" {
+		return "system", "missing or empty"
+	}
+	seen := make(map[string]int, len(m.Classifiers))
+	for i := range m.Classifiers {
+		c := &m.Classifiers[i]
+		if f, p := checkClassifier(c); p != "" {
+			return fmt.Sprintf("classifiers[%d].%s", i, f), p
+		}
+		if j, dup := seen[c.Name]; dup {
+			return fmt.Sprintf("classifiers[%d].name", i), fmt.Sprintf("%q is also the name of classifiers[%d]", c.Name, j)
+		}
+		seen[c.Name] = i
+	}
+	return "", ""
+}
+
+// checkClassifier is the part of check that concerns one Classifier; the
+// decoder applies it to each Classifier as soon as it is read.
+func checkClassifier(c *Classifier) (field, problem string) {
+	if c.Name == "" {
+		return "name", "missing or empty"
+	}
+	if c.Layout == "" {
+		return "layout", "missing or empty"
+	}
+	return "", ""
+}
+
+// Encode writes m to w as a model file: header, then the snappy-compressed
+// msgpack document. The document is deterministic: the same Model always
+// gives the same bytes (map keys are written in sorted order). Encode first
+// checks m with Validate and the format's limits (MaxDocumentSize,
+// MaxObjects, MaxDepth), so everything it writes can be decoded.
+func Encode(w io.Writer, m *Model) error {
+	doc, err := marshalDoc(m)
+	if err != nil {
+		return err
+	}
+	return writeContainer(w, doc)
+}
+
+// Marshal returns the bytes of the model file for m (see Encode).
+func Marshal(m *Model) ([]byte, error) {
+	doc, err := marshalDoc(m)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(headerSizeV1 + len(doc) + len(doc)/64 + 64)
+	if err := writeContainer(&buf, doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteFile writes m to the file path (see Encode). It writes a temporary
+// file in the same directory, syncs it and renames it over path, so that
+// path holds either the old file or the complete new one, never a part.
+// An existing file keeps its permission bits; a new one gets 0644.
+func WriteFile(path string, m *Model) (err error) {
+	doc, err := marshalDoc(m)
+	if err != nil {
+		return withPath(err, path)
+	}
+	ioErr := func(op string, e error) error {
+		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("%s: %w", op, unwrapPathError(e))}
+	}
+	perm := os.FileMode(0o644)
+	if fi, statErr := os.Stat(path); statErr == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return ioErr("create temporary file", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := writeContainer(bw, doc); err != nil {
+		return withPath(err, path)
+	}
+	if err := bw.Flush(); err != nil {
+		return ioErr("write", err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return ioErr("chmod", err)
+	}
+	if err := f.Sync(); err != nil {
+		return ioErr("sync", err)
+	}
+	if err := f.Close(); err != nil {
+		return ioErr("close", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return ioErr("rename", err)
+	}
+	// Make the rename itself durable; not every system can sync a
+	// directory, so failure here is not an error.
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// withPath sets the Path of an *Error and returns it.
+func withPath(err error, path string) error {
+	if e, ok := err.(*Error); ok {
+		e.Path = path
+	}
+	return err
+}
+
+// unwrapPathError drops the *fs.PathError layer (whose path the *Error
+// already carries), keeping the underlying error for errors.Is.
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
+	}
+	return err
+}
+
+// writeContainer writes the version 1 header and the snappy framing-format
+// stream of doc.
+func writeContainer(w io.Writer, doc []byte) error {
+	var hdr [headerSizeV1]byte
+	copy(hdr[:], Magic)
+	binary.LittleEndian.PutUint32(hdr[len(Magic):], FormatVersion)
+	binary.LittleEndian.PutUint64(hdr[SniffLen:], uint64(len(doc)))
+	wrap := func(err error) error {
+		return &Error{Offset: -1, Err: fmt.Errorf("write: %w", err)}
+	}
+	if _, err := w.Write(hdr[:]); err != nil {
+		return wrap(err)
+	}
+	sw := snappy.NewBufferedWriter(w)
+	if _, err := sw.Write(doc); err != nil {
+		return wrap(err)
+	}
+	if err := sw.Close(); err != nil { // Close flushes; it does not close w
+		return wrap(err)
+	}
+	return nil
+}
+
+// marshalDoc validates m and returns its msgpack document.
+func marshalDoc(m *Model) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	blobBytes := 0
+	for i := range m.Classifiers {
+		for _, b := range m.Classifiers[i].Blobs {
+			blobBytes += len(b)
+		}
+	}
+	if blobBytes > MaxDocumentSize {
+		return nil, newError("", -1, "classifiers", kindInvalid,
+			"invalid model (blobs hold %d bytes; a document may hold at most %d)", blobBytes, MaxDocumentSize)
+	}
+	var buf bytes.Buffer
+	buf.Grow(blobBytes + 64<<10)
+	e := &encoder{e: msgpack.NewEncoder(&buf)}
+	e.model(m)
+	if e.err != nil {
+		return nil, &Error{Offset: -1, Err: fmt.Errorf("encode msgpack: %w", e.err)}
+	}
+	doc := buf.Bytes()
+	if len(doc) > MaxDocumentSize {
+		return nil, newError("", -1, "document", kindInvalid,
+			"invalid model (its document would be %d bytes; the limit is %d)", len(doc), MaxDocumentSize)
+	}
+	if err := scanDocument(doc); err != nil {
+		return nil, newError("", -1, "document", kindInvalid, "invalid model (%v)", err)
+	}
+	return doc, nil
+}
+
+// encoder writes the document with the msgpack library's primitives, in
+// the order of the struct fields and with sorted map keys. The first error
+// sticks and turns later calls into no-ops.
+type encoder struct {
+	e   *msgpack.Encoder
+	err error
+}
+
+func (e *encoder) do(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+func (e *encoder) str(s string) { e.do(e.e.EncodeString(s)) }
+
+func (e *encoder) mapLen(n int, isNil bool) bool {
+	if isNil {
+		e.do(e.e.EncodeNil())
+		return false
+	}
+	e.do(e.e.EncodeMapLen(n))
+	return true
+}
+
+func (e *encoder) model(m *Model) {
+	e.mapLen(6, false)
+	e.str("card")
+	e.card(&m.Card)
+	e.str("system")
+	e.str(m.System)
+	e.str("system_options")
+	e.stringMap(m.SystemOptions)
+	e.str("strings")
+	if e.mapLen(len(m.Strings), m.Strings == nil) {
+		for _, k := range slices.Sorted(maps.Keys(m.Strings)) {
+			e.str(k)
+			e.strings(m.Strings[k])
+		}
+	}
+	e.str("params")
+	e.intMap(m.Params)
+	e.str("classifiers")
+	if m.Classifiers == nil {
+		e.do(e.e.EncodeNil())
+	} else {
+		e.do(e.e.EncodeArrayLen(len(m.Classifiers)))
+		for i := range m.Classifiers {
+			e.classifier(&m.Classifiers[i])
+		}
+	}
+}
+
+func (e *encoder) card(c *Card) {
+	e.mapLen(8, false)
+	e.str("name")
+	e.str(c.Name)
+	e.str("treebank")
+	e.str(c.Treebank)
+	e.str("system")
+	e.str(c.System)
+	e.str("options")
+	e.stringMap(c.Options)
+	e.str("trained_at")
+	e.str(c.TrainedAt)
+	e.str("version")
+	e.str(c.Version)
+	e.str("scores")
+	if e.mapLen(len(c.Scores), c.Scores == nil) {
+		for _, k := range slices.Sorted(maps.Keys(c.Scores)) {
+			e.str(k)
+			e.do(e.e.EncodeFloat64(c.Scores[k]))
+		}
+	}
+	e.str("notes")
+	e.str(c.Notes)
+}
+
+func (e *encoder) classifier(c *Classifier) {
+	e.mapLen(6, false)
+	e.str("name")
+	e.str(c.Name)
+	e.str("templates")
+	e.strings(c.Templates)
+	e.str("classes")
+	e.strings(c.Classes)
+	e.str("layout")
+	e.str(c.Layout)
+	e.str("params")
+	e.intMap(c.Params)
+	e.str("blobs")
+	if e.mapLen(len(c.Blobs), c.Blobs == nil) {
+		for _, k := range slices.Sorted(maps.Keys(c.Blobs)) {
+			e.str(k)
+			e.do(e.e.EncodeBytes(c.Blobs[k]))
+		}
+	}
+}
+
+func (e *encoder) strings(ss []string) {
+	if ss == nil {
+		e.do(e.e.EncodeNil())
+		return
+	}
+	e.do(e.e.EncodeArrayLen(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (e *encoder) stringMap(m map[string]string) {
+	if e.mapLen(len(m), m == nil) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			e.str(k)
+			e.str(m[k])
+		}
+	}
+}
+
+func (e *encoder) intMap(m map[string]int64) {
+	if e.mapLen(len(m), m == nil) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			e.str(k)
+			e.do(e.e.EncodeInt(m[k]))
+		}
+	}
+}
