@@ -12,7 +12,6 @@ import (
 
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
-	"github.com/transparse/transparse/parser/train"
 )
 
 type evalOptions struct {
@@ -179,7 +178,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 			w.Head, w.Deprel, w.Deps = -1, "_", "_"
 		}
 		if o.noTags {
-			train.StripTags(&c)
+			c.StripTags()
 		}
 		if err := conllu.Write(&in, &c); err != nil {
 			return nil, fmt.Errorf("%s: %w", goldPath, err)

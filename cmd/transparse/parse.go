@@ -13,7 +13,6 @@ import (
 
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
-	"github.com/transparse/transparse/parser/train"
 )
 
 // Input formats of parse.
@@ -242,7 +241,7 @@ func stripTags(r io.Reader, w io.Writer, name string) error {
 			bw.Flush() // the sentences before the error still get parsed
 			return err
 		}
-		train.StripTags(s)
+		s.StripTags()
 		if err := conllu.Write(bw, s); err != nil {
 			return err
 		}

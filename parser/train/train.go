@@ -13,7 +13,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -165,7 +164,7 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 		for i, s := range sents {
 			c := cloneSentence(s)
 			if tags == "predicted" {
-				StripTags(c)
+				c.StripTags()
 			}
 			for j := range c.Words {
 				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
@@ -187,14 +186,6 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 	return nil
 }
 
-// StripTags blanks LEMMA, UPOS, XPOS and FEATS, so that a sentence looks like
-// plain tokens.
-func StripTags(s *conllu.Sentence) {
-	for j := range s.Words {
-		w := &s.Words[j]
-		w.Lemma, w.UPOS, w.XPOS, w.Feats = "_", "_", "_", "_"
-	}
-}
 
 func cloneSentence(s *conllu.Sentence) *conllu.Sentence {
 	c := *s
@@ -333,7 +324,7 @@ func plainCopy(sents []*conllu.Sentence, tg *tagger.Tagger) []*conllu.Sentence {
 	out := make([]*conllu.Sentence, len(sents))
 	for i, s := range sents {
 		c := cloneSentence(s)
-		StripTags(c)
+		c.StripTags()
 		tg.Tag(c.Words)
 		out[i] = c
 	}
@@ -509,4 +500,3 @@ func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
 	return best
 }
 
-var _ = strings.TrimSpace

@@ -1,0 +1,230 @@
+/*
+ * bench.c -- single-thread throughput of tp_parse, model load time, peak RSS.
+ *
+ *   usage: bench [-m MODEL] [-p PASSES] CONLLU
+ *
+ * Loads the model once (timed: from the file, and from memory), reads the
+ * sentences of CONLLU, then parses them all through tp_parse
+ *   1. with the gold UPOS/XPOS/FEATS/LEMMA columns given (parser only), and
+ *   2. with the forms only (tagger + parser),
+ * each after one warm-up pass, reporting the best of PASSES (default 3)
+ * timed passes in words per second. Multiword-token and empty-node lines are
+ * skipped (they are not syntactic words).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <transparse.h>
+
+typedef struct {
+    size_t n;
+    const char **form, **lemma, **upos, **xpos, **feats;
+} sentence;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        perror(path);
+        exit(1);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf || fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    buf[st.st_size] = '\0';
+    *size = (size_t)st.st_size;
+    return buf;
+}
+
+static const char *col_or_null(const char *s) { return strcmp(s, "_") == 0 ? NULL : s; }
+
+/* read_conllu splits the file in place; the sentences point into text. */
+static sentence *read_conllu(char *text, size_t *n_sent, size_t *n_words) {
+    size_t cap = 1024, ns = 0, nw = 0;
+    sentence *sents = calloc(cap, sizeof *sents);
+    size_t wcap = 0;
+    sentence cur = {0};
+    char *save = NULL;
+    for (char *line = text;; ) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        if (len == 0) {
+            if (cur.n) {
+                if (ns == cap)
+                    sents = realloc(sents, (cap *= 2) * sizeof *sents);
+                sents[ns++] = cur;
+                nw += cur.n;
+                memset(&cur, 0, sizeof cur);
+                wcap = 0;
+            }
+        } else if (line[0] != '#') {
+            char *cols[10];
+            int nc = 0;
+            for (char *c = strtok_r(line, "\t", &save); c && nc < 10; c = strtok_r(NULL, "\t", &save))
+                cols[nc++] = c;
+            if (nc == 10 && !strpbrk(cols[0], "-.")) {
+                if (cur.n == wcap) {
+                    wcap = wcap ? 2 * wcap : 32;
+                    cur.form = realloc(cur.form, wcap * sizeof(char *));
+                    cur.lemma = realloc(cur.lemma, wcap * sizeof(char *));
+                    cur.upos = realloc(cur.upos, wcap * sizeof(char *));
+                    cur.xpos = realloc(cur.xpos, wcap * sizeof(char *));
+                    cur.feats = realloc(cur.feats, wcap * sizeof(char *));
+                }
+                cur.form[cur.n] = cols[1];
+                cur.lemma[cur.n] = col_or_null(cols[2]);
+                cur.upos[cur.n] = col_or_null(cols[3]);
+                cur.xpos[cur.n] = col_or_null(cols[4]);
+                cur.feats[cur.n] = col_or_null(cols[5]);
+                cur.n++;
+            }
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    if (cur.n) {
+        if (ns == cap)
+            sents = realloc(sents, (cap *= 2) * sizeof *sents);
+        sents[ns++] = cur;
+        nw += cur.n;
+    }
+    *n_sent = ns;
+    *n_words = nw;
+    return sents;
+}
+
+/* parse_all returns the seconds taken, or -1 after printing an error. */
+static double parse_all(tp_model *m, sentence *s, size_t ns, int gold) {
+    double t0 = now();
+    for (size_t i = 0; i < ns; i++) {
+        tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
+        tp_result *r = NULL;
+        tp_error *err = NULL;
+        if (tp_parse(m, s[i].form, s[i].n, gold ? &tags : NULL, &r, &err) != TP_OK) {
+            fprintf(stderr, "bench: sentence %zu: %s\n", i + 1, tp_error_message(err));
+            tp_error_free(err);
+            return -1;
+        }
+        tp_result_free(r);
+    }
+    return now() - t0;
+}
+
+static double best_rate(tp_model *m, sentence *s, size_t ns, size_t nw, int gold, int passes) {
+    if (parse_all(m, s, ns, gold) < 0) /* warm-up */
+        exit(1);
+    double best = 0;
+    for (int p = 0; p < passes; p++) {
+        double t = parse_all(m, s, ns, gold);
+        if (t < 0)
+            exit(1);
+        if (nw / t > best)
+            best = nw / t;
+    }
+    return best;
+}
+
+static tp_model *load_or_die(int from_memory, const char *path, const void *data, size_t size, double *ms) {
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    double t0 = now();
+    int rc = from_memory ? tp_model_load_from_memory(data, size, &m, &err) : tp_model_load(path, &m, &err);
+    *ms = (now() - t0) * 1e3;
+    if (rc != TP_OK) {
+        fprintf(stderr, "bench: %s\n", tp_error_message(err));
+        exit(1);
+    }
+    return m;
+}
+
+int main(int argc, char **argv) {
+    const char *model_path = getenv("TRANSPARSE_MODEL");
+    int passes = 3, opt;
+    while ((opt = getopt(argc, argv, "m:p:")) != -1) {
+        if (opt == 'm')
+            model_path = optarg;
+        else if (opt == 'p')
+            passes = atoi(optarg) > 0 ? atoi(optarg) : 1;
+        else {
+            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] CONLLU\n", argv[0]);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] CONLLU\n", argv[0]);
+        return 2;
+    }
+    if (!model_path || !*model_path)
+        model_path = "models/en_ewt.tpm";
+    const char *data_path = argv[optind];
+
+    size_t text_size;
+    char *text = read_file(data_path, &text_size);
+    size_t ns, nw;
+    sentence *sents = read_conllu(text, &ns, &nw);
+    if (ns == 0) {
+        fprintf(stderr, "bench: no sentences in %s\n", data_path);
+        return 1;
+    }
+
+    /* Load times: best of 3 each (the first load also warms the page cache). */
+    size_t model_size;
+    char *model_bytes = read_file(model_path, &model_size);
+    double ms, load_file_ms = 1e30, load_mem_ms = 1e30;
+    for (int i = 0; i < 3; i++) {
+        tp_model *m = load_or_die(0, model_path, NULL, 0, &ms);
+        if (ms < load_file_ms)
+            load_file_ms = ms;
+        tp_model_free(m);
+        m = load_or_die(1, NULL, model_bytes, model_size, &ms);
+        if (ms < load_mem_ms)
+            load_mem_ms = ms;
+        tp_model_free(m);
+    }
+    free(model_bytes);
+
+    tp_model *model = load_or_die(0, model_path, NULL, 0, &ms);
+    double gold = best_rate(model, sents, ns, nw, 1, passes);
+    double tagged = best_rate(model, sents, ns, nw, 0, passes);
+
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+
+    printf("transparse %s C API benchmark: 1 thread, best of %d passes after a warm-up\n", tp_version(), passes);
+    printf("model: %s (%.1f MB)\n", model_path, model_size / 1e6);
+    printf("data:  %s (%zu sentences, %zu words)\n\n", data_path, ns, nw);
+    printf("| %-40s | %14s |\n", "measure", "value");
+    printf("|%.42s|%.16s|\n", "------------------------------------------", "----------------");
+    printf("| %-40s | %11.1f ms |\n", "model load from file", load_file_ms);
+    printf("| %-40s | %11.1f ms |\n", "model load from memory", load_mem_ms);
+    printf("| %-40s | %10.0f w/s |\n", "tp_parse, gold UPOS/XPOS/FEATS/LEMMA", gold);
+    printf("| %-40s | %10.0f w/s |\n", "tp_parse, forms only (tagger + parser)", tagged);
+    printf("| %-40s | %11.1f MB |\n", "peak RSS (ru_maxrss)", ru.ru_maxrss / 1024.0);
+
+    tp_model_free(model);
+    return 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * parse.c -- parse pre-tokenized text with libtransparse and print CoNLL-U.
+ *
+ * Input: one sentence per line, tokens separated by spaces or tabs (blank
+ * lines are skipped), from FILE or standard input. Output: CoNLL-U with ID,
+ * FORM, UPOS (predicted), HEAD and DEPREL filled in.
+ *
+ *   usage: parse [-m MODEL] [FILE]
+ *
+ * The model is -m MODEL, else $TRANSPARSE_MODEL, else ../../models/en_ewt.tpm,
+ * else models/en_ewt.tpm of the repository this program was built in.
+ *
+ * Build: cc parse.c $(pkg-config --cflags --libs transparse) -o parse
+ */
+#define _GNU_SOURCE /* getline, readlink */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <transparse.h>
+
+static const char *find_model(const char *arg, char *buf, size_t cap) {
+    if (arg)
+        return arg;
+    const char *env = getenv("TRANSPARSE_MODEL");
+    if (env && *env)
+        return env;
+    const char *rel = "../../models/en_ewt.tpm";
+    if (access(rel, R_OK) == 0)
+        return rel;
+    /* Next to the executable: <repo>/bindings/c/examples/parse. */
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    if (n > 0) {
+        buf[n] = '\0';
+        char *slash = strrchr(buf, '/');
+        if (slash && (size_t)(slash - buf) + 32 < cap) {
+            strcpy(slash, "/../../../models/en_ewt.tpm");
+            if (access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    return rel; /* report the documented default in the error */
+}
+
+int main(int argc, char **argv) {
+    const char *model_arg = NULL;
+    int opt;
+    while ((opt = getopt(argc, argv, "m:h")) != -1) {
+        switch (opt) {
+        case 'm': model_arg = optarg; break;
+        default:
+            fprintf(stderr, "usage: %s [-m MODEL] [FILE]\n", argv[0]);
+            return opt == 'h' ? 0 : 2;
+        }
+    }
+    FILE *in = stdin;
+    if (optind < argc && strcmp(argv[optind], "-") != 0) {
+        in = fopen(argv[optind], "r");
+        if (!in) {
+            perror(argv[optind]);
+            return 1;
+        }
+    }
+
+    char pathbuf[4096];
+    const char *path = find_model(model_arg, pathbuf, sizeof pathbuf);
+    tp_model *model = NULL;
+    tp_error *err = NULL;
+    if (tp_model_load(path, &model, &err) != TP_OK) {
+        fprintf(stderr, "parse: %s\n", tp_error_message(err));
+        tp_error_free(err);
+        return 1;
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    const char **forms = NULL;
+    size_t forms_cap = 0;
+    long lineno = 0, sent = 0;
+    int status = 0;
+    while ((len = getline(&line, &cap, in)) != -1) {
+        lineno++;
+        size_t n = 0;
+        for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+            if (n == forms_cap) {
+                forms_cap = forms_cap ? 2 * forms_cap : 64;
+                const char **grown = realloc(forms, forms_cap * sizeof *forms);
+                if (!grown) {
+                    fprintf(stderr, "parse: out of memory\n");
+                    return 1;
+                }
+                forms = grown;
+            }
+            forms[n++] = tok;
+        }
+        if (n == 0)
+            continue;
+        tp_result *res = NULL;
+        if (tp_parse(model, forms, n, NULL, &res, &err) != TP_OK) {
+            fprintf(stderr, "parse: line %ld: %s\n", lineno, tp_error_message(err));
+            tp_error_free(err);
+            status = 1;
+            continue;
+        }
+        printf("# sent_id = %ld\n# text =", ++sent);
+        for (size_t i = 0; i < n; i++)
+            printf(" %s", forms[i]);
+        printf("\n");
+        for (size_t i = 0; i < res->n_words; i++)
+            printf("%zu\t%s\t_\t%s\t_\t_\t%d\t%s\t_\t_\n", i + 1, forms[i],
+                   res->upos[i], (int)res->heads[i], res->deprels[i]);
+        printf("\n");
+        tp_result_free(res);
+    }
+    free(line);
+    free(forms);
+    if (in != stdin)
+        fclose(in);
+    tp_model_free(model);
+    return status;
+}

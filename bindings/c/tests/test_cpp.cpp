@@ -1,0 +1,124 @@
+// test_cpp.cpp -- tests of the header-only C++ wrapper bindings/c/transparse.hpp.
+//
+//   usage: test_cpp [MODEL]      (model tests are skipped when it is missing)
+//
+// The last line is "N passed, M failed".
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <transparse.hpp>
+
+static int passed, failed, skipped;
+
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (cond) {                                                                    \
+            passed++;                                                                  \
+        } else {                                                                       \
+            failed++;                                                                  \
+            std::fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);      \
+        }                                                                              \
+    } while (0)
+
+// EXPECT_THROW checks that stmt throws transparse::Error with code and a
+// message containing substr.
+#define EXPECT_THROW(stmt, want, substr)                                               \
+    do {                                                                               \
+        try {                                                                          \
+            stmt;                                                                      \
+            failed++;                                                                  \
+            std::fprintf(stderr, "%s:%d: FAIL: %s did not throw\n", __FILE__, __LINE__, #stmt); \
+        } catch (const transparse::Error &e) {                                         \
+            if (e.code() == (want) && std::strstr(e.what(), (substr))) {               \
+                passed++;                                                              \
+            } else {                                                                   \
+                failed++;                                                              \
+                std::fprintf(stderr, "%s:%d: FAIL: %s threw %s \"%s\", want %s \"%s\"\n", \
+                             __FILE__, __LINE__, #stmt, tp_status_name(e.code()),      \
+                             e.what(), tp_status_name(want), substr);                  \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
+int main(int argc, char **argv) {
+    const char *path = argc > 1 ? argv[1] : std::getenv("TRANSPARSE_MODEL");
+    if (!path || !*path)
+        path = "models/en_ewt.tpm";
+
+    CHECK(transparse::version() == TP_VERSION_STRING);
+
+    try {
+        transparse::Model::load("/nonexistent/model.tpm");
+        failed++;
+        std::fprintf(stderr, "FAIL: load of a missing file did not throw\n");
+    } catch (const transparse::Error &e) {
+        if (e.code() == TP_ERR_INTERNAL && std::strstr(e.what(), "not implemented")) {
+            skipped++;
+            std::printf("SKIP: load error class: parser.Load not implemented yet\n");
+        } else {
+            CHECK(e.code() == TP_ERR_IO);
+            CHECK(std::strstr(e.what(), "/nonexistent/model.tpm") != nullptr);
+        }
+    }
+    EXPECT_THROW(transparse::Model::from_memory(nullptr, 3), TP_ERR_ARGUMENT,
+                 "tp_model_load_from_memory: data is NULL");
+
+    if (access(path, R_OK) != 0) {
+        skipped++;
+        std::printf("SKIP: tests with a model: no model at %s\n", path);
+    } else {
+        try {
+            transparse::Model model = transparse::Model::load(path);
+            transparse::Result r = model.parse({"I", "saw", "her", "."});
+            CHECK(r.size() == 4);
+            int roots = 0;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                if (r.head(i) == 0)
+                    roots++;
+                CHECK(r.deprel(i) != nullptr && r.upos(i) != nullptr);
+            }
+            CHECK(roots == 1);
+
+            transparse::Tags tags;
+            tags.upos = {"PRON", "VERB", "PRON", "PUNCT"};
+            transparse::Result r2 = model.parse({"I", "saw", "her", "."}, &tags);
+            CHECK(std::string(r2.upos(1)) == "VERB");
+            tags.upos.pop_back();
+            EXPECT_THROW(model.parse({"I", "saw", "her", "."}, &tags), TP_ERR_ARGUMENT, "tags.upos has 3 entries");
+
+            EXPECT_THROW(model.parse({}), TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
+            EXPECT_THROW(model.parse({"ok", "\xff"}), TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
+
+            std::string out = model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n");
+            CHECK(out.find("1\tHi\t") == 0);
+            EXPECT_THROW(model.parse_conllu("1\tbad\n\n"), TP_ERR_INPUT, "tp_parse_conllu: ");
+
+            std::string card = model.card_json();
+            CHECK(!card.empty() && card[0] == '{');
+            CHECK(!model.deprels().empty());
+            CHECK(!model.upos_tags().empty());
+
+            transparse::Model moved = std::move(model);
+            CHECK(model.get() == nullptr && moved.get() != nullptr);
+            CHECK(moved.parse({"Yes"}).head(0) == 0);
+            bool threw = false;
+            try {
+                (void)r.head(99);
+            } catch (const std::out_of_range &) {
+                threw = true;
+            }
+            CHECK(threw);
+        } catch (const std::exception &e) {
+            failed++;
+            std::fprintf(stderr, "FAIL: unexpected exception: %s\n", e.what());
+        }
+    }
+
+    if (skipped)
+        std::printf("%d skipped (model: %s)\n", skipped, path);
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

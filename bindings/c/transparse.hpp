@@ -1,0 +1,218 @@
+// transparse.hpp -- header-only C++ wrapper over the transparse C API.
+//
+//   #include <transparse.hpp>   // with -I<repo>/bindings/c and pkg-config flags
+//
+//   auto model = transparse::Model::load("en_ewt.tpm");
+//   transparse::Result r = model.parse({"I", "saw", "her", "."});
+//   for (std::size_t i = 0; i < r.size(); ++i)
+//       std::cout << r.head(i) << ' ' << r.deprel(i) << '\n';
+//
+// Errors are thrown as transparse::Error (a std::runtime_error) carrying the
+// library's status code and message. Model and Result are move-only RAII
+// owners of a tp_model / tp_result. Requires C++11.
+//
+// Lifetimes: the strings a Result returns (deprel, upos) may belong to the
+// model; they stay valid while both the Result and its Model are alive.
+//
+// Thread safety: a Model may be used by many threads at once (parse and
+// parse_conllu are const). Results are independent objects.
+#ifndef TRANSPARSE_HPP
+#define TRANSPARSE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <transparse.h>
+
+namespace transparse {
+
+// Error is a failed call: code() is a tp_status (TP_ERR_*), what() the message.
+class Error : public std::runtime_error {
+public:
+    Error(int code, const std::string &message) : std::runtime_error(message), code_(code) {}
+    int code() const noexcept { return code_; }
+
+private:
+    int code_;
+};
+
+namespace detail {
+// check throws Error for a failed call, taking ownership of err. Call it
+// only after the call that sets err (never as check(tp_x(&err), err):
+// argument evaluation order is unspecified).
+inline void check(int rc, tp_error *err) {
+    if (rc == TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    std::string msg = err ? tp_error_message(err) : tp_status_name(rc);
+    int code = err ? tp_error_code(err) : rc;
+    tp_error_free(err);
+    throw Error(code, msg);
+}
+
+inline std::vector<const char *> c_strings(const std::vector<std::string> &v) {
+    std::vector<const char *> out;
+    out.reserve(v.size());
+    for (const std::string &s : v)
+        out.push_back(s.c_str());
+    return out;
+}
+} // namespace detail
+
+// version returns the runtime library version ("0.1.0").
+inline std::string version() { return tp_version(); }
+
+// Tags are optional per-word annotations: an empty vector means the column is
+// absent; an empty string or "_" means absent for that word.
+struct Tags {
+    std::vector<std::string> upos, xpos, feats, lemma;
+};
+
+// Result is one parsed sentence (owns a tp_result).
+class Result {
+public:
+    Result() noexcept : r_(nullptr) {}
+    explicit Result(tp_result *r) noexcept : r_(r) {}
+    Result(Result &&o) noexcept : r_(o.r_) { o.r_ = nullptr; }
+    Result &operator=(Result &&o) noexcept {
+        if (this != &o) {
+            tp_result_free(r_);
+            r_ = o.r_;
+            o.r_ = nullptr;
+        }
+        return *this;
+    }
+    Result(const Result &) = delete;
+    Result &operator=(const Result &) = delete;
+    ~Result() { tp_result_free(r_); }
+
+    std::size_t size() const noexcept { return r_ ? r_->n_words : 0; }
+    // head(i): 1-based head of word i (0-based), 0 for the root.
+    int head(std::size_t i) const { return r_->heads[at(i)]; }
+    const char *deprel(std::size_t i) const { return r_->deprels[at(i)]; }
+    const char *upos(std::size_t i) const { return r_->upos[at(i)]; }
+    const tp_result *get() const noexcept { return r_; }
+
+private:
+    std::size_t at(std::size_t i) const {
+        if (i >= size())
+            throw std::out_of_range("transparse::Result: index out of range");
+        return i;
+    }
+    tp_result *r_;
+};
+
+// Model is a loaded model (owns a tp_model).
+class Model {
+public:
+    // load reads a model file; throws Error (TP_ERR_IO, TP_ERR_MODEL_FORMAT, ...).
+    static Model load(const std::string &path) {
+        tp_model *m = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_model_load(path.c_str(), &m, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return Model(m);
+    }
+    // from_memory loads a model from the bytes of a model file (not retained).
+    static Model from_memory(const void *data, std::size_t size) {
+        tp_model *m = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_model_load_from_memory(data, size, &m, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return Model(m);
+    }
+
+    Model(Model &&o) noexcept : m_(o.m_) { o.m_ = nullptr; }
+    Model &operator=(Model &&o) noexcept {
+        if (this != &o) {
+            tp_model_free(m_);
+            m_ = o.m_;
+            o.m_ = nullptr;
+        }
+        return *this;
+    }
+    Model(const Model &) = delete;
+    Model &operator=(const Model &) = delete;
+    ~Model() { tp_model_free(m_); }
+
+    // parse parses one tokenized sentence. Every non-empty Tags vector must
+    // have one entry per form.
+    Result parse(const std::vector<std::string> &forms, const Tags *tags = nullptr) const {
+        std::vector<const char *> f = detail::c_strings(forms);
+        std::vector<const char *> cols[4];
+        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
+        if (tags) {
+            const std::vector<std::string> *src[4] = {&tags->upos, &tags->xpos, &tags->feats, &tags->lemma};
+            const char *names[4] = {"upos", "xpos", "feats", "lemma"};
+            const char *const **dst[4] = {&t.upos, &t.xpos, &t.feats, &t.lemma};
+            for (int k = 0; k < 4; ++k) {
+                if (src[k]->empty())
+                    continue;
+                if (src[k]->size() != forms.size())
+                    throw Error(TP_ERR_ARGUMENT, std::string("transparse::Model::parse: tags.") + names[k] +
+                                                     " has " + std::to_string(src[k]->size()) +
+                                                     " entries for " + std::to_string(forms.size()) +
+                                                     " forms");
+                cols[k] = detail::c_strings(*src[k]);
+                *dst[k] = cols[k].data();
+            }
+        }
+        tp_result *r = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_parse(m_, f.empty() ? nullptr : f.data(), f.size(), tags ? &t : nullptr, &r, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return Result(r);
+    }
+
+    // parse_conllu parses a CoNLL-U document and returns it with HEAD/DEPREL.
+    std::string parse_conllu(const std::string &text) const {
+        char *out = nullptr;
+        std::size_t len = 0;
+        tp_error *err = nullptr;
+        const int rc = tp_parse_conllu(m_, text.data(), text.size(), &out, &len, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        std::string s(out, len);
+        tp_string_free(out);
+        return s;
+    }
+
+    // card_json returns the model card as a JSON object.
+    std::string card_json() const {
+        char *js = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_model_card_json(m_, &js, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        std::string s(js);
+        tp_string_free(js);
+        return s;
+    }
+
+    std::vector<std::string> deprels() const { return strings(tp_model_deprels); }
+    std::vector<std::string> upos_tags() const { return strings(tp_model_upos_tags); }
+
+    tp_model *get() const noexcept { return m_; }
+
+private:
+    explicit Model(tp_model *m) noexcept : m_(m) {}
+
+    typedef int (*strings_fn)(const tp_model *, const char *const **, std::size_t *, tp_error **);
+    std::vector<std::string> strings(strings_fn fn) const {
+        const char *const *names = nullptr;
+        std::size_t n = 0;
+        tp_error *err = nullptr;
+        const int rc = fn(m_, &names, &n, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return std::vector<std::string>(names, names + n);
+    }
+
+    tp_model *m_;
+};
+
+} // namespace transparse
+
+#endif // TRANSPARSE_HPP

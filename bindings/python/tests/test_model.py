@@ -1,0 +1,198 @@
+"""Tests that need a real model (skipped, with the reason, when it is absent)."""
+import os
+import pathlib
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import transparse
+
+SENTENCES = [
+    "I saw her .",
+    "The quick brown fox jumps over the lazy dog .",
+    "What if Google Morphed Into GoogleOS ?",
+    "He said that the company , which was founded in 1998 , would open a new office in Paris .",
+    "Yes",
+    "Please call me at 555-1234 or e-mail me at john@example.com !",
+    "The Senate passed the bill , but the House has not voted on it yet .",
+    "In the beginning God created the heaven and the earth .",
+    "They were n't sure whether to go , so they stayed home and watched TV .",
+    "My phone 's battery died after two hours ; I need a new one .",
+]
+
+UD_TEST = pathlib.Path(__file__).resolve().parents[4] / "shared" / "data" / "ud" / "en_ewt-ud-test.conllu"
+
+
+def ud_sentences(limit):
+    """Forms of the first limit sentences of the UD test file, if present."""
+    if not UD_TEST.exists():
+        return []
+    out, cur = [], []
+    with open(UD_TEST, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if cur:
+                    out.append(cur)
+                    cur = []
+                    if len(out) == limit:
+                        break
+            elif not line.startswith("#"):
+                cols = line.split("\t")
+                if cols[0].isdigit():
+                    cur.append(cols[1])
+    return out
+
+
+def assert_tree(sent):
+    n = len(sent)
+    assert [t.id for t in sent] == list(range(1, n + 1))
+    assert sum(1 for t in sent if t.head == 0) == 1
+    for t in sent:
+        assert 0 <= t.head <= n and t.head != t.id
+        seen, h = 0, t.head
+        while h != 0:
+            h = sent[h - 1].head
+            seen += 1
+            assert seen <= n, "cycle"
+
+
+def test_parse(model):
+    s = model.parse("The quick brown fox jumps over the lazy dog .".split())
+    assert isinstance(s, transparse.Sentence) and len(s) == 10
+    assert_tree(s)
+    deprels, tags = set(model.deprels), set(model.upos_tags)
+    for t in s:
+        assert t.deprel in deprels and t.upos in tags
+        assert t.lemma == t.xpos == t.feats == "_"
+    root = [t for t in s if t.head == 0][0]
+    assert root.deprel == "root"
+    assert s.to_conllu().count("\n") == 11
+
+
+def test_parse_with_tags(model):
+    s = model.parse(["Dogs", "bark", "."], upos=["NOUN", None, "PUNCT"], xpos=["NNS", "VBP", "."],
+                    lemma=["dog", "bark", "."])
+    assert s[0].upos == "NOUN" and s[2].upos == "PUNCT" and s[1].upos in model.upos_tags
+    assert s[0].xpos == "NNS" and s[0].lemma == "dog" and s[0].feats == "_"
+    assert_tree(s)
+
+
+def test_deterministic_and_from_bytes(model, model_file):
+    first = [model.parse(x.split()) for x in SENTENCES]
+    assert first == [model.parse(x.split()) for x in SENTENCES]
+    with transparse.Model.from_bytes(pathlib.Path(model_file).read_bytes()) as m2:
+        assert first == [m2.parse(x.split()) for x in SENTENCES]
+
+
+def test_thread_pool_equals_sequential(model):
+    sents = [x.split() for x in SENTENCES] + ud_sentences(300)
+    sequential = [model.parse(s) for s in sents]
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        parallel = list(pool.map(model.parse, sents * 3))
+    assert parallel == sequential * 3
+
+
+def test_card(model):
+    card = model.card
+    assert isinstance(card, dict)
+    for key in ("name", "treebank", "system", "options", "trained_at", "version", "scores", "notes"):
+        assert key in card, key
+    assert isinstance(card["scores"], dict)
+
+
+def test_labels(model):
+    assert "root" in model.deprels
+    assert "NOUN" in model.upos_tags
+    assert all(isinstance(x, str) and x for x in model.deprels)
+
+
+def test_parse_conllu(model):
+    doc = (
+        "# sent_id = a\n"
+        "1\tI\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "2\tsaw\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "3\ther\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "\n"
+    )
+    out = model.parse_conllu(doc)
+    assert out.startswith("# sent_id = a\n")
+    rows = [line.split("\t") for line in out.splitlines() if line and not line.startswith("#")]
+    assert len(rows) == 3
+    assert all(r[6].isdigit() and r[7] != "_" and r[3] != "_" for r in rows)
+    with pytest.raises(transparse.InputError, match="tp_parse_conllu: "):
+        model.parse_conllu("1\tonly\tthree\n\n")
+
+
+def test_invalid_utf8_with_model(model):
+    with pytest.raises(transparse.InputError, match=r"forms\[1\] is not valid UTF-8"):
+        model.parse(["ok", b"\xe2\x82"])
+
+
+def test_context_manager_closes(model_file):
+    with transparse.Model.load(model_file) as m:
+        assert len(m.parse(["Hello", "."])) == 2
+    assert m.closed
+    with pytest.raises(transparse.ArgumentError, match="closed"):
+        m.parse(["Hello"])
+
+
+def test_fork_child_refused_with_model(model):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            model.parse(["x"])
+            os._exit(1)
+        except transparse.ForkError:
+            os._exit(0)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert len(model.parse(["still", "works"])) == 2  # the parent is unaffected
+
+
+def test_finalizer_frees(model_file):
+    import gc
+
+    m = transparse.Model.load(model_file)
+    handle = m._handle
+    del m
+    gc.collect()
+    ghost = transparse.Model._from_handle(handle)
+    ghost._finalizer.detach()
+    with pytest.raises(transparse.ArgumentError, match="freed or is invalid"):
+        ghost.parse(["x"])
+
+
+def test_close_while_other_threads_parse(model_file):
+    import threading
+
+    m = transparse.Model.load(model_file)
+    errors, counts = [], []
+
+    def work():
+        n = 0
+        while True:
+            try:
+                m.parse(["The", "model", "closes", "under", "me", "."])
+                n += 1
+            except transparse.ArgumentError as e:  # closed (or freed): the expected end
+                counts.append(n)
+                if "closed" not in e.message and "freed" not in e.message:
+                    errors.append(e)
+                return
+            except BaseException as e:
+                errors.append(e)
+                return
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    import time
+
+    time.sleep(0.05)  # let the threads get going
+    m.close()  # waits for calls in flight
+    for t in threads:
+        t.join()
+    assert not errors and len(counts) == 8

@@ -1,0 +1,558 @@
+"""transparse: a transition-based dependency parser (Python binding).
+
+A pure-Python ctypes binding over ``libtransparse`` (no compiler needed)::
+
+    import transparse
+
+    with transparse.Model.load("models/en_ewt.tpm") as model:
+        sent = model.parse(["I", "saw", "her", "."])
+        for tok in sent:
+            print(tok.id, tok.form, tok.upos, tok.head, tok.deprel)
+        print(sent.to_conllu())
+
+Threads
+    A :class:`Model` is immutable and may be used by any number of threads at
+    once. ctypes releases the GIL for the duration of every call into the
+    library, so parsing with a :class:`concurrent.futures.ThreadPoolExecutor`
+    runs in parallel on all cores::
+
+        with ThreadPoolExecutor() as pool:
+            parsed = list(pool.map(model.parse, sentences))
+
+Processes
+    The library contains a Go runtime, which does not survive ``fork()``. In a
+    child created by ``os.fork()`` (or multiprocessing's "fork" start method)
+    every call raises :class:`ForkError`. Use the "spawn" or "forkserver"
+    start method and load the model in each worker.
+
+Errors
+    Every failure raises a subclass of :class:`Error` carrying the library's
+    message (``err.message``) and status code (``err.code``).
+
+Limits
+    At most :data:`MAX_WORDS` words per sentence and :data:`MAX_TOKEN_BYTES`
+    bytes (UTF-8) per word or tag.
+"""
+
+import collections.abc
+import ctypes
+import dataclasses
+import json
+import os
+import threading
+import weakref
+
+from . import _lib
+
+__all__ = [
+    "Model",
+    "Sentence",
+    "Token",
+    "Error",
+    "ArgumentError",
+    "InputError",
+    "IoError",
+    "ModelFormatError",
+    "ModelVersionError",
+    "ForkError",
+    "NoMemoryError",
+    "InternalError",
+    "library_version",
+    "library_path",
+    "MAX_WORDS",
+    "MAX_TOKEN_BYTES",
+]
+
+__version__ = "0.1.0"
+
+#: Maximum number of words in one sentence.
+MAX_WORDS = _lib.MAX_WORDS
+#: Maximum length of one word form or tag, in UTF-8 bytes.
+MAX_TOKEN_BYTES = _lib.MAX_TOKEN_BYTES
+
+#: File the shared library was loaded from.
+library_path = _lib.path
+
+
+def library_version():
+    """Return the version of the loaded libtransparse, e.g. ``"0.1.0"``."""
+    return _lib.tp_version().decode()
+
+
+if library_version().split(".")[0] != __version__.split(".")[0]:
+    raise ImportError(
+        f"transparse: package {__version__} cannot use libtransparse {library_version()} "
+        f"from {library_path} (different major version)"
+    )
+
+# ---- errors ------------------------------------------------------------------
+
+
+class Error(Exception):
+    """Base class of every transparse error.
+
+    Attributes:
+        message: the library's message, e.g.
+            ``"tp_parse: forms[3] is not valid UTF-8"``.
+        code: the library's status code (``TP_ERR_*`` value of transparse.h).
+    """
+
+    code = None
+
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def __str__(self):
+        return self.message
+
+
+class ArgumentError(Error, ValueError):
+    """A caller error: wrong argument, closed or freed model (TP_ERR_ARGUMENT)."""
+
+    code = _lib.TP_ERR_ARGUMENT
+
+
+class InputError(Error, ValueError):
+    """Unacceptable input: empty or too long sentence, invalid UTF-8,
+    malformed CoNLL-U (TP_ERR_INPUT)."""
+
+    code = _lib.TP_ERR_INPUT
+
+
+class IoError(Error, OSError):
+    """A model file cannot be opened or read (TP_ERR_IO); also an OSError."""
+
+    code = _lib.TP_ERR_IO
+
+
+class ModelFormatError(Error):
+    """Not a transparse model, or a truncated or corrupt one (TP_ERR_MODEL_FORMAT)."""
+
+    code = _lib.TP_ERR_MODEL_FORMAT
+
+
+class ModelVersionError(Error):
+    """The model was written by a newer transparse (TP_ERR_MODEL_VERSION)."""
+
+    code = _lib.TP_ERR_MODEL_VERSION
+
+
+class ForkError(Error):
+    """Called in a child process created by fork() without exec (TP_ERR_FORK)."""
+
+    code = _lib.TP_ERR_FORK
+
+
+class NoMemoryError(Error, MemoryError):
+    """The library ran out of memory (TP_ERR_NOMEM)."""
+
+    code = _lib.TP_ERR_NOMEM
+
+
+class InternalError(Error):
+    """A bug in transparse, reported instead of crashing (TP_ERR_INTERNAL)."""
+
+    code = _lib.TP_ERR_INTERNAL
+
+
+_ERRORS = {cls.code: cls for cls in (ArgumentError, InputError, IoError, ModelFormatError,
+                                     ModelVersionError, ForkError, NoMemoryError, InternalError)}
+
+
+def _raise(rc, err):
+    """Raise the Error for status rc, taking ownership of the tp_error* err."""
+    try:
+        if err.value:
+            code = _lib.tp_error_code(err)
+            message = (_lib.tp_error_message(err) or b"").decode("utf-8", "replace")
+        else:
+            code, message = rc, _lib.tp_status_name(rc).decode()
+    finally:
+        _lib.tp_error_free(err)
+    raise _ERRORS.get(code, Error)(message, code)
+
+
+def _check(rc, err):
+    if rc != _lib.TP_OK:
+        _raise(rc, err)
+
+
+# ---- results -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Token:
+    """One parsed word.
+
+    Attributes:
+        id: 1-based position in the sentence.
+        form: the word form as given.
+        lemma, xpos, feats: as given to :meth:`Model.parse`, or ``"_"``.
+        upos: the UPOS tag given, or the one predicted by the model.
+        head: ``id`` of the head word, ``0`` for the root.
+        deprel: the dependency relation to the head, e.g. ``"nsubj"``.
+    """
+
+    id: int
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+    head: int
+    deprel: str
+
+    def to_conllu(self):
+        """Return the CoNLL-U line of this token (ten tab-separated columns,
+        no line terminator)."""
+        cols = (str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats,
+                str(self.head), self.deprel, "_", "_")
+        return "\t".join(c if c else "_" for c in cols)
+
+
+class Sentence(collections.abc.Sequence):
+    """A parsed sentence: an immutable sequence of :class:`Token`.
+
+    ``sentence[i]`` is the token with ``id == i + 1``. Owns no library memory.
+    """
+
+    __slots__ = ("_tokens",)
+
+    def __init__(self, tokens):
+        self._tokens = tuple(tokens)
+
+    def __getitem__(self, i):
+        return self._tokens[i]
+
+    def __len__(self):
+        return len(self._tokens)
+
+    def __eq__(self, other):
+        if isinstance(other, Sentence):
+            return self._tokens == other._tokens
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self._tokens)
+
+    def __repr__(self):
+        return "Sentence(%r)" % (list(self._tokens),)
+
+    @property
+    def heads(self):
+        """Tuple of the heads (0 = root, else a 1-based token id)."""
+        return tuple(t.head for t in self._tokens)
+
+    @property
+    def deprels(self):
+        """Tuple of the dependency relations."""
+        return tuple(t.deprel for t in self._tokens)
+
+    def to_conllu(self):
+        """Return the sentence as CoNLL-U: one line per token, each ending
+        with a newline, then the blank line that ends a sentence."""
+        return "".join(t.to_conllu() + "\n" for t in self._tokens) + "\n"
+
+
+# ---- models ------------------------------------------------------------------
+
+
+def _encode(name, i, value):
+    if isinstance(value, str):
+        b = value.encode("utf-8", "surrogatepass")  # the library reports bad UTF-8
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        b = bytes(value)
+    else:
+        raise TypeError(f"transparse: {name}[{i}] is {type(value).__name__}, not str")
+    if b"\0" in b:
+        raise InputError(f"parse: {name}[{i}] contains a NUL character", _lib.TP_ERR_INPUT)
+    return b
+
+
+def _column(name, values, n):
+    """A C array of n strings (kept alive by the array), or None."""
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"transparse: {name} must be a sequence of strings, not {type(values).__name__}")
+    values = list(values)
+    if len(values) != n:
+        raise ArgumentError(f"parse: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
+    arr = (ctypes.c_char_p * n)()
+    for i, v in enumerate(values):
+        arr[i] = None if v is None else _encode(name, i, v)
+    return arr
+
+
+def _decode(b):
+    return b.decode("utf-8", "replace") if b is not None else "_"
+
+
+def _free_model(handle):
+    # Finalizer: never raises; a failure (e.g. TP_ERR_FORK in a forked child)
+    # leaves the model to the process that owns it.
+    _lib.tp_model_free(handle)
+
+
+class Model:
+    """A loaded parser model.
+
+    Create with :meth:`load` or :meth:`from_bytes`. The model owns library
+    memory, released by :meth:`close`, by leaving a ``with`` block, or when
+    the object is garbage-collected. After closing, every method raises
+    :class:`ArgumentError`.
+
+    Thread-safety: every method may be called from many threads at once;
+    calls into the library release the GIL and run in parallel. :meth:`close`
+    waits for calls in flight in other threads.
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use transparse.Model.load(path) or transparse.Model.from_bytes(data)")
+
+    @classmethod
+    def _from_handle(cls, handle):
+        self = object.__new__(cls)
+        self._handle = handle
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._users = 0
+        self._finalizer = weakref.finalize(self, _free_model, handle)
+        # Not at interpreter exit: daemon threads may still be parsing with
+        # the model (and reading its strings); the OS reclaims the memory.
+        self._finalizer.atexit = False
+        return self
+
+    @classmethod
+    def load(cls, path):
+        """Load a model file.
+
+        Args:
+            path: str, bytes or os.PathLike.
+
+        Raises:
+            IoError: the file cannot be read (the message has the path).
+            ModelFormatError: not a transparse model, or a damaged one.
+            ModelVersionError: written by a newer transparse.
+        """
+        p = os.fsencode(path)
+        if b"\0" in p:
+            raise ArgumentError("tp_model_load: path contains a NUL character", _lib.TP_ERR_ARGUMENT)
+        h = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        _check(_lib.tp_model_load(p, ctypes.byref(h), ctypes.byref(err)), err)
+        return cls._from_handle(h.value)
+
+    @classmethod
+    def from_bytes(cls, data):
+        """Load a model from the bytes of a model file (bytes-like; not
+        retained after the call).
+
+        Raises:
+            TypeError: data is not bytes-like.
+            ModelFormatError, ModelVersionError: as for :meth:`load`.
+        """
+        if not isinstance(data, bytes):
+            try:
+                data = bytes(memoryview(data))
+            except TypeError:
+                raise TypeError(f"transparse: from_bytes needs bytes, not {type(data).__name__}") from None
+        h = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        _check(_lib.tp_model_load_from_memory(data, len(data), ctypes.byref(h), ctypes.byref(err)), err)
+        return cls._from_handle(h.value)
+
+    # -- lifetime --
+
+    def _acquire(self):
+        with self._lock:
+            if self._handle is None:
+                raise ArgumentError("transparse: the model is closed", _lib.TP_ERR_ARGUMENT)
+            self._users += 1
+            return self._handle
+
+    def _release(self):
+        with self._lock:
+            self._users -= 1
+            if self._users == 0:
+                self._idle.notify_all()
+
+    def close(self):
+        """Free the model's library memory. Idempotent. Waits for calls in
+        flight in other threads.
+
+        Raises:
+            ArgumentError: the library no longer knew the handle.
+            ForkError: called in a forked child (the parent still owns the
+                model; nothing is freed).
+        """
+        with self._lock:
+            h = self._handle
+            if h is None:
+                return
+            self._handle = None
+            while self._users:
+                self._idle.wait()
+        self._finalizer.detach()
+        rc = _lib.tp_model_free(h)
+        if rc != _lib.TP_OK:
+            msg = "tp_model_free: " + (
+                "called in a forked child" if rc == _lib.TP_ERR_FORK else "model handle was freed or is invalid"
+            )
+            raise _ERRORS.get(rc, Error)(msg, rc)
+
+    @property
+    def closed(self):
+        """True once :meth:`close` has been called."""
+        return self._handle is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"<transparse.Model {'closed' if self.closed else 'handle=%#x' % self._handle}>"
+
+    # -- queries --
+
+    @property
+    def card(self):
+        """The model card as a dict: ``name``, ``treebank``, ``system``,
+        ``options``, ``trained_at``, ``version``, ``scores`` (e.g.
+        ``{"dev/gold/LAS": 88.1}``) and ``notes``."""
+        h = self._acquire()
+        try:
+            out = ctypes.c_void_p()
+            err = ctypes.c_void_p()
+            _check(_lib.tp_model_card_json(h, ctypes.byref(out), ctypes.byref(err)), err)
+            try:
+                text = ctypes.string_at(out.value).decode("utf-8")
+            finally:
+                _lib.tp_string_free(out)
+        finally:
+            self._release()
+        return json.loads(text)
+
+    def _strings(self, fn):
+        h = self._acquire()
+        try:
+            arr = _lib.c_char_p_p()
+            n = ctypes.c_size_t()
+            err = ctypes.c_void_p()
+            _check(fn(h, ctypes.byref(arr), ctypes.byref(n), ctypes.byref(err)), err)
+            return tuple(arr[i].decode("utf-8", "replace") for i in range(n.value))
+        finally:
+            self._release()
+
+    @property
+    def deprels(self):
+        """Tuple of the dependency relations the model can assign."""
+        return self._strings(_lib.tp_model_deprels)
+
+    @property
+    def upos_tags(self):
+        """Tuple of the UPOS tags the model's tagger can assign."""
+        return self._strings(_lib.tp_model_upos_tags)
+
+    # -- parsing --
+
+    def parse(self, words, upos=None, xpos=None, feats=None, lemma=None):
+        """Parse one tokenized sentence.
+
+        Args:
+            words: sequence of n word forms (str; bytes are passed as is).
+            upos, xpos, feats, lemma: None (absent), or a sequence of n
+                strings where None, "" or "_" marks one word's value absent.
+                UPOS is predicted where absent.
+
+        Returns:
+            A :class:`Sentence` of n :class:`Token`. It is a copy: it owns no
+            library memory and outlives the model.
+
+        Raises:
+            InputError: no words, more than MAX_WORDS, a word or tag longer
+                than MAX_TOKEN_BYTES, invalid UTF-8 (the message names it,
+                e.g. ``"tp_parse: forms[3] is not valid UTF-8"``), a NUL
+                character.
+            ArgumentError: a tag list of the wrong length; closed model.
+            TypeError: a word that is not a string.
+        """
+        if isinstance(words, (str, bytes)):
+            raise TypeError("transparse: parse needs a sequence of words, not a single string")
+        words = list(words)
+        n = len(words)
+        forms = (ctypes.c_char_p * n)()
+        for i, w in enumerate(words):
+            forms[i] = _encode("words", i, w)
+        cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
+        tags = None
+        if any(c is not None for c in cols):
+            tags = _lib.tp_tags(*(ctypes.cast(c, _lib.c_char_p_p) if c is not None else None for c in cols))
+
+        h = self._acquire()
+        try:
+            res = _lib.tp_result_p()
+            err = ctypes.c_void_p()
+            rc = _lib.tp_parse(h, forms, n, ctypes.byref(tags) if tags is not None else None,
+                               ctypes.byref(res), ctypes.byref(err))
+            _check(rc, err)
+            try:
+                r = res.contents
+                heads = r.heads[:n]
+                deprels = [_decode(r.deprels[i]) for i in range(n)]
+                tags_out = [_decode(r.upos[i]) for i in range(n)]
+            finally:
+                _lib.tp_result_free(res)
+        finally:
+            self._release()
+
+        def given(col, i):
+            v = col[i] if col is not None else None
+            return v.decode("utf-8", "replace") if v else "_"
+
+        return Sentence(
+            Token(i + 1, forms[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
+                  given(cols[1], i), given(cols[2], i), heads[i], deprels[i])
+            for i in range(n)
+        )
+
+    def parse_conllu(self, text):
+        """Parse every sentence of a CoNLL-U document.
+
+        Args:
+            text: the document (str, or UTF-8 bytes).
+
+        Returns:
+            The document as str with HEAD and DEPREL (and absent UPOS) filled
+            in; comments, multiword tokens and empty nodes are kept.
+
+        Raises:
+            InputError: malformed CoNLL-U or a sentence the parser rejects
+                (the message gives the line).
+        """
+        if isinstance(text, str):
+            data = text.encode("utf-8", "surrogatepass")
+        elif isinstance(text, (bytes, bytearray, memoryview)):
+            data = bytes(text)
+        else:
+            raise TypeError(f"transparse: parse_conllu needs str, not {type(text).__name__}")
+        h = self._acquire()
+        try:
+            out = ctypes.c_void_p()
+            n = ctypes.c_size_t()
+            err = ctypes.c_void_p()
+            _check(_lib.tp_parse_conllu(h, data, len(data), ctypes.byref(out), ctypes.byref(n),
+                                        ctypes.byref(err)), err)
+            try:
+                result = ctypes.string_at(out.value, n.value)
+            finally:
+                _lib.tp_string_free(out)
+        finally:
+            self._release()
+        return result.decode("utf-8", "replace")

@@ -1,0 +1,157 @@
+"""Loading libtransparse and declaring its functions for ctypes.
+
+Private module: the public API is in :mod:`transparse`.
+
+The library is searched, in order:
+
+1. next to this package (``libtransparse.so.0`` or ``libtransparse.so``, as
+   placed by ``build.sh`` or a wheel),
+2. the path in the environment variable ``TRANSPARSE_LIBRARY``,
+3. the system library path (``ctypes.util.find_library("transparse")``).
+
+Every function gets ``argtypes`` and ``restype``, so that ctypes converts and
+checks arguments instead of guessing. Pointers the library allocates are
+declared as ``c_void_p`` (not ``c_char_p``), so that Python keeps the address
+to hand back to the matching free function.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import pathlib
+
+_HERE = pathlib.Path(__file__).resolve().parent
+_LOCAL_NAMES = ("libtransparse.so.0", "libtransparse.so", "libtransparse.dylib")
+
+
+def _load():
+    tried = []
+    for name in _LOCAL_NAMES:
+        p = _HERE / name
+        if p.exists():
+            return ctypes.CDLL(str(p)), str(p)
+        tried.append(str(p))
+    env = os.environ.get("TRANSPARSE_LIBRARY")
+    if env:
+        try:
+            return ctypes.CDLL(env), env
+        except OSError as e:
+            raise ImportError(f"transparse: cannot load TRANSPARSE_LIBRARY={env!r}: {e}") from e
+    tried.append("$TRANSPARSE_LIBRARY (not set)")
+    found = ctypes.util.find_library("transparse")
+    if found:
+        return ctypes.CDLL(found), found
+    tried.append("find_library('transparse') (not found)")
+    raise ImportError(
+        "transparse: cannot find libtransparse; tried: " + ", ".join(tried)
+        + ". Run ./build.sh in the repository, or set TRANSPARSE_LIBRARY to the .so path."
+    )
+
+
+lib, path = _load()
+
+# ---- types -----------------------------------------------------------------
+
+c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
+c_void_p_p = ctypes.POINTER(ctypes.c_void_p)
+c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class tp_tags(ctypes.Structure):
+    """struct tp_tags: four optional arrays of n_words C strings."""
+
+    _fields_ = [
+        ("upos", c_char_p_p),
+        ("xpos", c_char_p_p),
+        ("feats", c_char_p_p),
+        ("lemma", c_char_p_p),
+    ]
+
+
+class tp_result(ctypes.Structure):
+    """struct tp_result (library-allocated; free with tp_result_free)."""
+
+    _fields_ = [
+        ("n_words", ctypes.c_size_t),
+        ("heads", ctypes.POINTER(ctypes.c_int32)),
+        ("deprels", c_char_p_p),
+        ("upos", c_char_p_p),
+    ]
+
+
+tp_result_p = ctypes.POINTER(tp_result)
+
+# Opaque handles are passed as void*: tp_model*, tp_error*.
+_model = ctypes.c_void_p
+_err_out = c_void_p_p  # tp_error **err
+
+# ---- status codes (enum tp_status) ------------------------------------------
+
+TP_OK = 0
+TP_ERR_ARGUMENT = 1
+TP_ERR_INPUT = 2
+TP_ERR_IO = 3
+TP_ERR_MODEL_FORMAT = 4
+TP_ERR_MODEL_VERSION = 5
+TP_ERR_FORK = 6
+TP_ERR_NOMEM = 7
+TP_ERR_INTERNAL = 8
+
+# ---- function declarations ---------------------------------------------------
+
+
+def _declare(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+tp_version = _declare("tp_version", ctypes.c_char_p)
+tp_version_number = _declare("tp_version_number", ctypes.c_uint)
+tp_status_name = _declare("tp_status_name", ctypes.c_char_p, ctypes.c_int)
+
+tp_error_code = _declare("tp_error_code", ctypes.c_int, ctypes.c_void_p)
+tp_error_message = _declare("tp_error_message", ctypes.c_char_p, ctypes.c_void_p)
+tp_error_free = _declare("tp_error_free", None, ctypes.c_void_p)
+tp_string_free = _declare("tp_string_free", None, ctypes.c_void_p)
+
+tp_model_load = _declare("tp_model_load", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
+tp_model_load_from_memory = _declare(
+    "tp_model_load_from_memory", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, _err_out
+)
+tp_model_free = _declare("tp_model_free", ctypes.c_int, _model)
+tp_model_card_json = _declare("tp_model_card_json", ctypes.c_int, _model, c_void_p_p, _err_out)
+tp_model_deprels = _declare(
+    "tp_model_deprels", ctypes.c_int, _model, ctypes.POINTER(c_char_p_p), c_size_t_p, _err_out
+)
+tp_model_upos_tags = _declare(
+    "tp_model_upos_tags", ctypes.c_int, _model, ctypes.POINTER(c_char_p_p), c_size_t_p, _err_out
+)
+
+tp_parse = _declare(
+    "tp_parse",
+    ctypes.c_int,
+    _model,
+    c_char_p_p,
+    ctypes.c_size_t,
+    ctypes.POINTER(tp_tags),
+    ctypes.POINTER(tp_result_p),
+    _err_out,
+)
+tp_result_free = _declare("tp_result_free", None, tp_result_p)
+
+tp_parse_conllu = _declare(
+    "tp_parse_conllu",
+    ctypes.c_int,
+    _model,
+    ctypes.c_char_p,
+    ctypes.c_size_t,
+    c_void_p_p,
+    c_size_t_p,
+    _err_out,
+)
+
+# Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES in transparse.h).
+MAX_WORDS = 10000
+MAX_TOKEN_BYTES = 1024

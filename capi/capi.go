@@ -1,0 +1,393 @@
+package main
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include -std=gnu11 -Wall
+#include "internal.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// The header's limits are the parser's (compile-time check: a negative
+// constant converted to uint does not compile).
+const (
+	_ = uint(C.TP_MAX_WORDS - parser.MaxWords)
+	_ = uint(parser.MaxWords - C.TP_MAX_WORDS)
+	_ = uint(C.TP_MAX_TOKEN_BYTES - parser.MaxTokenBytes)
+	_ = uint(parser.MaxTokenBytes - C.TP_MAX_TOKEN_BYTES)
+)
+
+// The Go entry points below are called only by shim.c, which has already
+// refused calls from a forked child. Each returns a status code and, on
+// failure, stores a malloc'd message in *msg. Named results let recoverTo
+// turn a panic into TP_ERR_INTERNAL.
+
+//export tpgo_model_load
+func tpgo_model_load(path *C.char, out *C.uintptr_t, msg **C.char) (rc C.int) {
+	const fn = "tp_model_load"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelLoad(path, out), C.TP_ERR_INTERNAL)
+}
+
+func modelLoad(path *C.char, out *C.uintptr_t) error {
+	if path == nil {
+		return argErr("path is NULL")
+	}
+	if out == nil {
+		return argErr("model is NULL")
+	}
+	p := C.GoString(path)
+	m, err := parser.Load(p)
+	if err != nil {
+		if classify(err, C.TP_ERR_INTERNAL) == C.TP_ERR_IO && !strings.Contains(err.Error(), p) {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		return err
+	}
+	h, err := register(m)
+	if err != nil {
+		return err
+	}
+	*out = C.uintptr_t(h)
+	return nil
+}
+
+//export tpgo_model_load_from_memory
+func tpgo_model_load_from_memory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t, msg **C.char) (rc C.int) {
+	const fn = "tp_model_load_from_memory"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelLoadFromMemory(data, size, out), C.TP_ERR_INTERNAL)
+}
+
+func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) error {
+	if data == nil {
+		return argErr("data is NULL")
+	}
+	if out == nil {
+		return argErr("model is NULL")
+	}
+	if uint64(size) > math.MaxInt {
+		return argErr("size %d is too large", uint64(size))
+	}
+	// Copy: the contract lets the caller free data when the call returns,
+	// whatever the loader keeps.
+	b := bytes.Clone(unsafe.Slice((*byte)(data), int(size)))
+	if b == nil {
+		b = []byte{}
+	}
+	m, err := parser.LoadBytes(b)
+	if err != nil {
+		return err
+	}
+	h, err := register(m)
+	if err != nil {
+		return err
+	}
+	*out = C.uintptr_t(h)
+	return nil
+}
+
+//export tpgo_model_free
+func tpgo_model_free(h C.uintptr_t, msg **C.char) (rc C.int) {
+	const fn = "tp_model_free"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, release(h), C.TP_ERR_INTERNAL)
+}
+
+//export tpgo_model_card_json
+func tpgo_model_card_json(h C.uintptr_t, out **C.char, msg **C.char) (rc C.int) {
+	const fn = "tp_model_card_json"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelCardJSON(h, out), C.TP_ERR_INTERNAL)
+}
+
+func modelCardJSON(h C.uintptr_t, out **C.char) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if out == nil {
+		return argErr("json is NULL")
+	}
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	js, err := cardJSON(e.model.Card())
+	if err != nil {
+		return err
+	}
+	cs := cString(js)
+	if cs == nil {
+		return errNoMem
+	}
+	*out = cs
+	return nil
+}
+
+//export tpgo_model_strings
+func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, msg **C.char) (rc C.int) {
+	fn, outName := "tp_model_deprels", "labels"
+	if which == 1 {
+		fn, outName = "tp_model_upos_tags", "tags"
+	}
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelStrings(h, which, outName, out, n), C.TP_ERR_INTERNAL)
+}
+
+func modelStrings(h C.uintptr_t, which C.int, outName string, out ***C.char, n *C.size_t) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if out == nil {
+		return argErr("%s is NULL", outName)
+	}
+	if n == nil {
+		return argErr("n is NULL")
+	}
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	t := &e.deprels
+	if which == 1 {
+		t = &e.upos
+	}
+	*out = t.arr
+	*n = C.size_t(t.n)
+	return nil
+}
+
+//export tpgo_parse
+func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result, msg **C.char) (rc C.int) {
+	const fn = "tp_parse"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parse(h, forms, n, tags, out), C.TP_ERR_INTERNAL)
+}
+
+func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
+	// Cheap argument checks first, in argument order; the handle is looked
+	// up last so that the lock is held only around the parse.
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if forms == nil {
+		return argErr("forms is NULL")
+	}
+	if out == nil {
+		return argErr("result is NULL")
+	}
+	if n == 0 {
+		return inputErr("n_words is 0")
+	}
+	if uint64(n) > parser.MaxWords {
+		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
+	}
+	words := make([]conllu.Word, int(n))
+	for i, f := range unsafe.Slice(forms, int(n)) {
+		if f == nil {
+			return argErr("forms[%d] is NULL", i)
+		}
+		s, err := goToken(f, "forms", i)
+		if err != nil {
+			return err
+		}
+		words[i] = conllu.Word{ID: i + 1, Form: s, Lemma: "_", UPOS: "_", XPOS: "_",
+			Feats: "_", Head: -1, Deprel: "_", Deps: "_", Misc: "_"}
+	}
+	if tags != nil {
+		cols := []struct {
+			name string
+			arr  **C.char
+			set  func(w *conllu.Word, v string)
+		}{
+			{"tags->upos", tags.upos, func(w *conllu.Word, v string) { w.UPOS = v }},
+			{"tags->xpos", tags.xpos, func(w *conllu.Word, v string) { w.XPOS = v }},
+			{"tags->feats", tags.feats, func(w *conllu.Word, v string) { w.Feats = v }},
+			{"tags->lemma", tags.lemma, func(w *conllu.Word, v string) { w.Lemma = v }},
+		}
+		for _, col := range cols {
+			if col.arr == nil {
+				continue
+			}
+			for i, t := range unsafe.Slice(col.arr, int(n)) {
+				if t == nil {
+					continue // absent for this word
+				}
+				s, err := goToken(t, col.name, i)
+				if err != nil {
+					return err
+				}
+				if s != "" {
+					col.set(&words[i], s)
+				}
+			}
+		}
+	}
+
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	if err := e.model.Parse(words); err != nil {
+		return err
+	}
+	r, err := buildResult(e, words)
+	if err != nil {
+		return err
+	}
+	*out = r
+	return nil
+}
+
+// goToken reads the C string p (a word form or tag) into Go, reading at most
+// MaxTokenBytes+1 bytes of it. name and i name the argument in errors.
+func goToken(p *C.char, name string, i int) (string, error) {
+	l := C.tp__strnlen(p, parser.MaxTokenBytes+1)
+	if l > parser.MaxTokenBytes {
+		return "", inputErr("%s[%d] is longer than TP_MAX_TOKEN_BYTES (%d bytes)", name, i, parser.MaxTokenBytes)
+	}
+	s := C.GoStringN(p, C.int(l))
+	if !utf8.ValidString(s) {
+		return "", inputErr("%s[%d] is not valid UTF-8", name, i)
+	}
+	return s, nil
+}
+
+// buildResult allocates a tp_result as one malloc'd block, laid out as
+//
+//	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | strings
+//
+// where strings holds the (rare) labels and tags that are not in the
+// model's string tables (for example a UPOS tag the caller gave that the
+// tagger does not know). tp_result_free is free(3).
+func buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
+	n := uintptr(len(words))
+	const pz = unsafe.Sizeof((*C.char)(nil))
+	align := func(x uintptr) uintptr { return (x + 7) &^ 7 }
+
+	extra := uintptr(0)
+	for i := range words {
+		if _, ok := e.deprels.index[words[i].Deprel]; !ok {
+			extra += uintptr(len(words[i].Deprel)) + 1
+		}
+		if _, ok := e.upos.index[words[i].UPOS]; !ok {
+			extra += uintptr(len(words[i].UPOS)) + 1
+		}
+	}
+	headsOff := align(unsafe.Sizeof(C.tp_result{}))
+	deprelsOff := align(headsOff + 4*n)
+	uposOff := deprelsOff + pz*n
+	strOff := uposOff + pz*n
+	block := C.tp__alloc(C.size_t(strOff + extra))
+	if block == nil {
+		return nil, errNoMem
+	}
+
+	heads := unsafe.Slice((*C.int32_t)(unsafe.Add(block, headsOff)), n)
+	deprels := unsafe.Slice((**C.char)(unsafe.Add(block, deprelsOff)), n)
+	upos := unsafe.Slice((**C.char)(unsafe.Add(block, uposOff)), n)
+	strs := unsafe.Slice((*byte)(unsafe.Add(block, strOff)), extra)
+	intern := func(t *cStrings, s string) *C.char {
+		if cs, ok := t.index[s]; ok {
+			return cs
+		}
+		p := (*C.char)(unsafe.Pointer(&strs[0]))
+		copy(strs, s)
+		strs[len(s)] = 0
+		strs = strs[len(s)+1:]
+		return p
+	}
+	for i := range words {
+		heads[i] = C.int32_t(words[i].Head)
+		deprels[i] = intern(&e.deprels, words[i].Deprel)
+		upos[i] = intern(&e.upos, words[i].UPOS)
+	}
+	r := (*C.tp_result)(block)
+	r.n_words = C.size_t(n)
+	r.heads = &heads[0]
+	r.deprels = &deprels[0]
+	r.upos = &upos[0]
+	return r, nil
+}
+
+//export tpgo_parse_conllu
+func tpgo_parse_conllu(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_conllu"
+	defer recoverTo(fn, msg, &rc)
+	// The caller's text is the only input: an error the parser does not
+	// classify is about that text.
+	return finish(fn, msg, parseCoNLLU(h, text, n, out, outLen), C.TP_ERR_INPUT)
+}
+
+func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if text == nil {
+		return argErr("text is NULL")
+	}
+	if out == nil {
+		return argErr("out_text is NULL")
+	}
+	if uint64(n) > math.MaxInt {
+		return argErr("len %d is too large", uint64(n))
+	}
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	in := bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n)))
+	var buf bytes.Buffer
+	if err := e.model.ParseCoNLLU(bytes.NewReader(in), &buf, "text"); err != nil {
+		return err
+	}
+	cs := cBytes(buf.Bytes())
+	if cs == nil {
+		return errNoMem
+	}
+	*out = cs
+	if outLen != nil {
+		*outLen = C.size_t(buf.Len())
+	}
+	return nil
+}
+
+// cString copies s into a malloc'd NUL-terminated string; nil if out of
+// memory.
+func cString(s string) *C.char {
+	p := C.tp__alloc(C.size_t(len(s)) + 1)
+	if p == nil {
+		return nil
+	}
+	b := unsafe.Slice((*byte)(p), len(s)+1)
+	copy(b, s)
+	b[len(s)] = 0
+	return (*C.char)(p)
+}
+
+func cBytes(s []byte) *C.char {
+	p := C.tp__alloc(C.size_t(len(s)) + 1)
+	if p == nil {
+		return nil
+	}
+	b := unsafe.Slice((*byte)(p), len(s)+1)
+	copy(b, s)
+	b[len(s)] = 0
+	return (*C.char)(p)
+}
+
+func ptr[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }

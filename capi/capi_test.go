@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
+)
+
+func TestClassify(t *testing.T) {
+	_, openErr := os.Open("/nonexistent/model.tpm")
+	cases := []struct {
+		name string
+		err  error
+		def  int
+		want int
+	}{
+		{"argument", argErr("x is NULL"), codeInternal, codeArgument},
+		{"input", inputErr("n_words is 0"), codeInternal, codeInput},
+		{"nomem", errNoMem, codeInternal, codeNoMem},
+		{"parser input", fmt.Errorf("parser: word 3: %w", parser.ErrInput), codeInternal, codeInput},
+		{"not a model", fmt.Errorf("x: %w", modelfmt.ErrNotModel), codeInternal, codeModelFormat},
+		{"corrupt", fmt.Errorf("x: %w", modelfmt.ErrCorrupt), codeInternal, codeModelFormat},
+		{"newer", fmt.Errorf("x: %w", modelfmt.ErrNewerVersion), codeInternal, codeModelVersion},
+		{"open", openErr, codeInternal, codeIO},
+		{"wrapped open", &modelfmt.Error{Path: "m", Err: openErr}, codeInternal, codeIO},
+		{"permission", fmt.Errorf("x: %w", fs.ErrPermission), codeInternal, codeIO},
+		{"bare errno", &modelfmt.Error{Path: "d", Err: fmt.Errorf("read: %w", syscall.EISDIR)}, codeInternal, codeIO},
+		{"modelfmt other io", &modelfmt.Error{Path: "d", Err: io.ErrUnexpectedEOF}, codeInternal, codeIO},
+		{"unknown", errors.New("something"), codeInternal, codeInternal},
+		{"unknown, input default", errors.New("conllu: text:3: bad"), codeInput, codeInput},
+	}
+	for _, c := range cases {
+		if got := int(classify(c.err, status(c.def))); got != c.want {
+			t.Errorf("%s: classify(%v) = %d, want %d", c.name, c.err, got, c.want)
+		}
+	}
+}
+
+// The card's JSON keys are its msgpack names, one per exported field.
+func TestCardJSON(t *testing.T) {
+	c := modelfmt.Card{Name: "en", Scores: map[string]float64{"dev/gold/LAS": 88.5}, Options: map[string]string{"epochs": "10"}}
+	js, err := cardJSON(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		t.Fatalf("%v: %s", err, js)
+	}
+	typ := reflect.TypeOf(c)
+	for i := 0; i < typ.NumField(); i++ {
+		name := strings.Split(typ.Field(i).Tag.Get("msgpack"), ",")[0]
+		if _, ok := m[name]; !ok {
+			t.Errorf("key %q missing from %s", name, js)
+		}
+	}
+	if len(m) != typ.NumField() {
+		t.Errorf("%d keys for %d fields: %s", len(m), typ.NumField(), js)
+	}
+	if m["name"] != "en" || m["scores"].(map[string]any)["dev/gold/LAS"] != 88.5 {
+		t.Errorf("values: %s", js)
+	}
+}

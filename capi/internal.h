@@ -1,0 +1,28 @@
+/*
+ * internal.h -- private declarations shared by the C shim (shim.c) and the
+ * Go side of capi. Not installed; not part of the ABI.
+ */
+#ifndef TRANSPARSE_CAPI_INTERNAL_H
+#define TRANSPARSE_CAPI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "transparse.h"
+
+/* The definition of the opaque error object. */
+struct tp_error {
+    int code;
+    char *message; /* malloc'd, or static for the out-of-memory sentinel */
+};
+
+/* tp__alloc is malloc without cgo's abort-on-failure wrapper, so that the Go
+ * side can turn an allocation failure into TP_ERR_NOMEM. */
+static inline void *tp__alloc(size_t n) { return malloc(n == 0 ? 1 : n); }
+
+/* tp__strnlen bounds the scan of a caller's string. */
+static inline size_t tp__strnlen(const char *s, size_t max) {
+    return strnlen(s, max);
+}
+
+#endif

@@ -1,0 +1,223 @@
+/*
+ * shim.c -- the exported tp_* symbols of libtransparse.
+ *
+ * Each function here is a thin C entry point. It exists for two reasons:
+ *
+ *  1. fork: a Go runtime does not survive fork(). In a forked child, entering
+ *     Go at all can deadlock (the runtime's other threads are gone, locks they
+ *     held stay held). So the pid check happens here, in C, before any Go code
+ *     runs, and such calls fail with TP_ERR_FORK.
+ *  2. the public types: these definitions are compiled against
+ *     include/transparse.h, so the compiler checks that the implementation
+ *     matches the published prototypes exactly (the Go exports, tpgo_*, use
+ *     integer handles and are not part of the ABI).
+ *
+ * The Go side (capi.go) returns a status code and a malloc'd message; this
+ * file turns the message into a tp_error for the caller.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "transparse.h"
+#include "internal.h"
+#include "_cgo_export.h"
+
+/* The process that loaded the library (and started its Go runtime). */
+static pid_t tp__runtime_pid;
+
+__attribute__((constructor)) static void tp__init(void) {
+    tp__runtime_pid = getpid();
+}
+
+/* Given out when even an error object cannot be allocated. Never freed. */
+static struct tp_error tp__nomem_error = {TP_ERR_NOMEM,
+                                          (char *)"out of memory"};
+
+static int tp__forked(void) { return getpid() != tp__runtime_pid; }
+
+/* tp__finish hands a status code and a malloc'd message (may be NULL) from
+ * the Go side to the caller. It consumes msg. */
+static int tp__finish(int rc, char *msg, tp_error **err) {
+    if (rc == TP_OK || err == NULL) {
+        free(msg);
+        if (err != NULL)
+            *err = NULL;
+        return rc;
+    }
+    if (msg == NULL) {
+        /* The Go side could not allocate the message. */
+        msg = strdup(tp_status_name(rc));
+        if (msg == NULL) {
+            *err = &tp__nomem_error;
+            return rc;
+        }
+    }
+    tp_error *e = malloc(sizeof *e);
+    if (e == NULL) {
+        free(msg);
+        *err = &tp__nomem_error;
+        return rc;
+    }
+    e->code = rc;
+    e->message = msg;
+    *err = e;
+    return rc;
+}
+
+static int tp__fork_error(const char *fn, tp_error **err) {
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "%s: called in a child process created by fork() (pid %ld; the "
+             "library was loaded in pid %ld); the Go runtime does not survive "
+             "fork: exec a new program, or load the library after forking "
+             "(Python multiprocessing: use the \"spawn\" or \"forkserver\" "
+             "start method)",
+             fn, (long)getpid(), (long)tp__runtime_pid);
+    return tp__finish(TP_ERR_FORK, strdup(buf), err);
+}
+
+/* ---- version, status, errors, frees: pure C, safe after fork ---------- */
+
+const char *tp_version(void) { return TP_VERSION_STRING; }
+
+unsigned tp_version_number(void) { return TP_VERSION_NUMBER; }
+
+const char *tp_status_name(int code) {
+    switch (code) {
+    case TP_OK: return "TP_OK";
+    case TP_ERR_ARGUMENT: return "TP_ERR_ARGUMENT";
+    case TP_ERR_INPUT: return "TP_ERR_INPUT";
+    case TP_ERR_IO: return "TP_ERR_IO";
+    case TP_ERR_MODEL_FORMAT: return "TP_ERR_MODEL_FORMAT";
+    case TP_ERR_MODEL_VERSION: return "TP_ERR_MODEL_VERSION";
+    case TP_ERR_FORK: return "TP_ERR_FORK";
+    case TP_ERR_NOMEM: return "TP_ERR_NOMEM";
+    case TP_ERR_INTERNAL: return "TP_ERR_INTERNAL";
+    }
+    return "TP_ERR_UNKNOWN";
+}
+
+int tp_error_code(const tp_error *err) { return err ? err->code : TP_OK; }
+
+const char *tp_error_message(const tp_error *err) {
+    return (err && err->message) ? err->message : "";
+}
+
+void tp_error_free(tp_error *err) {
+    if (err == NULL || err == &tp__nomem_error)
+        return;
+    free(err->message);
+    free(err);
+}
+
+void tp_string_free(char *s) { free(s); }
+
+/* A tp_result is one malloc'd block (see buildResult in capi.go). */
+void tp_result_free(tp_result *result) { free(result); }
+
+/* ---- calls into Go ---------------------------------------------------- */
+
+int tp_model_load(const char *path, tp_model **model, tp_error **err) {
+    if (model != NULL)
+        *model = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_model_load", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_model_load((char *)path, model ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *model = (tp_model *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_model_load_from_memory(const void *data, size_t size, tp_model **model,
+                              tp_error **err) {
+    if (model != NULL)
+        *model = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_model_load_from_memory", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_model_load_from_memory((void *)data, size, model ? &h : NULL,
+                                         &msg);
+    if (rc == TP_OK)
+        *model = (tp_model *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_model_free(tp_model *model) {
+    if (model == NULL)
+        return TP_OK;
+    if (tp__forked())
+        return TP_ERR_FORK;
+    char *msg = NULL;
+    int rc = tpgo_model_free((uintptr_t)model, &msg);
+    free(msg);
+    return rc;
+}
+
+int tp_model_card_json(const tp_model *model, char **json, tp_error **err) {
+    if (json != NULL)
+        *json = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_model_card_json", err);
+    char *msg = NULL;
+    int rc = tpgo_model_card_json((uintptr_t)model, json, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_model_deprels(const tp_model *model, const char *const **labels,
+                     size_t *n, tp_error **err) {
+    if (labels != NULL)
+        *labels = NULL;
+    if (n != NULL)
+        *n = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_model_deprels", err);
+    char *msg = NULL;
+    int rc = tpgo_model_strings((uintptr_t)model, 0, (char ***)labels, n, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_model_upos_tags(const tp_model *model, const char *const **tags,
+                       size_t *n, tp_error **err) {
+    if (tags != NULL)
+        *tags = NULL;
+    if (n != NULL)
+        *n = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_model_upos_tags", err);
+    char *msg = NULL;
+    int rc = tpgo_model_strings((uintptr_t)model, 1, (char ***)tags, n, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,
+             const tp_tags *tags, tp_result **result, tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_parse", err);
+    char *msg = NULL;
+    int rc = tpgo_parse((uintptr_t)model, (char **)forms, n_words,
+                        (tp_tags *)tags, result, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_parse_conllu(const tp_model *model, const char *text, size_t len,
+                    char **out_text, size_t *out_len, tp_error **err) {
+    if (out_text != NULL)
+        *out_text = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_conllu", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_conllu((uintptr_t)model, (char *)text, len, out_text,
+                               out_len, &msg);
+    return tp__finish(rc, msg, err);
+}

@@ -1,0 +1,433 @@
+/*
+ * transparse.h -- the C interface of transparse, a transition-based
+ * dependency parser.
+ *
+ * This header is the ABI contract of libtransparse. Every function is
+ * documented where it is declared: its arguments, who owns each pointer it
+ * returns and until when, which status codes it can return, and whether it
+ * is thread-safe.
+ *
+ * QUICK START
+ *
+ *     #include <transparse.h>
+ *
+ *     tp_model *model = NULL;
+ *     tp_error *err = NULL;
+ *     if (tp_model_load("en_ewt.tpm", &model, &err) != TP_OK) {
+ *         fprintf(stderr, "%s\n", tp_error_message(err));
+ *         tp_error_free(err);
+ *         return 1;
+ *     }
+ *     const char *forms[] = {"I", "saw", "her", "."};
+ *     tp_result *res = NULL;
+ *     if (tp_parse(model, forms, 4, NULL, &res, &err) == TP_OK) {
+ *         for (size_t i = 0; i < res->n_words; i++)
+ *             printf("%zu\t%s\t%s\t%d\t%s\n", i + 1, forms[i],
+ *                    res->upos[i], (int)res->heads[i], res->deprels[i]);
+ *         tp_result_free(res);
+ *     } else {
+ *         fprintf(stderr, "%s\n", tp_error_message(err));
+ *         tp_error_free(err);
+ *     }
+ *     tp_model_free(model);
+ *
+ * Build with pkg-config:  cc app.c $(pkg-config --cflags --libs transparse)
+ *
+ * CONVENTIONS
+ *
+ *  - Every fallible function returns an int status code (TP_OK on success,
+ *    one of the TP_ERR_* codes otherwise) and takes a last argument
+ *    `tp_error **err`. On failure, if err is not NULL, *err receives a new
+ *    error object carrying the code and a human-readable message; free it
+ *    with tp_error_free(). On success *err is set to NULL. Pass err == NULL
+ *    if the code is enough. No thread-local or global error state is used.
+ *  - Out parameters are written only on success (they are set to NULL on
+ *    failure where documented).
+ *  - Every object the library allocates has a matching free function:
+ *    tp_model -> tp_model_free, tp_result -> tp_result_free,
+ *    strings -> tp_string_free, tp_error -> tp_error_free. Never pass them
+ *    to free(3) yourself.
+ *  - All strings are NUL-terminated UTF-8.
+ *  - Error messages start with the name of the function and name the
+ *    offending argument, e.g. "tp_parse: forms[3] is not valid UTF-8".
+ *
+ * THREAD SAFETY
+ *
+ *  Every function may be called from any thread. A loaded tp_model is
+ *  immutable: any number of threads may call tp_parse / tp_parse_conllu /
+ *  the getters on the same model at the same time, with no locking by the
+ *  caller. Results, strings and error objects belong to the caller and are
+ *  not shared by the library.
+ *
+ * LIMITS
+ *
+ *  A sentence has at most TP_MAX_WORDS words; each word form and each tag
+ *  string (UPOS, XPOS, FEATS, LEMMA) has at most TP_MAX_TOKEN_BYTES bytes.
+ *  Longer input is rejected with TP_ERR_INPUT.
+ *
+ * GO SHARED LIBRARY CAVEATS (read these)
+ *
+ *  The library is written in Go and built as a shared object; it carries a
+ *  Go runtime, which brings constraints that a plain C library would not:
+ *
+ *  - One Go runtime per process. Loading two different Go shared libraries
+ *    into one process is not supported by Go.
+ *  - The library cannot be unloaded: dlclose() does not unload it (and must
+ *    not be relied upon to). Load it once and keep it.
+ *  - fork(): the Go runtime's threads do not survive fork(). In a child
+ *    process created by fork() without exec, every function that needs the
+ *    runtime returns TP_ERR_FORK without touching it (tp_version*,
+ *    tp_status_name, tp_error_*, tp_string_free and tp_result_free still
+ *    work). Models loaded in the parent cannot be used or freed in the
+ *    child. Load the library after forking, or exec; Python users of
+ *    multiprocessing should use the "spawn" or "forkserver" start method.
+ *  - Signals: the Go runtime installs handlers for synchronous signals
+ *    (SIGSEGV, SIGBUS, SIGFPE, ...) and runs on its own signal stacks. Any
+ *    signal handler the host installs must use SA_ONSTACK (sigaction), or
+ *    the process may crash when a signal arrives on a Go thread.
+ *  - The runtime starts a few threads when the library is loaded.
+ */
+#ifndef TRANSPARSE_H
+#define TRANSPARSE_H
+
+#include <stddef.h> /* size_t */
+#include <stdint.h> /* int32_t */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define TP_API __attribute__((visibility("default")))
+#else
+#define TP_API
+#endif
+
+/* ======================================================================
+ * Version
+ * ====================================================================== */
+
+#define TP_VERSION_MAJOR 0
+#define TP_VERSION_MINOR 1
+#define TP_VERSION_PATCH 0
+
+/* MAJOR*10000 + MINOR*100 + PATCH, e.g. 0.1.0 -> 100 (zstd convention). */
+#define TP_VERSION_NUMBER \
+    (TP_VERSION_MAJOR * 10000 + TP_VERSION_MINOR * 100 + TP_VERSION_PATCH)
+
+#define TP_STRINGIFY_(x) #x
+#define TP_STRINGIFY(x) TP_STRINGIFY_(x)
+/* "MAJOR.MINOR.PATCH", e.g. "0.1.0". */
+#define TP_VERSION_STRING \
+    TP_STRINGIFY(TP_VERSION_MAJOR) "." TP_STRINGIFY(TP_VERSION_MINOR) "." \
+    TP_STRINGIFY(TP_VERSION_PATCH)
+
+/*
+ * tp_version returns the version of the loaded library as "MAJOR.MINOR.PATCH".
+ * The string is static: never free it. Compare with TP_VERSION_STRING to
+ * detect a header/library mismatch. Thread-safe; works after fork().
+ */
+TP_API const char *tp_version(void);
+
+/*
+ * tp_version_number returns the version of the loaded library encoded like
+ * TP_VERSION_NUMBER. Thread-safe; works after fork().
+ */
+TP_API unsigned tp_version_number(void);
+
+/* ======================================================================
+ * Limits
+ * ====================================================================== */
+
+/* Maximum number of words in one sentence given to tp_parse. */
+#define TP_MAX_WORDS 10000
+/* Maximum length in bytes of one word form or tag string. */
+#define TP_MAX_TOKEN_BYTES 1024
+
+/* ======================================================================
+ * Status codes and errors
+ * ====================================================================== */
+
+/* Status codes returned by every fallible function. Values are stable. */
+typedef enum tp_status {
+    TP_OK = 0,
+    /* A caller error: a NULL pointer where one is required, a freed or
+     * invalid model handle, an argument out of range. */
+    TP_ERR_ARGUMENT = 1,
+    /* The input text or sentence is unacceptable: no words, too many
+     * words, a token too long, invalid UTF-8, malformed CoNLL-U. */
+    TP_ERR_INPUT = 2,
+    /* A file could not be opened or read (missing, permissions, ...). */
+    TP_ERR_IO = 3,
+    /* The data is not a transparse model, or it is truncated or corrupt. */
+    TP_ERR_MODEL_FORMAT = 4,
+    /* The model was written by a newer transparse than this library. */
+    TP_ERR_MODEL_VERSION = 5,
+    /* Called in a child created by fork() without exec (see caveats). */
+    TP_ERR_FORK = 6,
+    /* Memory allocation failed. */
+    TP_ERR_NOMEM = 7,
+    /* A bug in transparse (an internal panic, recovered). The message says
+     * what failed; please report it. */
+    TP_ERR_INTERNAL = 8
+} tp_status;
+
+/*
+ * tp_status_name returns the name of a status code ("TP_OK",
+ * "TP_ERR_INPUT", ...) or "TP_ERR_UNKNOWN" for a value that is not a
+ * status code. The string is static. Thread-safe; works after fork().
+ */
+TP_API const char *tp_status_name(int code);
+
+/*
+ * An error object: a status code and a message. Created by a failing call
+ * when the caller passes a non-NULL `tp_error **err`; owned by the caller,
+ * freed with tp_error_free. Immutable; may be read from any thread.
+ */
+typedef struct tp_error tp_error;
+
+/*
+ * tp_error_code returns the status code of err (never TP_OK for an error
+ * the library created), or TP_OK if err is NULL. Works after fork().
+ */
+TP_API int tp_error_code(const tp_error *err);
+
+/*
+ * tp_error_message returns the message of err, e.g.
+ * "tp_model_load: open /x/en.tpm: no such file or directory".
+ * The string is owned by err and valid until tp_error_free(err). Returns ""
+ * (a static string) if err is NULL. Never returns NULL. Works after fork().
+ */
+TP_API const char *tp_error_message(const tp_error *err);
+
+/*
+ * tp_error_free frees an error object. NULL is ignored. Works after fork().
+ */
+TP_API void tp_error_free(tp_error *err);
+
+/*
+ * tp_string_free frees a string returned by the library (tp_model_card_json,
+ * tp_parse_conllu). NULL is ignored. Works after fork().
+ */
+TP_API void tp_string_free(char *s);
+
+/* ======================================================================
+ * Models
+ * ====================================================================== */
+
+/*
+ * An opaque, immutable, loaded model. A tp_model pointer is a handle, not
+ * necessarily a memory address: never dereference it. Handles are never
+ * reused within a process, so a freed handle is detected: any call with it
+ * fails with TP_ERR_ARGUMENT "model handle was freed or is invalid".
+ */
+typedef struct tp_model tp_model;
+
+/*
+ * tp_model_load loads a model file.
+ *
+ *   path   file name (NUL-terminated; bytes passed to the OS as is).
+ *          Read during the call only.
+ *   model  out: receives the new model on success, NULL on failure. The
+ *          caller owns it and frees it with tp_model_free.
+ *   err    out, may be NULL: receives an error object on failure.
+ *
+ * Errors: TP_ERR_ARGUMENT (path or model is NULL), TP_ERR_IO (cannot open
+ * or read the file; the message contains the path), TP_ERR_MODEL_FORMAT
+ * (not a transparse model, truncated or corrupt), TP_ERR_MODEL_VERSION
+ * (written by a newer version; the message names both versions),
+ * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
+ *
+ * Thread-safe. Loading takes time and memory proportional to the model;
+ * load once and share the model between threads.
+ */
+TP_API int tp_model_load(const char *path, tp_model **model, tp_error **err);
+
+/*
+ * tp_model_load_from_memory loads a model from the bytes of a model file.
+ *
+ *   data   the bytes of a model file; size bytes are read. Not retained:
+ *          the caller may free or reuse data as soon as the call returns.
+ *   size   number of bytes at data.
+ *   model  out: as for tp_model_load.
+ *   err    out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (data or model is NULL), TP_ERR_MODEL_FORMAT,
+ * TP_ERR_MODEL_VERSION, TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
+ * Thread-safe.
+ */
+TP_API int tp_model_load_from_memory(const void *data, size_t size,
+                                     tp_model **model, tp_error **err);
+
+/*
+ * tp_model_free frees a model and every string it owns: its label and tag
+ * tables, which the deprels/upos of every tp_result obtained from it point
+ * into (free or stop reading those results first). NULL is ignored
+ * (returns TP_OK).
+ *
+ * If other threads are inside a call on the same model, tp_model_free
+ * waits for those calls to finish; calls that start afterwards fail with
+ * TP_ERR_ARGUMENT. The caller must make sure no thread still reads
+ * results of this model.
+ *
+ * Returns TP_OK; TP_ERR_ARGUMENT if the handle was already freed (double
+ * free) or is invalid; TP_ERR_FORK in a forked child (nothing is freed: the
+ * model belongs to the parent's runtime).
+ */
+TP_API int tp_model_free(tp_model *model);
+
+/*
+ * tp_model_card_json returns the model card (training data, transition
+ * system, options, training date, version, scores, notes) as a JSON object,
+ * e.g. {"name":"en_ewt","treebank":"...","system":"arc-eager",
+ * "options":{...},"trained_at":"2025-...Z","version":"0.1.0",
+ * "scores":{"dev/gold/LAS":88.1,...},"notes":"..."}.
+ *
+ *   model  a loaded model.
+ *   json   out: a new NUL-terminated string; free with tp_string_free.
+ *          NULL on failure.
+ *   err    out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (model or json NULL, model freed), TP_ERR_NOMEM,
+ * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_model_card_json(const tp_model *model, char **json,
+                              tp_error **err);
+
+/*
+ * tp_model_deprels gives the dependency relation labels the model can
+ * assign, in a fixed order.
+ *
+ *   model   a loaded model.
+ *   labels  out: an array of *n NUL-terminated strings, owned by the model,
+ *           valid until tp_model_free(model). Do not modify or free.
+ *   n       out: number of labels.
+ *   err     out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (a NULL pointer, model freed), TP_ERR_FORK,
+ * TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_model_deprels(const tp_model *model, const char *const **labels,
+                            size_t *n, tp_error **err);
+
+/*
+ * tp_model_upos_tags gives the UPOS tags the model's tagger can assign, in
+ * a fixed order. Arguments, ownership and errors as for tp_model_deprels.
+ */
+TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
+                              size_t *n, tp_error **err);
+
+/* ======================================================================
+ * Parsing
+ * ====================================================================== */
+
+/*
+ * Optional per-word annotations given to tp_parse. Each member is either
+ * NULL (the column is absent for every word) or an array of n_words
+ * strings, where an element that is NULL, "" or "_" means absent for that
+ * word. Strings are read during the call only; each obeys the limits of a
+ * form (at most TP_MAX_TOKEN_BYTES bytes of UTF-8, no tab or line break).
+ *
+ * Which classifier parses the sentence:
+ *  - UPOS given for every word and XPOS, FEATS or LEMMA for at least one:
+ *    the model's gold-morphology parser, with the tags as given;
+ *  - otherwise: the tagger predicts UPOS for the words that lack it (given
+ *    UPOS tags are kept) and the plain-token parser runs.
+ */
+typedef struct tp_tags {
+    const char *const *upos;  /* universal POS tags, e.g. "NOUN" */
+    const char *const *xpos;  /* language-specific POS tags, e.g. "NN" */
+    const char *const *feats; /* "Number=Sing|Person=3" */
+    const char *const *lemma; /* lemmas */
+} tp_tags;
+
+/*
+ * The result of tp_parse: one dependency tree. Allocated by the library as
+ * a single block and freed with tp_result_free. Read-only for the caller.
+ * Future versions may append members (never remove or reorder them).
+ *
+ * Word i (0-based) of the input is word i+1 of the tree:
+ *   heads[i]    the 1-based index of its head word, or 0 for the root.
+ *               Exactly one word has head 0 and there are no cycles.
+ *   deprels[i]  its dependency relation label, e.g. "nsubj", "root".
+ *   upos[i]     its UPOS tag: the one given in tags->upos, or the tag
+ *               predicted by the model.
+ * The arrays belong to the result (valid until tp_result_free). The strings
+ * they point to belong to the model (labels and tags of its tables, shared
+ * by all results) or, for a tag outside the model's tables, to the result:
+ * treat every one as valid until tp_result_free(result) or
+ * tp_model_free(model), whichever comes first.
+ */
+typedef struct tp_result {
+    size_t n_words;
+    const int32_t *heads;
+    const char *const *deprels;
+    const char *const *upos;
+} tp_result;
+
+/*
+ * tp_parse parses one tokenized sentence.
+ *
+ *   model    a loaded model.
+ *   forms    array of n_words word forms: NUL-terminated UTF-8, non-empty,
+ *            at most TP_MAX_TOKEN_BYTES bytes, no tab or line break. Read
+ *            during the call only.
+ *   n_words  number of words, 1 to TP_MAX_WORDS.
+ *   tags     optional annotations (see tp_tags), or NULL for none: the
+ *            tagger then predicts UPOS.
+ *   result   out: a new result on success (free with tp_result_free), NULL
+ *            on failure.
+ *   err      out, may be NULL.
+ *
+ * Errors:
+ *   TP_ERR_ARGUMENT  model, forms or result is NULL; forms[i] is NULL;
+ *                    the model handle was freed or is invalid.
+ *   TP_ERR_INPUT     n_words is 0 or more than TP_MAX_WORDS; a form or tag
+ *                    is longer than TP_MAX_TOKEN_BYTES or not valid UTF-8
+ *                    (the message names the argument: "tp_parse: forms[3]
+ *                    is not valid UTF-8"); an empty form; a tab or line
+ *                    break in a form or tag (the message names the 1-based
+ *                    word: "tp_parse: invalid input: word 4: empty form").
+ *   TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
+ *
+ * Thread-safe: any number of threads may parse with the same model at once.
+ * Deterministic: the same input gives the same result.
+ */
+TP_API int tp_parse(const tp_model *model, const char *const *forms,
+                    size_t n_words, const tp_tags *tags, tp_result **result,
+                    tp_error **err);
+
+/*
+ * tp_result_free frees a result. NULL is ignored. Works after fork().
+ */
+TP_API void tp_result_free(tp_result *result);
+
+/*
+ * tp_parse_conllu parses every sentence of a CoNLL-U document and returns
+ * the document with HEAD and DEPREL filled in (and UPOS where it was
+ * absent). Comments, multiword tokens and empty nodes are kept.
+ *
+ *   model     a loaded model.
+ *   text      the CoNLL-U text, len bytes (need not be NUL-terminated).
+ *             Read during the call only.
+ *   len       its length in bytes.
+ *   out_text  out: a new NUL-terminated string holding the parsed
+ *             CoNLL-U; free with tp_string_free. NULL on failure.
+ *   out_len   out, may be NULL: the length of *out_text in bytes,
+ *             without the terminating NUL.
+ *   err       out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
+ * TP_ERR_INPUT (malformed CoNLL-U or a sentence the parser rejects; the
+ * message gives the line), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
+ * Each sentence obeys the limits of tp_parse. Thread-safe.
+ */
+TP_API int tp_parse_conllu(const tp_model *model, const char *text,
+                           size_t len, char **out_text, size_t *out_len,
+                           tp_error **err);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TRANSPARSE_H */

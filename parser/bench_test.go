@@ -1,0 +1,61 @@
+package parser
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// benchModel is the model used by the benchmarks: $TRANSPARSE_MODEL or the
+// bundled one.
+func benchModel(b *testing.B) *Model {
+	path := os.Getenv("TRANSPARSE_MODEL")
+	if path == "" {
+		path = filepath.Join("..", "models", "en_ewt.tpm")
+	}
+	m, err := Load(path)
+	if err != nil {
+		b.Skipf("no model: %v", err)
+	}
+	return m
+}
+
+func benchSentences(b *testing.B, strip bool) ([]*conllu.Sentence, int) {
+	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu"))
+	if err != nil {
+		b.Skip(err)
+	}
+	n := 0
+	for _, s := range sents {
+		if strip {
+			s.StripTags()
+		}
+		n += len(s.Words)
+	}
+	return sents, n
+}
+
+func benchParse(b *testing.B, strip bool) {
+	m := benchModel(b)
+	sents, n := benchSentences(b, strip)
+	words := make([][]conllu.Word, len(sents))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k, s := range sents {
+			words[k] = append(words[k][:0], s.Words...)
+			if err := m.Parse(words[k]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+}
+
+// BenchmarkParseGoldTags parses EWT test with its gold UPOS/XPOS/FEATS/LEMMA.
+func BenchmarkParseGoldTags(b *testing.B) { benchParse(b, false) }
+
+// BenchmarkParsePlainTokens parses EWT test from forms only (tagging included).
+func BenchmarkParsePlainTokens(b *testing.B) { benchParse(b, true) }
