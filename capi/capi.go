@@ -268,7 +268,7 @@ func goToken(p *C.char, name string, i int) (string, error) {
 
 // buildResult allocates a tp_result as one malloc'd block, laid out as
 //
-//	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | strings
+//	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | char *xpos[n] | strings
 //
 // where strings holds the (rare) labels and tags that are not in the
 // model's string tables (for example a UPOS tag the caller gave that the
@@ -286,11 +286,15 @@ func buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
 		if _, ok := e.upos.index[words[i].UPOS]; !ok {
 			extra += uintptr(len(words[i].UPOS)) + 1
 		}
+		if _, ok := e.xpos.index[words[i].XPOS]; !ok {
+			extra += uintptr(len(words[i].XPOS)) + 1
+		}
 	}
 	headsOff := align(unsafe.Sizeof(C.tp_result{}))
 	deprelsOff := align(headsOff + 4*n)
 	uposOff := deprelsOff + pz*n
-	strOff := uposOff + pz*n
+	xposOff := uposOff + pz*n
+	strOff := xposOff + pz*n
 	block := C.tp__alloc(C.size_t(strOff + extra))
 	if block == nil {
 		return nil, errNoMem
@@ -299,6 +303,7 @@ func buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
 	heads := unsafe.Slice((*C.int32_t)(unsafe.Add(block, headsOff)), n)
 	deprels := unsafe.Slice((**C.char)(unsafe.Add(block, deprelsOff)), n)
 	upos := unsafe.Slice((**C.char)(unsafe.Add(block, uposOff)), n)
+	xpos := unsafe.Slice((**C.char)(unsafe.Add(block, xposOff)), n)
 	strs := unsafe.Slice((*byte)(unsafe.Add(block, strOff)), extra)
 	intern := func(t *cStrings, s string) *C.char {
 		if cs, ok := t.index[s]; ok {
@@ -314,12 +319,14 @@ func buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
 		heads[i] = C.int32_t(words[i].Head)
 		deprels[i] = intern(&e.deprels, words[i].Deprel)
 		upos[i] = intern(&e.upos, words[i].UPOS)
+		xpos[i] = intern(&e.xpos, words[i].XPOS)
 	}
 	r := (*C.tp_result)(block)
 	r.n_words = C.size_t(n)
 	r.heads = &heads[0]
 	r.deprels = &deprels[0]
 	r.upos = &upos[0]
+	r.xpos = &xpos[0]
 	return r, nil
 }
 

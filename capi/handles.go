@@ -28,6 +28,7 @@ type modelEntry struct {
 	model   *parser.Model
 	deprels cStrings
 	upos    cStrings
+	xpos    cStrings
 }
 
 // cStrings is a string table in C memory: a malloc'd array of malloc'd
@@ -94,8 +95,14 @@ func register(m *parser.Model) (uintptr, error) {
 		deprels.free()
 		return 0, err
 	}
+	xpos, err := newCStrings(append([]string{"_"}, m.XPOSTags()...))
+	if err != nil {
+		deprels.free()
+		upos.free()
+		return 0, err
+	}
 	h := lastHandle.Add(1)
-	handles.Store(h, &modelEntry{model: m, deprels: deprels, upos: upos})
+	handles.Store(h, &modelEntry{model: m, deprels: deprels, upos: upos, xpos: xpos})
 	return h, nil
 }
 
@@ -131,6 +138,7 @@ func release(h C.uintptr_t) error {
 	e.freed = true
 	e.deprels.free()
 	e.upos.free()
+	e.xpos.free()
 	e.model = nil
 	return nil
 }

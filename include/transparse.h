@@ -352,6 +352,9 @@ typedef struct tp_tags {
  *   deprels[i]  its dependency relation label, e.g. "nsubj", "root".
  *   upos[i]     its UPOS tag: the one given in tags->upos, or the tag
  *               predicted by the model.
+ *   xpos[i]     its XPOS tag: the one given in tags->xpos, else the tag
+ *               predicted by the model's XPOS tagger when the sentence was
+ *               parsed from plain tokens and the model has one, else "_".
  * The arrays belong to the result (valid until tp_result_free). The strings
  * they point to belong to the model (labels and tags of its tables, shared
  * by all results) or, for a tag outside the model's tables, to the result:
@@ -363,6 +366,7 @@ typedef struct tp_result {
     const int32_t *heads;
     const char *const *deprels;
     const char *const *upos;
+    const char *const *xpos;
 } tp_result;
 
 /*

@@ -15,15 +15,14 @@ import (
 
 // Classifier names inside the model file.
 const (
-	clfGold   = "parser.gold"
-	clfPlain  = "parser.plain"
-	clfTagger = "tagger.upos"
+	clfGold  = "parser.gold"
+	clfPlain = "parser.plain"
 )
 
 // Document returns the model as a model-file document.
 func (m *Model) Document() *modelfmt.Model {
 	names := m.classes.Names()
-	return &modelfmt.Model{
+	doc := &modelfmt.Model{
 		Card:          m.card,
 		System:        m.classes.Sys.Name(),
 		SystemOptions: map[string]string{},
@@ -32,9 +31,13 @@ func (m *Model) Document() *modelfmt.Model {
 		Classifiers: []modelfmt.Classifier{
 			m.gold.Clf.Classifier(clfGold, m.gold.Ext.Templates(), names),
 			m.plain.Clf.Classifier(clfPlain, m.plain.Ext.Templates(), names),
-			m.tagger.Classifier(),
+			m.taggers.UPOS.Classifier(),
 		},
 	}
+	if m.taggers.XPOS != nil {
+		doc.Classifiers = append(doc.Classifiers, m.taggers.XPOS.Classifier())
+	}
+	return doc
 }
 
 // Save writes the model file to path (atomically: a temporary file renamed).
@@ -119,13 +122,28 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := byName[clfTagger]
-	if tc == nil {
-		return nil, bad("classifier %q missing", clfTagger)
-	}
-	tg, err := tagger.FromClassifier(tc)
-	if err != nil {
-		return nil, fmt.Errorf("%w: tagger: %v", modelfmt.ErrCorrupt, err)
+	var tg Taggers
+	for _, col := range []string{tagger.UPOS, tagger.XPOS} {
+		name := tagger.ClassifierName(col)
+		tc := byName[name]
+		if tc == nil {
+			if col == tagger.UPOS {
+				return nil, bad("classifier %q missing", name)
+			}
+			continue
+		}
+		t, err := tagger.FromClassifier(tc)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, name, err)
+		}
+		if t.Column() != col {
+			return nil, bad("classifier %q tags %s", name, t.Column())
+		}
+		if col == tagger.UPOS {
+			tg.UPOS = t
+		} else {
+			tg.XPOS = t
+		}
 	}
 	return NewModel(doc.Card, classes, gold, plain, tg), nil
 }

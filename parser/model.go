@@ -19,7 +19,6 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
-	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
 )
@@ -48,13 +47,13 @@ type Model struct {
 	classes *transition.Classes
 	gold    Variant // morphology given
 	plain   Variant // plain tokens, predicted UPOS
-	tagger  *tagger.Tagger
+	taggers Taggers
 	pool    sync.Pool
 }
 
 // NewModel assembles a model from its parts (used by parser/train).
-func NewModel(card modelfmt.Card, classes *transition.Classes, gold, plain Variant, tg *tagger.Tagger) *Model {
-	return &Model{card: card, classes: classes, gold: gold, plain: plain, tagger: tg}
+func NewModel(card modelfmt.Card, classes *transition.Classes, gold, plain Variant, tg Taggers) *Model {
+	return &Model{card: card, classes: classes, gold: gold, plain: plain, taggers: tg}
 }
 
 // Card returns the model card.
@@ -69,8 +68,17 @@ func (m *Model) System() string { return m.classes.Sys.Name() }
 // Deprels returns the dependency labels the model can assign, in a fixed order.
 func (m *Model) Deprels() []string { return m.classes.Deprels }
 
+// XPOSTags returns the XPOS tags the model's XPOS tagger can assign, in a
+// fixed order, or nil when the model has no XPOS tagger.
+func (m *Model) XPOSTags() []string {
+	if m.taggers.XPOS == nil {
+		return nil
+	}
+	return m.taggers.XPOS.Tags()
+}
+
 // UPOSTags returns the UPOS tags the tagger can assign, in a fixed order.
-func (m *Model) UPOSTags() []string { return m.tagger.Tags() }
+func (m *Model) UPOSTags() []string { return m.taggers.UPOS.Tags() }
 
 type scratch struct {
 	state  transition.State
@@ -139,8 +147,9 @@ func CheckWords(words []conllu.Word) error {
 
 // Parse assigns Head and Deprel to every word of words (one sentence, in
 // order; IDs are set to 1..n). Form is required. UPOS, XPOS, Feats and Lemma
-// are used when given (see HasMorphology); when UPOS is absent ("" or "_")
-// on any word, the tagger predicts it for the words that lack it. The result
+// are used when given (see HasMorphology); otherwise the taggers predict
+// UPOS (and XPOS, if the model has an XPOS tagger) for the words that lack
+// it, and the plain-token classifier parses. The result
 // is always a tree: exactly one word has Head 0, no cycles, every word has a
 // head. Errors wrap ErrInput. Safe for concurrent use.
 func (m *Model) Parse(words []conllu.Word) error {
@@ -152,7 +161,7 @@ func (m *Model) Parse(words []conllu.Word) error {
 	}
 	morph := HasMorphology(words)
 	if !morph {
-		m.tag(words)
+		m.taggers.Fill(words)
 	}
 	v := &m.plain
 	if morph {
@@ -162,30 +171,6 @@ func (m *Model) Parse(words []conllu.Word) error {
 	defer m.pool.Put(sc)
 	m.parse(v, words, sc)
 	return nil
-}
-
-// tag fills UPOS where it is absent.
-func (m *Model) tag(words []conllu.Word) {
-	missing := false
-	for i := range words {
-		if conllu.Absent(words[i].UPOS) {
-			missing = true
-			break
-		}
-	}
-	if !missing {
-		return
-	}
-	given := make([]string, len(words))
-	for i := range words {
-		given[i] = words[i].UPOS
-	}
-	m.tagger.Tag(words)
-	for i := range words {
-		if !conllu.Absent(given[i]) {
-			words[i].UPOS = given[i]
-		}
-	}
 }
 
 func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {

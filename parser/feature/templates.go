@@ -37,6 +37,13 @@ func ZhangNivre2011(morph bool) []string {
 		// lowercased forms and suffixes help rare words
 		"s0.lw", "n0.lw", "n1.lw", "s0.sf", "n0.sf", "s1.sf",
 	}
+	if !morph {
+		// p is the predicted XPOS where the model predicts it: add UPOS.
+		t = append(t, "s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u",
+			// predicted tags are noisy: lean more on the words themselves
+			"s0.lw+n0.lw", "s0.lw+n0.p", "s0.p+n0.lw", "n0.lw+n1.lw", "s1.lw+s0.lw",
+			"s0.sf+n0.sf", "n0.sf+n0.p", "s0.sf+s0.p", "n1.sf+n1.p")
+	}
 	if morph {
 		t = append(t,
 			"s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u", "s0.u+n0.u+n1.u",

@@ -8,9 +8,8 @@ import (
 )
 
 // FillWords computes the per-word feature values of a sentence into w
-// (node 0 is the root). When morph is true the main tag p is XPOS (UPOS when
-// XPOS is absent) and UPOS, XPOS, lemma and FEATS are filled; otherwise p is
-// UPOS and the morphological values are left empty.
+// (node 0 is the root). The main tag p is XPOS, or UPOS where XPOS is
+// absent. Lemma and FEATS values are filled only when morph is true.
 func FillWords(w *Words, words []conllu.Word, morph bool) {
 	n := len(words)
 	if cap(w.Values) < n+1 {
@@ -27,18 +26,16 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 		vals[LW] = hashLower(x.Form)
 		vals[SF] = hashSuffix(x.Form, 3)
 		vals[U] = Hash(U, orAbsent(x.UPOS))
+		vals[X] = Hash(X, orAbsent(x.XPOS))
+		tag := x.XPOS
+		if conllu.Absent(tag) {
+			tag = x.UPOS
+		}
+		vals[P] = Hash(P, orAbsent(tag))
 		if morph {
-			tag := x.XPOS
-			if conllu.Absent(tag) {
-				tag = x.UPOS
-			}
-			vals[P] = Hash(P, orAbsent(tag))
-			vals[X] = Hash(X, orAbsent(x.XPOS))
 			vals[LM] = Hash(LM, orAbsent(x.Lemma))
 			vals[M] = Hash(M, orAbsent(x.Feats))
 		} else {
-			vals[P] = Hash(P, orAbsent(x.UPOS))
-			vals[X] = 0
 			vals[LM] = 0
 			vals[M] = 0
 		}

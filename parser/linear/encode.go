@@ -25,10 +25,13 @@ import (
 //	Blobs["counts"]      F row lengths in [1, C], as uvarints, summing to E
 //	Blobs["classes"]     E class ids, uint8 if C <= 256 else uint16 LE,
 //	                     strictly increasing within each row
-//	Blobs["weights"]     E weights, int16 LE (weight = q * scale) or float32 LE
+//	Blobs["weights"]     E weights, int16 LE (weight = q * scale, q != 0 and
+//	                     q != -32768) or float32 LE (finite)
 //
 // A stored key is (hash * 0xD6E8FEB86659FD93) >> (64 - K), where hash is
-// the caller's feature hash. Rows are in key order.
+// the caller's feature hash. Rows are in key order. The hash table used for
+// scoring is not stored: FromClassifier rebuilds it from the keys (a power
+// of two of slots, at most half full), so a file cannot corrupt it.
 const Layout = "linear-sparse/v1"
 
 // Classifier encodes the model for the model file under the given name,
@@ -44,46 +47,46 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 		Params: map[string]int64{
 			"classes":   int64(m.numClasses),
 			"features":  int64(len(m.keys)),
-			"entries":   int64(len(m.ent)),
+			"entries":   int64(m.NumWeights()),
 			"key_bits":  int64(m.keyBits),
 			"precision": 32,
 		},
 		Blobs: map[string][]byte{},
 	}
-	var keys []byte
+	var keys, counts []byte
+	nw := m.NumWeights()
+	cb := 1
+	if m.numClasses > 256 {
+		cb = 2
+	}
+	wb := 4
+	if m.prec == Int16 {
+		wb = 2
+		c.Params["precision"] = 16
+		c.Params["scale_bits"] = int64(math.Float32bits(m.scale))
+	}
+	classBytes := make([]byte, 0, cb*nw)
+	weights := make([]byte, 0, wb*nw)
 	prev := uint64(0)
 	for _, k := range m.keys {
 		keys = binary.AppendUvarint(keys, k-prev)
 		prev = k
-	}
-	var counts []byte
-	for _, n := range m.counts {
-		counts = binary.AppendUvarint(counts, uint64(n))
-	}
-	var classBytes []byte
-	if m.numClasses <= 256 {
-		classBytes = make([]byte, len(m.ent))
-		for i, e := range m.ent {
-			classBytes[i] = byte(e.cls)
-		}
-	} else {
-		classBytes = make([]byte, 2*len(m.ent))
-		for i, e := range m.ent {
-			binary.LittleEndian.PutUint16(classBytes[2*i:], uint16(e.cls))
-		}
-	}
-	var weights []byte
-	if m.prec == Int16 {
-		c.Params["precision"] = 16
-		c.Params["scale_bits"] = int64(math.Float32bits(m.scale))
-		weights = make([]byte, 2*len(m.ent))
-		for i, e := range m.ent {
-			binary.LittleEndian.PutUint16(weights[2*i:], uint16(quant16(e.w, m.scale)))
-		}
-	} else {
-		weights = make([]byte, 4*len(m.ent))
-		for i, e := range m.ent {
-			binary.LittleEndian.PutUint32(weights[4*i:], math.Float32bits(e.w))
+		a, b, _ := m.row(k)
+		counts = binary.AppendUvarint(counts, uint64(b-a))
+		for i := a; i < b; i++ {
+			var cls uint32
+			if m.prec == Int16 {
+				cls = m.q[i] >> 16
+				weights = binary.LittleEndian.AppendUint16(weights, uint16(m.q[i]))
+			} else {
+				cls = m.ent[i].cls
+				weights = binary.LittleEndian.AppendUint32(weights, math.Float32bits(m.ent[i].w))
+			}
+			if cb == 1 {
+				classBytes = append(classBytes, byte(cls))
+			} else {
+				classBytes = binary.LittleEndian.AppendUint16(classBytes, uint16(cls))
+			}
 		}
 	}
 	c.Blobs["keys"] = keys

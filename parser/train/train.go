@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +47,16 @@ type Options struct {
 	Name         string    // model name for the card
 	Progress     io.Writer // progress bars go here (nil = none)
 	Log          io.Writer // per-epoch dev scores go here (nil = none)
+	// MinUpdates drops parser features updated fewer times than this when
+	// the model is frozen (0 = default 5; < 0 = keep all).
+	MinUpdates int
+	// MinAbs drops averaged weights of the gold-tag parser smaller than this
+	// in absolute value when the model is frozen (0 = default 1.5; < 0 =
+	// keep all): fewer weights parse faster, at a small cost in accuracy
+	// (on EWT dev, 1.5 instead of 0.5: −0.26 LAS, 1.7× faster).
+	MinAbs float32
+	// PlainMinAbs is MinAbs for the plain-token parser (0 = default 0.5).
+	PlainMinAbs float32
 	// Explore is the probability of following the model's own prediction
 	// when training with a dynamic oracle (0 = default 0.9; < 0 = never).
 	Explore float64
@@ -57,6 +68,15 @@ func (o *Options) defaults() {
 	}
 	if o.Folds <= 0 {
 		o.Folds = 4
+	}
+	if o.MinUpdates == 0 {
+		o.MinUpdates = 5
+	}
+	if o.MinAbs == 0 {
+		o.MinAbs = 1.5
+	}
+	if o.PlainMinAbs == 0 {
+		o.PlainMinAbs = 0.5
 	}
 	if o.Explore == 0 {
 		o.Explore = 0.9
@@ -88,13 +108,13 @@ func Train(opt Options) (*parser.Model, error) {
 	deprels, root := inventory(trainSents)
 	classes := transition.NewClasses(sys, deprels, root)
 
-	// Tagger on all training data; jackknifed tags for the plain parser.
-	fmt.Fprintf(opt.Log, "training the UPOS tagger on %d sentences\n", len(trainSents))
-	tg, err := tagger.Train(trainSents, devSents, tagger.Options{Epochs: opt.TaggerEpochs, Seed: opt.Seed, Progress: opt.Progress, Log: opt.Log})
+	// Taggers on all training data; jackknifed tags for the plain parser.
+	cols := tagColumns(trainSents)
+	tg, err := trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true)
 	if err != nil {
 		return nil, err
 	}
-	plainTrain, err := jackknife(trainSents, devSents, opt)
+	plainTrain, err := jackknife(trainSents, devSents, cols, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +151,7 @@ func Train(opt Options) (*parser.Model, error) {
 		Version:   Version,
 		Options: map[string]string{
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
-			"folds": fmt.Sprint(opt.Folds), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
+			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
 		},
 		Scores: map[string]float64{},
@@ -151,7 +171,8 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	card.Options["training_seconds"] = fmt.Sprintf("%.0f", time.Since(start).Seconds())
 	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
-		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, UPOS from the bundled tagger."
+		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
+		strings.Join(cols, ", ") + ")."
 	m.SetCard(card)
 	return m, nil
 }
@@ -185,7 +206,6 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 	}
 	return nil
 }
-
 
 func cloneSentence(s *conllu.Sentence) *conllu.Sentence {
 	c := *s
@@ -276,15 +296,55 @@ func prepare(sys transition.System, sents []*conllu.Sentence, deprels []string, 
 	return out
 }
 
-// jackknife returns copies of sents with UPOS predicted by taggers trained
-// on the other folds and the other morphology removed, as at parse time
-// from plain tokens.
-func jackknife(sents, dev []*conllu.Sentence, opt Options) ([]*conllu.Sentence, error) {
+// tagColumns returns the columns to train taggers for: UPOS, and XPOS when
+// most training words have one.
+func tagColumns(sents []*conllu.Sentence) []string {
+	words, xpos := 0, 0
+	for _, s := range sents {
+		for _, w := range s.Words {
+			words++
+			if !conllu.Absent(w.XPOS) {
+				xpos++
+			}
+		}
+	}
+	if 2*xpos > words {
+		return []string{tagger.UPOS, tagger.XPOS}
+	}
+	return []string{tagger.UPOS}
+}
+
+// trainTaggers trains one tagger per column.
+func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool) (parser.Taggers, error) {
+	var tg parser.Taggers
+	for _, col := range cols {
+		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed}
+		if verbose {
+			fmt.Fprintf(opt.Log, "training the %s tagger on %d sentences\n", col, len(train))
+			o.Progress, o.Log = opt.Progress, opt.Log
+		}
+		t, err := tagger.Train(train, dev, o)
+		if err != nil {
+			return tg, err
+		}
+		if col == tagger.UPOS {
+			tg.UPOS = t
+		} else {
+			tg.XPOS = t
+		}
+	}
+	return tg, nil
+}
+
+// jackknife returns copies of sents with UPOS (and XPOS) predicted by
+// taggers trained on the other folds and the other morphology removed, as
+// at parse time from plain tokens.
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options) ([]*conllu.Sentence, error) {
 	k := opt.Folds
 	out := make([]*conllu.Sentence, len(sents))
 	type res struct {
 		fold int
-		tg   *tagger.Tagger
+		tg   parser.Taggers
 		err  error
 	}
 	results := make(chan res, k)
@@ -299,7 +359,7 @@ func jackknife(sents, dev []*conllu.Sentence, opt Options) ([]*conllu.Sentence, 
 					part = append(part, s)
 				}
 			}
-			tg, err := tagger.Train(part, dev, tagger.Options{Epochs: opt.TaggerEpochs, Seed: opt.Seed + int64(f) + 1})
+			tg, err := trainTaggers(part, dev, cols, opt, opt.Seed+int64(f)+1, false)
 			results <- res{f, tg, err}
 		}(f)
 	}
@@ -314,18 +374,18 @@ func jackknife(sents, dev []*conllu.Sentence, opt Options) ([]*conllu.Sentence, 
 			}
 		}
 	}
-	fmt.Fprintf(opt.Log, "jackknifed UPOS for %d training sentences (%d folds)\n", len(sents), k)
+	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds)\n", strings.Join(cols, " and "), len(sents), k)
 	return out, nil
 }
 
-// plainCopy returns copies of sents as the parser sees plain tokens: UPOS
-// predicted by tg, no XPOS, lemma or FEATS. Heads and deprels are kept.
-func plainCopy(sents []*conllu.Sentence, tg *tagger.Tagger) []*conllu.Sentence {
+// plainCopy returns copies of sents as the parser sees plain tokens: tags
+// predicted by tg, no lemma or FEATS. Heads and deprels are kept.
+func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 	out := make([]*conllu.Sentence, len(sents))
 	for i, s := range sents {
 		c := cloneSentence(s)
 		c.StripTags()
-		tg.Tag(c.Words)
+		tg.Fill(c.Words)
 		out[i] = c
 	}
 	return out
@@ -345,6 +405,11 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 	for i := range order {
 		order[i] = i
 	}
+	minAbs := opt.MinAbs
+	if !morph {
+		minAbs = opt.PlainMinAbs
+	}
+	freeze := linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), MinAbs: max(minAbs, 0), KeyBits: 32}
 	var best parser.Variant
 	bestLAS := -1.0
 	st := &stepper{classes: classes, ext: ext, tr: tr, dyn: dyn, rng: rng, morph: morph,
@@ -371,7 +436,7 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 		if bar != nil {
 			bar.Finish()
 		}
-		v := parser.Variant{Morph: morph, Ext: ext, Clf: tr.Freeze(linear.FreezeOptions{})}
+		v := parser.Variant{Morph: morph, Ext: ext, Clf: tr.Freeze(freeze)}
 		las, uas := devScore(classes, v, dev)
 		mark := ""
 		if las > bestLAS {
@@ -385,7 +450,7 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 
 // devScore parses dev with the variant and returns LAS and UAS.
 func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence) (las, uas float64) {
-	m := parser.NewModel(modelfmt.Card{}, classes, v, v, nil)
+	m := parser.NewModel(modelfmt.Card{}, classes, v, v, parser.Taggers{})
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
@@ -499,4 +564,3 @@ func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
 	}
 	return best
 }
-

@@ -3,9 +3,12 @@
  *
  * Input: one sentence per line, tokens separated by spaces or tabs (blank
  * lines are skipped), from FILE or standard input. Output: CoNLL-U with ID,
- * FORM, UPOS (predicted), HEAD and DEPREL filled in.
+ * FORM, UPOS and XPOS (predicted), HEAD and DEPREL filled in.
  *
- *   usage: parse [-m MODEL] [FILE]
+ * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu (the
+ * tags it carries are used) and written back with HEAD and DEPREL filled in.
+ *
+ *   usage: parse [-m MODEL] [-c] [FILE]
  *
  * The model is -m MODEL, else $TRANSPARSE_MODEL, else ../../models/en_ewt.tpm,
  * else models/en_ewt.tpm of the repository this program was built in.
@@ -43,14 +46,53 @@ static const char *find_model(const char *arg, char *buf, size_t cap) {
     return rel; /* report the documented default in the error */
 }
 
+/* parse_conllu reads all of in, parses it as CoNLL-U and prints the result. */
+static int parse_conllu(tp_model *model, FILE *in) {
+    size_t len = 0, cap = 1 << 16;
+    char *text = malloc(cap);
+    size_t got;
+    while (text && (got = fread(text + len, 1, cap - len, in)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (!grown)
+                free(text);
+            text = grown;
+        }
+    }
+    if (!text) {
+        fprintf(stderr, "parse: out of memory\n");
+        return 1;
+    }
+    char *out = NULL;
+    size_t out_len = 0;
+    tp_error *err = NULL;
+    int status = 0;
+    if (tp_parse_conllu(model, text, len, &out, &out_len, &err) != TP_OK) {
+        fprintf(stderr, "parse: %s\n", tp_error_message(err));
+        tp_error_free(err);
+        status = 1;
+    } else {
+        fwrite(out, 1, out_len, stdout);
+        tp_string_free(out);
+    }
+    free(text);
+    if (in != stdin)
+        fclose(in);
+    tp_model_free(model);
+    return status;
+}
+
 int main(int argc, char **argv) {
     const char *model_arg = NULL;
+    int conllu = 0;
     int opt;
-    while ((opt = getopt(argc, argv, "m:h")) != -1) {
+    while ((opt = getopt(argc, argv, "m:ch")) != -1) {
         switch (opt) {
         case 'm': model_arg = optarg; break;
+        case 'c': conllu = 1; break;
         default:
-            fprintf(stderr, "usage: %s [-m MODEL] [FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-m MODEL] [-c] [FILE]\n", argv[0]);
             return opt == 'h' ? 0 : 2;
         }
     }
@@ -72,6 +114,9 @@ int main(int argc, char **argv) {
         tp_error_free(err);
         return 1;
     }
+
+    if (conllu)
+        return parse_conllu(model, in);
 
     char *line = NULL;
     size_t cap = 0;
@@ -109,8 +154,8 @@ int main(int argc, char **argv) {
             printf(" %s", forms[i]);
         printf("\n");
         for (size_t i = 0; i < res->n_words; i++)
-            printf("%zu\t%s\t_\t%s\t_\t_\t%d\t%s\t_\t_\n", i + 1, forms[i],
-                   res->upos[i], (int)res->heads[i], res->deprels[i]);
+            printf("%zu\t%s\t_\t%s\t%s\t_\t%d\t%s\t_\t_\n", i + 1, forms[i],
+                   res->upos[i], res->xpos[i], (int)res->heads[i], res->deprels[i]);
         printf("\n");
         tp_result_free(res);
     }

@@ -507,6 +507,7 @@ class Model:
                 heads = r.heads[:n]
                 deprels = [_decode(r.deprels[i]) for i in range(n)]
                 tags_out = [_decode(r.upos[i]) for i in range(n)]
+                xpos_out = [_decode(r.xpos[i]) for i in range(n)]
             finally:
                 _lib.tp_result_free(res)
         finally:
@@ -518,7 +519,7 @@ class Model:
 
         return Sentence(
             Token(i + 1, forms[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
-                  given(cols[1], i), given(cols[2], i), heads[i], deprels[i])
+                  xpos_out[i], given(cols[2], i), heads[i], deprels[i])
             for i in range(n)
         )
 

@@ -76,6 +76,7 @@ class tp_result(ctypes.Structure):
         ("heads", ctypes.POINTER(ctypes.c_int32)),
         ("deprels", c_char_p_p),
         ("upos", c_char_p_p),
+        ("xpos", c_char_p_p),
     ]
 
 

@@ -1,0 +1,120 @@
+package parser
+
+import (
+	"errors"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+func testModel(t *testing.T) *Model {
+	t.Helper()
+	path := os.Getenv("TRANSPARSE_MODEL")
+	if path == "" {
+		path = filepath.Join("..", "models", "en_ewt.tpm")
+	}
+	m, err := Load(path)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("bundled model: %v", err)
+		}
+		t.Skipf("no model: %v", err)
+	}
+	return m
+}
+
+// Every parse of every sentence of the shared treebanks (dev and test, with
+// gold tags and from plain tokens) is a tree: one root, no cycle, every word
+// with a head.
+func TestEveryParseIsATree(t *testing.T) {
+	m := testModel(t)
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "ud", "*-ud-[dt]e*.conllu"))
+	if len(files) == 0 {
+		t.Skip("no treebanks")
+	}
+	for _, f := range files {
+		sents, err := conllu.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strip := range []bool{false, true} {
+			for i, s := range sents {
+				if strip {
+					s.StripTags()
+				}
+				for j := range s.Words {
+					s.Words[j].Head, s.Words[j].Deprel = -1, "_"
+				}
+				if err := m.Parse(s.Words); err != nil {
+					t.Fatalf("%s sentence %d: %v", f, i, err)
+				}
+				if err := checkTree(s.Words); err != nil {
+					t.Fatalf("%s sentence %d (strip=%v): %v", f, i, strip, err)
+				}
+				if strip {
+					for _, w := range s.Words {
+						if conllu.Absent(w.UPOS) {
+							t.Fatalf("%s sentence %d: UPOS not predicted", f, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Random token sequences of every length up to 300 words, and one of
+// MaxWords words, parse into trees.
+func TestRandomSentencesAreTrees(t *testing.T) {
+	m := testModel(t)
+	rng := rand.New(rand.NewSource(7))
+	vocab := strings.Fields("the a of , . and to in is was he she it they said ( ) \" 's n't new 1999 $ % - -- ? ! x ü 日本 :)")
+	for n := 1; n <= 300; n++ {
+		words := make([]conllu.Word, n)
+		for i := range words {
+			words[i].Form = vocab[rng.Intn(len(vocab))]
+		}
+		if err := m.Parse(words); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if err := checkTree(words); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+	}
+	words := make([]conllu.Word, MaxWords)
+	for i := range words {
+		words[i].Form = vocab[rng.Intn(len(vocab))]
+	}
+	if err := m.Parse(words); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTree(words); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseRejectsBadInput(t *testing.T) {
+	m := testModel(t)
+	cases := []struct {
+		name  string
+		words []conllu.Word
+		want  string
+	}{
+		{"empty", nil, "empty sentence"},
+		{"empty form", []conllu.Word{{Form: "a"}, {Form: ""}}, "word 2: empty form"},
+		{"bad utf8", []conllu.Word{{Form: "a\xff"}}, "word 1: form is not valid UTF-8"},
+		{"tab", []conllu.Word{{Form: "a\tb"}}, "word 1: form contains a tab"},
+		{"long", []conllu.Word{{Form: strings.Repeat("x", MaxTokenBytes+1)}}, "word 1: form is 1025 bytes"},
+		{"too many", make([]conllu.Word, MaxWords+1), "sentence has 10001 words"},
+	}
+	for _, c := range cases {
+		err := m.Parse(c.words)
+		if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an ErrInput containing %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package tagger
+
+import (
+	"math/bits"
+	"unicode"
+	"unicode/utf8"
+)
+
+// FeatureVersion identifies the feature extraction code. A model stores it,
+// and FromClassifier refuses a model made with another version, since its
+// weights would be looked up under the wrong hashes.
+const FeatureVersion = 1
+
+// FNV-1a, for hashing the bytes of a word.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// mix2 combines two 64-bit values into a well-mixed hash (the wyhash "mum"
+// step: both halves of the 128-bit product, xored).
+func mix2(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a^0xa0761d6478bd642f, b^0xe7037ed1a0b428db)
+	return hi ^ lo
+}
+
+// Word attribute flags.
+const (
+	flagDigit = 1 << iota
+	flagHyphen
+	flagUpper
+	flagAllUpper
+	flagInitUpper
+	flagLetter
+	flagPunct
+)
+
+// wordInfo holds the hashed attributes of one word, computed once per
+// sentence and shared by the features of every position that looks at it.
+type wordInfo struct {
+	form, lower  uint64    // exact and lowercased form (rareForm if not in the dictionary)
+	pre, suf     [4]uint64 // lowercased prefixes and suffixes of 1..4 runes
+	shape, short uint64    // word shape, and the shape with repeats collapsed
+	flags        uint64
+	amb          uint64 // ambiguity class from the tag dictionary, 0 if unknown
+	lamb         uint64 // ambiguity class of the lowercased form, 0 if unknown
+	rawLower     uint64 // lowercased form hash, before rare-word replacement
+	lbi, rbi     uint64 // ambiguity classes of w0 in the lowercased bigrams (w-1, w0) and (w0, w+1)
+	src          uint64 // where amb came from: 0 none, 1 exact form, 2 lowercased form
+	runes        uint64 // length in runes, capped at 12
+	sent         uint64 // casing class of the sentence (see sentenceCase)
+}
+
+// Padding words before the start and after the end of a sentence.
+var (
+	bos = padWord(0x5eed0b05)
+	eos = padWord(0x5eed0e05)
+)
+
+func padWord(v uint64) wordInfo {
+	w := wordInfo{form: v, lower: v, rawLower: v, shape: v, short: v, flags: 1 << 20, amb: v}
+	for k := range w.pre {
+		w.pre[k], w.suf[k] = v+uint64(k), v+uint64(k)
+	}
+	return w
+}
+
+// shapeClass maps a rune to its shape character: X upper, x other letter,
+// d digit, and the rune itself otherwise.
+func shapeClass(r rune) rune {
+	switch {
+	case r < utf8.RuneSelf:
+		switch {
+		case 'A' <= r && r <= 'Z':
+			return 'X'
+		case 'a' <= r && r <= 'z':
+			return 'x'
+		case '0' <= r && r <= '9':
+			return 'd'
+		}
+		return r
+	case unicode.IsUpper(r):
+		return 'X'
+	case unicode.IsLetter(r):
+		return 'x'
+	case unicode.IsDigit(r):
+		return 'd'
+	}
+	return r
+}
+
+func lowerRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
+}
+
+// hashRune adds the UTF-8 bytes of r to the FNV-1a state h.
+func hashRune(h uint64, r rune) uint64 {
+	if r < utf8.RuneSelf {
+		return (h ^ uint64(r)) * fnvPrime
+	}
+	var buf [utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], r)
+	for _, b := range buf[:n] {
+		h = (h ^ uint64(b)) * fnvPrime
+	}
+	return h
+}
+
+// analyze computes the spelling attributes of form without allocating
+// (amb, src and sent are left zero).
+func analyze(form string) wordInfo {
+	var w wordInfo
+	h := uint64(fnvOffset)
+	for i := 0; i < len(form); i++ {
+		h = (h ^ uint64(form[i])) * fnvPrime
+	}
+	w.form = h
+
+	lower := uint64(fnvOffset)
+	shape := uint64(fnvOffset)
+	short := uint64(fnvOffset)
+	var prevClass rune = -1
+	n := 0
+	upper, letters := 0, 0
+	for _, r := range form {
+		lower = hashRune(lower, lowerRune(r))
+		if n < 4 {
+			w.pre[n] = lower
+		}
+		c := shapeClass(r)
+		switch c {
+		case 'X':
+			upper++
+			letters++
+			w.flags |= flagUpper
+			if n == 0 {
+				w.flags |= flagInitUpper
+			}
+		case 'x':
+			letters++
+		case 'd':
+			w.flags |= flagDigit
+		case '-':
+			w.flags |= flagHyphen
+		}
+		if n < 8 {
+			shape = hashRune(shape, c)
+		}
+		if c != prevClass {
+			short = hashRune(short, c)
+			prevClass = c
+		}
+		n++
+	}
+	for k := n; k < 4; k++ {
+		w.pre[k] = lower
+	}
+	w.lower = lower
+	w.rawLower = lower
+	w.shape = shape ^ uint64(min(n, 8))<<56
+	w.short = short
+	if letters > 0 {
+		w.flags |= flagLetter
+		if upper == letters {
+			w.flags |= flagAllUpper
+		}
+	} else if n > 0 && w.flags&flagDigit == 0 {
+		w.flags |= flagPunct
+	}
+	w.runes = uint64(min(n, 12))
+
+	suf := uint64(fnvOffset)
+	k := 0
+	for end := len(form); end > 0 && k < 4; k++ {
+		r, size := utf8.DecodeLastRuneInString(form[:end])
+		end -= size
+		suf = hashRune(suf, lowerRune(r))
+		w.suf[k] = suf
+	}
+	for ; k < 4; k++ {
+		w.suf[k] = suf
+	}
+	return w
+}
+
+// Feature templates. The hash of a feature mixes its template id with its
+// values. Static templates look only at words; dynamic ones also at
+// predicted tags. The second pass has its own weights for every template:
+// its static template ids are offset by passOffset and its tag values are
+// marked with pass2Tag.
+const (
+	tBias = iota + 1
+	tForm
+	tLower
+	tPre1
+	tPre2
+	tPre3
+	tPre4
+	tSuf1
+	tSuf2
+	tSuf3
+	tSuf4
+	tShape
+	tShort
+	tFlags
+	tFirstFlags
+	tPrev1Lower
+	tPrev2Lower
+	tNext1Lower
+	tPrev1Suf3
+	tNext1Suf3
+	tNext1Suf2
+	tPrev1Shape
+	tNext1Shape
+	tPrev1Lower0
+	tLower0Next1
+	tAmb0
+	tAmbNext1
+	tAmb0Next1
+	tAmb0Lower
+	tRunes
+	tCaseCtx
+	tSentCase
+	tSrcFlags
+	tPrev1Next1Lower
+	tLamb
+	tLambFlags
+	tLbi
+	tRbi
+	tLRbi
+	numStatic
+)
+
+const (
+	// Dynamic templates: tags predicted to the left in the current pass.
+	tTag1 = numStatic + iota
+	tTag2
+	tTag12
+	tTag1Lower
+	tTag1Suf3
+	tTag1Amb0
+	tTag1Next1Lower
+	// Tags predicted to the right by the first pass (second pass only).
+	tRTag1
+	tRTag2
+	tRTag12
+	tTag1RTag1
+	tRTag1Lower
+	tRTag1Suf3
+	tRTag1Amb0
+	numTemplates
+)
+
+const (
+	staticPerWord = numStatic - 1 // static features of a word
+	passOffset    = 1 << 16       // template id offset of second-pass static templates
+	pass2Tag      = 1 << 40       // marks second-pass tag values
+)
+
+// templateNames documents the templates in the model file.
+var templateNames = [numTemplates]string{
+	tBias: "bias", tForm: "w0.form", tLower: "w0.lower",
+	tPre1: "w0.prefix1", tPre2: "w0.prefix2", tPre3: "w0.prefix3", tPre4: "w0.prefix4",
+	tSuf1: "w0.suffix1", tSuf2: "w0.suffix2", tSuf3: "w0.suffix3", tSuf4: "w0.suffix4",
+	tShape: "w0.shape", tShort: "w0.shortshape", tFlags: "w0.flags", tFirstFlags: "w0.flags+first",
+	tPrev1Lower: "w-1.lower", tPrev2Lower: "w-2.lower", tNext1Lower: "w+1.lower",
+	tPrev1Suf3: "w-1.suffix3", tNext1Suf3: "w+1.suffix3", tNext1Suf2: "w+1.suffix2",
+	tPrev1Shape: "w-1.shortshape", tNext1Shape: "w+1.shortshape",
+	tPrev1Lower0: "w-1.lower+w0.lower", tLower0Next1: "w0.lower+w+1.lower",
+	tAmb0: "w0.amb", tAmbNext1: "w+1.amb",
+	tAmb0Next1: "w0.amb+w+1.amb", tAmb0Lower: "w0.amb+w0.lower", tRunes: "w0.runes",
+	tCaseCtx: "w-1.flags+w0.flags+w+1.flags", tSentCase: "sentence.case+w0.flags+first",
+	tSrcFlags: "w0.ambsource+w0.flags", tPrev1Next1Lower: "w-1.lower+w+1.lower",
+	tLamb: "w0.loweramb", tLambFlags: "w0.loweramb+w0.flags+first",
+	tLbi: "w-1w0.amb+w0.amb", tRbi: "w0w+1.amb+w0.amb", tLRbi: "w-1w0.amb+w0w+1.amb",
+	tTag1: "t-1", tTag2: "t-2", tTag12: "t-1+t-2", tTag1Lower: "t-1+w0.lower", tTag1Suf3: "t-1+w0.suffix3",
+	tTag1Amb0: "t-1+w0.amb", tTag1Next1Lower: "t-1+w+1.lower",
+	tRTag1: "t+1", tRTag2: "t+2", tRTag12: "t+1+t+2", tTag1RTag1: "t-1+t+1",
+	tRTag1Lower: "t+1+w0.lower", tRTag1Suf3: "t+1+w0.suffix3", tRTag1Amb0: "t+1+w0.amb",
+}
+
+func f1(t int, v uint64) uint64    { return mix2(uint64(t), v) }
+func f2(t int, a, b uint64) uint64 { return mix2(mix2(uint64(t), a), b) }
+
+// extractStatic appends the staticPerWord static features of position i
+// (0-based) for the given pass (0 or 1) to out. ws holds the words with two
+// padding words on each side (word i is ws[i+2]).
+func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
+	p := i + 2
+	w := &ws[p]
+	prev1, prev2, next1 := &ws[p-1], &ws[p-2], &ws[p+1]
+	first := uint64(0)
+	if i == 0 {
+		first = 1 << 32
+	}
+	o := pass * passOffset
+	return append(out,
+		f1(o+tBias, 0),
+		f1(o+tForm, w.form),
+		f1(o+tLower, w.lower),
+		f1(o+tPre1, w.pre[0]), f1(o+tPre2, w.pre[1]), f1(o+tPre3, w.pre[2]), f1(o+tPre4, w.pre[3]),
+		f1(o+tSuf1, w.suf[0]), f1(o+tSuf2, w.suf[1]), f1(o+tSuf3, w.suf[2]), f1(o+tSuf4, w.suf[3]),
+		f1(o+tShape, w.shape),
+		f1(o+tShort, w.short),
+		f1(o+tFlags, w.flags),
+		f1(o+tFirstFlags, w.flags|first),
+		f1(o+tPrev1Lower, prev1.lower), f1(o+tPrev2Lower, prev2.lower),
+		f1(o+tNext1Lower, next1.lower),
+		f1(o+tPrev1Suf3, prev1.suf[2]), f1(o+tNext1Suf3, next1.suf[2]),
+		f1(o+tNext1Suf2, next1.suf[1]),
+		f1(o+tPrev1Shape, prev1.short), f1(o+tNext1Shape, next1.short),
+		f2(o+tPrev1Lower0, prev1.lower, w.lower), f2(o+tLower0Next1, w.lower, next1.lower),
+		f1(o+tAmb0, w.amb), f1(o+tAmbNext1, next1.amb),
+		f2(o+tAmb0Next1, w.amb, next1.amb), f2(o+tAmb0Lower, w.amb, w.lower),
+		f1(o+tRunes, w.runes),
+		f2(o+tCaseCtx, prev1.flags<<32|w.flags, next1.flags),
+		f2(o+tSentCase, w.sent, w.flags|first),
+		f2(o+tSrcFlags, w.src, w.flags),
+		f2(o+tPrev1Next1Lower, prev1.lower, next1.lower),
+		f1(o+tLamb, w.lamb),
+		f2(o+tLambFlags, w.lamb, w.flags|first),
+		f2(o+tLbi, w.lbi, w.amb), f2(o+tRbi, w.rbi, w.amb), f2(o+tLRbi, w.lbi, w.rbi),
+	)
+}
+
+// extractDynamic appends the tag features of position i to out. left holds
+// the tags predicted so far in this pass (class + 1, 0 for none) in the
+// padded indexing of ws; right, in the second pass, holds the first pass's
+// tags (nil in the first pass).
+func extractDynamic(out []uint64, ws []wordInfo, left, right []uint64, i int) []uint64 {
+	p := i + 2
+	w, next1 := &ws[p], &ws[p+1]
+	t1, t2 := left[p-1], left[p-2]
+	if right != nil {
+		t1 |= pass2Tag
+		t2 |= pass2Tag
+	}
+	out = append(out,
+		f1(tTag1, t1), f1(tTag2, t2), f2(tTag12, t1, t2),
+		f2(tTag1Lower, t1, w.lower), f2(tTag1Suf3, t1, w.suf[2]),
+		f2(tTag1Amb0, t1, w.amb), f2(tTag1Next1Lower, t1, next1.lower),
+	)
+	if right != nil {
+		r1, r2 := right[p+1], right[p+2]
+		out = append(out,
+			f1(tRTag1, r1), f1(tRTag2, r2), f2(tRTag12, r1, r2), f2(tTag1RTag1, t1, r1),
+			f2(tRTag1Lower, r1, w.lower), f2(tRTag1Suf3, r1, w.suf[2]), f2(tRTag1Amb0, r1, w.amb),
+		)
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package parser
+
+import (
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/tagger"
+)
+
+// Taggers predicts the tags a sentence lacks, so that plain tokens can be
+// parsed: UPOS, and XPOS when the model has an XPOS tagger (treebanks with
+// XPOS). Immutable and safe for concurrent use.
+type Taggers struct {
+	UPOS *tagger.Tagger
+	XPOS *tagger.Tagger // nil when the treebank has no XPOS
+}
+
+// Fill predicts UPOS and XPOS for the words where they are absent ("" or
+// "_"); given values are kept.
+func (t Taggers) Fill(words []conllu.Word) {
+	fill(t.UPOS, words, func(w *conllu.Word) *string { return &w.UPOS })
+	fill(t.XPOS, words, func(w *conllu.Word) *string { return &w.XPOS })
+}
+
+func fill(tg *tagger.Tagger, words []conllu.Word, col func(*conllu.Word) *string) {
+	if tg == nil {
+		return
+	}
+	missing := 0
+	for i := range words {
+		if conllu.Absent(*col(&words[i])) {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return
+	}
+	if missing == len(words) {
+		tg.Tag(words)
+		return
+	}
+	given := make([]string, len(words))
+	for i := range words {
+		given[i] = *col(&words[i])
+	}
+	tg.Tag(words)
+	for i := range words {
+		if !conllu.Absent(given[i]) {
+			*col(&words[i]) = given[i]
+		}
+	}
+}
