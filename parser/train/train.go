@@ -529,7 +529,7 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
 	c := st.classes
 	minCost := int(^uint(0) >> 1)
-	for _, m := range c.Sys.Moves() {
+	for _, m := range c.Moves() {
 		if !c.Sys.Legal(s, m) {
 			continue
 		}

@@ -9,16 +9,17 @@ type Classes struct {
 	Move      []Move   // class → move
 	Label     []int32  // class → deprel, or None
 	base      [8]int32 // move → first class, -1 if unused
+	moves     []Move   // sys.Moves(), computed once (the call allocates)
 }
 
 // NewClasses builds the class table of sys for the given deprels; root is
 // the index of the root deprel.
 func NewClasses(sys System, deprels []string, root int32) *Classes {
-	c := &Classes{Sys: sys, Deprels: deprels, RootLabel: root}
+	c := &Classes{Sys: sys, Deprels: deprels, RootLabel: root, moves: sys.Moves()}
 	for i := range c.base {
 		c.base[i] = -1
 	}
-	for _, m := range sys.Moves() {
+	for _, m := range c.moves {
 		c.base[m] = int32(len(c.Move))
 		if m.Labeled() {
 			for l := range deprels {
@@ -32,6 +33,9 @@ func NewClasses(sys System, deprels []string, root int32) *Classes {
 	}
 	return c
 }
+
+// Moves returns the system's moves (do not modify).
+func (c *Classes) Moves() []Move { return c.moves }
 
 // Len is the number of classes.
 func (c *Classes) Len() int { return len(c.Move) }
@@ -65,7 +69,7 @@ func (c *Classes) Transition(k int) Transition {
 // Legal fills legal[k] for every class: the move is legal in s and the label
 // respects the root rule (the root deprel exactly on arcs from node 0).
 func (c *Classes) Legal(s *State, legal []bool) {
-	for _, m := range c.Sys.Moves() {
+	for _, m := range c.moves {
 		b := int(c.base[m])
 		ok := c.Sys.Legal(s, m)
 		if !m.Labeled() {
