@@ -176,6 +176,9 @@ func (m *Model) Parse(words []conllu.Word) error {
 func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
 	c := m.classes
 	feature.FillWords(&sc.words, words, v.Morph)
+	if !v.Morph {
+		m.taggers.Ambiguity(words, &sc.words)
+	}
 	s := &sc.state
 	c.Sys.Init(s, len(words))
 	for !c.Sys.Terminal(s) {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/tagger"
 )
 
@@ -46,5 +47,26 @@ func fill(tg *tagger.Tagger, words []conllu.Word, col func(*conllu.Word) *string
 		if !conllu.Absent(given[i]) {
 			*col(&words[i]) = given[i]
 		}
+	}
+}
+
+// AmbiguityClasses returns the ambiguity classes of form in the UPOS and
+// XPOS taggers' dictionaries (0 where unknown or there is no tagger).
+func (t Taggers) AmbiguityClasses(form string) (a, ax uint64) {
+	if t.UPOS != nil {
+		a = t.UPOS.AmbiguityClass(form)
+	}
+	if t.XPOS != nil {
+		ax = t.XPOS.AmbiguityClass(form)
+	}
+	return a, ax
+}
+
+// Ambiguity writes the ambiguity classes of the words' forms into the A and
+// AX values of w (node i+1 for word i), after feature.FillWords.
+func (t Taggers) Ambiguity(words []conllu.Word, w *feature.Words) {
+	for i := range words {
+		v := &w.Values[i+1]
+		v[feature.A], v[feature.AX] = t.AmbiguityClasses(words[i].Form)
 	}
 }

@@ -12,7 +12,8 @@
 //
 // Values: w form, lw lowercased form, p tag (the model's main tag: XPOS for
 // gold-tag models, UPOS for plain-token models), u UPOS, x XPOS, lm lemma,
-// m FEATS, sf the form's last 3 characters, d deprel of the node's arc,
+// m FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
+// class in the UPOS / XPOS tagger's dictionary (set by the caller), d deprel of the node's arc,
 // vl / vr number of left / right dependents, sl / sr set of left / right
 // dependents' labels; and the node-free value "dist", the distance between
 // s0 and n0 (capped at 10). The feature set of Zhang & Nivre (2011) is
@@ -39,6 +40,8 @@ const (
 	LM
 	M
 	SF
+	A  // ambiguity class of the form in the UPOS tagger's dictionary
+	AX // ambiguity class of the form in the XPOS tagger's dictionary
 	numWordValues
 	D
 	VL
@@ -48,7 +51,7 @@ const (
 	Dist
 )
 
-var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF,
+var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF, "a": A, "ax": AX,
 	"d": D, "vl": VL, "vr": VR, "sl": SL, "sr": SR}
 
 // NumWordValues is the number of per-word precomputed values.

@@ -42,7 +42,10 @@ func ZhangNivre2011(morph bool) []string {
 		t = append(t, "s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u",
 			// predicted tags are noisy: lean more on the words themselves
 			"s0.lw+n0.lw", "s0.lw+n0.p", "s0.p+n0.lw", "n0.lw+n1.lw", "s1.lw+s0.lw",
-			"s0.sf+n0.sf", "n0.sf+n0.p", "s0.sf+s0.p", "n1.sf+n1.p")
+			"s0.sf+n0.sf", "n0.sf+n0.p", "s0.sf+s0.p", "n1.sf+n1.p",
+			// tag dictionary ambiguity classes do not depend on the tagger's choice
+			"s0.a", "n0.a", "n1.a", "s1.a", "s0.ax", "n0.ax", "n1.ax", "s1.ax",
+			"s0.ax+n0.ax", "s0.a+n0.a", "s0.w+n0.ax", "s0.ax+n0.w", "n0.ax+n1.ax")
 	}
 	if morph {
 		t = append(t,

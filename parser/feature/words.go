@@ -32,6 +32,7 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 			tag = x.UPOS
 		}
 		vals[P] = Hash(P, orAbsent(tag))
+		vals[A], vals[AX] = 0, 0
 		if morph {
 			vals[LM] = Hash(LM, orAbsent(x.Lemma))
 			vals[M] = Hash(M, orAbsent(x.Feats))

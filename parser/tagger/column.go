@@ -41,3 +41,26 @@ func columnFromName(name string) string {
 	}
 	return ""
 }
+
+// AmbiguityClass returns a hash of the set of tags the tagger's dictionary
+// gives form (from the exact form, else the lowercased form), computed from
+// the tag names so that taggers with different tag ids agree; 0 when form
+// is not in the dictionary. Parsers use it as a feature that does not
+// depend on the tagger's choice.
+func (t *Tagger) AmbiguityClass(form string) uint64 {
+	w := analyze(form)
+	t.dict.amb(&w)
+	if w.amb == 0 {
+		return 0
+	}
+	h := uint64(0x9ae16a3b2f90404f)
+	for id, tag := range t.tags {
+		if w.amb&(1<<uint(id)) != 0 {
+			for i := 0; i < len(tag); i++ {
+				h = (h ^ uint64(tag[i])) * fnvPrime
+			}
+			h = (h ^ 0xff) * fnvPrime
+		}
+	}
+	return h
+}

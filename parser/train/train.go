@@ -114,14 +114,14 @@ func Train(opt Options) (*parser.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	plainTrain, err := jackknife(trainSents, devSents, cols, opt)
+	plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt)
 	if err != nil {
 		return nil, err
 	}
 	plainDev := plainCopy(devSents, tg)
 
-	goldTrain := prepare(sys, trainSents, deprels, opt.Log)
-	plainPrepared := prepare(sys, plainTrain, deprels, io.Discard)
+	goldTrain := prepare(sys, trainSents, nil, deprels, opt.Log)
+	plainPrepared := prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
 
 	var gold, plain parser.Variant
 	var gerr, perr error
@@ -129,11 +129,11 @@ func Train(opt Options) (*parser.Model, error) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		gold, gerr = trainVariant(classes, true, goldTrain, devSents, opt, "gold tags")
+		gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, opt, "gold tags")
 	}()
 	go func() {
 		defer wg.Done()
-		plain, perr = trainVariant(classes, false, plainPrepared, plainDev, opt, "plain tokens")
+		plain, perr = trainVariant(classes, false, plainPrepared, plainDev, tg, opt, "plain tokens")
 	}()
 	wg.Wait()
 	if gerr != nil {
@@ -254,19 +254,21 @@ func inventory(sents []*conllu.Sentence) ([]string, int32) {
 type example struct {
 	words []conllu.Word
 	gold  *transition.Gold
+	amb   [][2]uint64 // plain tokens: ambiguity classes (A, AX) per word
 }
 
 // prepare converts sentences into examples: trees outside the system's class
 // are lifted to projective ones; sentences that are not trees are skipped
-// and counted in the log.
-func prepare(sys transition.System, sents []*conllu.Sentence, deprels []string, log io.Writer) []example {
+// and counted in the log. amb, if not nil, holds each sentence's ambiguity
+// classes.
+func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64, deprels []string, log io.Writer) []example {
 	index := map[string]int32{}
 	for i, l := range deprels {
 		index[l] = int32(i)
 	}
 	var out []example
 	skipped, lifted := 0, 0
-	for _, s := range sents {
+	for k, s := range sents {
 		if s.CheckTree() != nil {
 			skipped++
 			continue
@@ -289,7 +291,11 @@ func prepare(sys transition.System, sents []*conllu.Sentence, deprels []string, 
 				continue
 			}
 		}
-		out = append(out, example{words: s.Words, gold: g})
+		ex := example{words: s.Words, gold: g}
+		if amb != nil {
+			ex.amb = amb[k]
+		}
+		out = append(out, ex)
 	}
 	fmt.Fprintf(log, "%s: %d training trees, %d lifted to the system's class, %d skipped (not trees)\n",
 		sys.Name(), len(out), lifted, skipped)
@@ -338,10 +344,12 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 
 // jackknife returns copies of sents with UPOS (and XPOS) predicted by
 // taggers trained on the other folds and the other morphology removed, as
-// at parse time from plain tokens.
-func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options) ([]*conllu.Sentence, error) {
+// at parse time from plain tokens, and the words' ambiguity classes in
+// those taggers' dictionaries.
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options) ([]*conllu.Sentence, [][][2]uint64, error) {
 	k := opt.Folds
 	out := make([]*conllu.Sentence, len(sents))
+	amb := make([][][2]uint64, len(sents))
 	type res struct {
 		fold int
 		tg   parser.Taggers
@@ -366,16 +374,20 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options) ([]*co
 	for f := 0; f < k; f++ {
 		r := <-results
 		if r.err != nil {
-			return nil, r.err
+			return nil, nil, r.err
 		}
 		for i, s := range sents {
 			if i%k == r.fold {
 				out[i] = plainCopy([]*conllu.Sentence{s}, r.tg)[0]
+				amb[i] = make([][2]uint64, len(s.Words))
+				for j, w := range s.Words {
+					amb[i][j][0], amb[i][j][1] = r.tg.AmbiguityClasses(w.Form)
+				}
 			}
 		}
 	}
 	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds)\n", strings.Join(cols, " and "), len(sents), k)
-	return out, nil
+	return out, amb, nil
 }
 
 // plainCopy returns copies of sents as the parser sees plain tokens: tags
@@ -393,7 +405,7 @@ func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 
 // trainVariant trains one classifier and returns the epoch with the best dev
 // LAS.
-func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, opt Options, what string) (parser.Variant, error) {
+func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, tg parser.Taggers, opt Options, what string) (parser.Variant, error) {
 	ext, err := feature.New(feature.ZhangNivre2011(morph))
 	if err != nil {
 		return parser.Variant{}, err
@@ -437,7 +449,7 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 			bar.Finish()
 		}
 		v := parser.Variant{Morph: morph, Ext: ext, Clf: tr.Freeze(freeze)}
-		las, uas := devScore(classes, v, dev)
+		las, uas := devScore(classes, v, dev, tg)
 		mark := ""
 		if las > bestLAS {
 			bestLAS, best, mark = las, v, " *"
@@ -449,8 +461,8 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 }
 
 // devScore parses dev with the variant and returns LAS and UAS.
-func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence) (las, uas float64) {
-	m := parser.NewModel(modelfmt.Card{}, classes, v, v, parser.Taggers{})
+func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers) (las, uas float64) {
+	m := parser.NewModel(modelfmt.Card{}, classes, v, v, tg)
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
@@ -488,6 +500,9 @@ type stepper struct {
 func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, total int) {
 	c, s, g := st.classes, &st.state, ex.gold
 	feature.FillWords(&st.words, ex.words, st.morph)
+	for i, a := range ex.amb {
+		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
+	}
 	c.Sys.Init(s, len(ex.words))
 	limit := 8*len(ex.words) + 8
 	for !c.Sys.Terminal(s) && total < limit {

@@ -369,7 +369,8 @@ typedef struct {
 static void tokenize(const char *s, tokens *t) {
     t->buf = strdup(s);
     t->n = 0;
-    for (char *tok = strtok(t->buf, " "); tok && t->n < 64; tok = strtok(NULL, " "))
+    char *save = NULL; /* strtok_r: tokenize runs in many threads at once */
+    for (char *tok = strtok_r(t->buf, " ", &save); tok && t->n < 64; tok = strtok_r(NULL, " ", &save))
         t->forms[t->n++] = tok;
 }
 
