@@ -9,7 +9,8 @@
 #       bin/transparse             the command line (if cmd/transparse exists)
 #       bindings/c/examples/parse  the C example, built through pkg-config
 #       bindings/python/transparse/libtransparse.so.0  copy for the Python package
-#   ./build.sh test              build, then: go vet + go test ./..., header
+#   ./build.sh test              build, then: go vet + go test ./... (and -race
+#                                on the parser, linear, tagger, capi packages), header
 #                                and ABI checks, C and C++ tests, the example,
 #                                Python tests. Runs every suite, then exits
 #                                non-zero if any failed.
@@ -129,6 +130,8 @@ suite() {
 
 t_go_vet() { "$GO" vet ./...; }
 t_go_test() { "$GO" test ./...; }
+# The packages that run inside a host's threads, under the race detector.
+t_go_race() { "$GO" test -race ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
 
 # The header alone compiles cleanly as C99, C11 and C++11.
 t_header() {
@@ -204,6 +207,7 @@ run_tests() {
     if [[ -f $MODEL ]]; then say "model for tests: $MODEL"; else say "no model at $MODEL: tests that need one are skipped"; fi
     suite "go vet ./..." t_go_vet
     suite "go test ./..." t_go_test
+    suite "go test -race (parser, linear, tagger, capi)" t_go_race
     suite "header compiles standalone (C99, C11, C++11)" t_header
     suite "ABI: exported symbols and soname" t_abi
     suite "C tests (bindings/c/tests/test_capi.c)" t_c
