@@ -570,92 +570,32 @@ func decodeStrings(r *reader) ([]string, error) {
 
 func keySeg(k string) string { return "[" + strconv.Quote(k) + "]" }
 
-func decodeStringMap(r *reader) (map[string]string, error) {
+// decodeMap decodes a msgpack map with string keys, reading each value
+// with value.
+func decodeMap[V any](r *reader, value func(*reader) (V, error)) (map[string]V, error) {
 	n, isNil, err := r.containerLen(true)
 	if err != nil || isNil {
 		return nil, err
 	}
-	m := make(map[string]string, mapHint(n))
+	m := make(map[string]V, mapHint(n))
 	for range n {
 		k, err := r.str()
 		if err != nil {
 			return nil, err
 		}
-		if m[k], err = r.str(); err != nil {
+		if m[k], err = value(r); err != nil {
 			return nil, inField(err, keySeg(k))
 		}
 	}
 	return m, nil
 }
 
-func decodeStringTables(r *reader) (map[string][]string, error) {
-	n, isNil, err := r.containerLen(true)
-	if err != nil || isNil {
-		return nil, err
-	}
-	m := make(map[string][]string, mapHint(n))
-	for range n {
-		k, err := r.str()
-		if err != nil {
-			return nil, err
-		}
-		if m[k], err = decodeStrings(r); err != nil {
-			return nil, inField(err, keySeg(k))
-		}
-	}
-	return m, nil
-}
+func decodeStringMap(r *reader) (map[string]string, error) { return decodeMap(r, (*reader).str) }
 
-func decodeIntMap(r *reader) (map[string]int64, error) {
-	n, isNil, err := r.containerLen(true)
-	if err != nil || isNil {
-		return nil, err
-	}
-	m := make(map[string]int64, mapHint(n))
-	for range n {
-		k, err := r.str()
-		if err != nil {
-			return nil, err
-		}
-		if m[k], err = r.int64(); err != nil {
-			return nil, inField(err, keySeg(k))
-		}
-	}
-	return m, nil
-}
+func decodeStringTables(r *reader) (map[string][]string, error) { return decodeMap(r, decodeStrings) }
 
-func decodeFloatMap(r *reader) (map[string]float64, error) {
-	n, isNil, err := r.containerLen(true)
-	if err != nil || isNil {
-		return nil, err
-	}
-	m := make(map[string]float64, mapHint(n))
-	for range n {
-		k, err := r.str()
-		if err != nil {
-			return nil, err
-		}
-		if m[k], err = r.float64(); err != nil {
-			return nil, inField(err, keySeg(k))
-		}
-	}
-	return m, nil
-}
+func decodeIntMap(r *reader) (map[string]int64, error) { return decodeMap(r, (*reader).int64) }
 
-func decodeBlobMap(r *reader) (map[string][]byte, error) {
-	n, isNil, err := r.containerLen(true)
-	if err != nil || isNil {
-		return nil, err
-	}
-	m := make(map[string][]byte, mapHint(n))
-	for range n {
-		k, err := r.str()
-		if err != nil {
-			return nil, err
-		}
-		if m[k], err = r.bin(); err != nil {
-			return nil, inField(err, keySeg(k))
-		}
-	}
-	return m, nil
-}
+func decodeFloatMap(r *reader) (map[string]float64, error) { return decodeMap(r, (*reader).float64) }
+
+func decodeBlobMap(r *reader) (map[string][]byte, error) { return decodeMap(r, (*reader).bin) }
