@@ -163,13 +163,7 @@ func (m *Model) Parse(words []conllu.Word) error {
 	if !morph {
 		m.taggers.Fill(words)
 	}
-	v := &m.plain
-	if morph {
-		v = &m.gold
-	}
-	sc := m.scratch()
-	defer m.pool.Put(sc)
-	m.parse(v, words, sc)
+	m.parseWith(morph, words)
 	return nil
 }
 
@@ -248,6 +242,12 @@ func (m *Model) ParseWith(morph bool, words []conllu.Word) error {
 	if err := CheckWords(words); err != nil {
 		return err
 	}
+	m.parseWith(morph, words)
+	return nil
+}
+
+// parseWith parses checked words with the chosen classifier.
+func (m *Model) parseWith(morph bool, words []conllu.Word) {
 	v := &m.plain
 	if morph {
 		v = &m.gold
@@ -255,5 +255,4 @@ func (m *Model) ParseWith(morph bool, words []conllu.Word) error {
 	sc := m.scratch()
 	defer m.pool.Put(sc)
 	m.parse(v, words, sc)
-	return nil
 }
