@@ -67,6 +67,15 @@ const (
 	stepR2
 )
 
+// pathSteps are the path letters of an address, longest first.
+var pathSteps = []struct {
+	name  string
+	steps []step
+}{
+	{"h2", []step{stepHead, stepHead}}, {"l2", []step{stepL2}}, {"r2", []step{stepR2}},
+	{"h", []step{stepHead}}, {"l", []step{stepL1}}, {"r", []step{stepR1}},
+}
+
 type address struct {
 	stack bool
 	index int
@@ -129,26 +138,16 @@ func parseAddress(s string) (address, error) {
 	a.index = int(s[1] - '0')
 	rest := s[2:]
 	for len(rest) > 0 {
-		switch {
-		case strings.HasPrefix(rest, "h2"):
-			a.path = append(a.path, stepHead, stepHead)
-			rest = rest[2:]
-		case strings.HasPrefix(rest, "h"):
-			a.path = append(a.path, stepHead)
-			rest = rest[1:]
-		case strings.HasPrefix(rest, "l2"):
-			a.path = append(a.path, stepL2)
-			rest = rest[2:]
-		case strings.HasPrefix(rest, "l"):
-			a.path = append(a.path, stepL1)
-			rest = rest[1:]
-		case strings.HasPrefix(rest, "r2"):
-			a.path = append(a.path, stepR2)
-			rest = rest[2:]
-		case strings.HasPrefix(rest, "r"):
-			a.path = append(a.path, stepR1)
-			rest = rest[1:]
-		default:
+		ok := false
+		for _, st := range pathSteps { // two-letter steps come first
+			if strings.HasPrefix(rest, st.name) {
+				a.path = append(a.path, st.steps...)
+				rest = rest[len(st.name):]
+				ok = true
+				break
+			}
+		}
+		if !ok {
 			return a, fmt.Errorf("bad address %q", s)
 		}
 	}
