@@ -175,13 +175,14 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
 	}
 	s := &sc.state
 	c.Sys.Init(s, len(words))
-	for !c.Sys.Terminal(s) {
+	bound := c.Sys.MaxTransitions(len(words))
+	for !c.Sys.Terminal(s) && s.Steps < bound {
 		feats := v.Ext.Extract(s, &sc.words, &sc.fsc)
 		v.Clf.Scores(feats, sc.scores)
 		c.Legal(s, sc.legal)
 		k := transition.Best(sc.scores, sc.legal)
 		if k < 0 {
-			break // cannot happen for the systems here; repaired below
+			break // no legal transition: the arcs so far are repaired below
 		}
 		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(k), sc.scores))
 	}

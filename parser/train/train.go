@@ -504,7 +504,7 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
 	}
 	c.Sys.Init(s, len(ex.words))
-	limit := 8*len(ex.words) + 8
+	limit := c.Sys.MaxTransitions(len(ex.words))
 	for !c.Sys.Terminal(s) && total < limit {
 		feats := st.ext.Extract(s, &st.words, &st.fsc)
 		st.tr.Scores(feats, st.scores)

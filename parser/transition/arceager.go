@@ -205,3 +205,6 @@ func rootLost(s *State, g *Gold, d int32) int {
 // reachableRoot: an arc from stack node h is still buildable unless h is 0
 // and a word is already attached to 0.
 func reachableRoot(s *State, h int32) bool { return h != 0 || s.Roots == 0 }
+
+// MaxTransitions is 2n: n shifts (or pushes) and n arcs.
+func (ArcEager) MaxTransitions(n int) int { return 2 * n }

@@ -139,3 +139,6 @@ func pendingIn(s *State, g *Gold, x int32, in func(int32) bool) int {
 	}
 	return c
 }
+
+// MaxTransitions is 2n: n shifts (or pushes) and n arcs.
+func (ArcHybrid) MaxTransitions(n int) int { return 2 * n }

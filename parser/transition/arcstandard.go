@@ -89,3 +89,6 @@ func (ArcStandard) Oracle(s *State, g *Gold) Transition {
 
 // InClass reports whether g is projective.
 func (ArcStandard) InClass(g *Gold) bool { return tree.Projective(g.Head) }
+
+// MaxTransitions is 2n: n shifts (or pushes) and n arcs.
+func (ArcStandard) MaxTransitions(n int) int { return 2 * n }

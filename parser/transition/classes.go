@@ -5,11 +5,11 @@ package transition
 type Classes struct {
 	Sys       System
 	Deprels   []string
-	RootLabel int32    // the deprel of words attached to node 0
-	Move      []Move   // class → move
-	Label     []int32  // class → deprel, or None
-	base      [8]int32 // move → first class, -1 if unused
-	moves     []Move   // sys.Moves(), computed once (the call allocates)
+	RootLabel int32           // the deprel of words attached to node 0
+	Move      []Move          // class → move
+	Label     []int32         // class → deprel, or None
+	base      [NumMoves]int32 // move → first class, -1 if unused
+	moves     []Move          // sys.Moves(), computed once (the call allocates)
 }
 
 // NewClasses builds the class table of sys for the given deprels; root is

@@ -42,6 +42,27 @@ type State struct {
 	RootWord int32
 	// Steps counts transitions applied since Reset.
 	Steps int
+	// Prev is the last move applied (Shift after Reset); systems such as
+	// 2-planar, which forbids two SWITCHes in a row, read it.
+	Prev Move
+
+	// Structures of the systems beyond one stack and one buffer. Reset
+	// empties them; systems that do not use them leave them alone.
+	//
+	// List2 is Covington's λ2 (its head, the node next to λ1, at the end).
+	List2 []int32
+	// Stacks are the inactive stacks of the k-planar systems (Stack is the
+	// active one); SWITCH rotates them.
+	Stacks [][]int32
+	// Reg holds the two-registers system's R1 and R2 (None when empty);
+	// Last is its "last" bookkeeping vertex (None initially).
+	Reg  [2]int32
+	Last int32
+
+	// comp is a union-find forest over the nodes, joined by every arc, so
+	// Connected answers the acyclicity tests of Covington and the planar
+	// systems in near-constant time.
+	comp []int32
 }
 
 // Reset makes s the empty configuration for n words: every slice is resized
@@ -65,7 +86,35 @@ func (s *State) Reset(n int) {
 	s.Roots = 0
 	s.RootWord = None
 	s.Steps = 0
+	s.Prev = Shift
+	s.List2 = s.List2[:0]
+	for i := range s.Stacks {
+		s.Stacks[i] = s.Stacks[i][:0]
+	}
+	s.Reg = [2]int32{None, None}
+	s.Last = None
+	if cap(s.comp) < m {
+		s.comp = make([]int32, m)
+	}
+	s.comp = s.comp[:m]
+	for i := range s.comp {
+		s.comp[i] = int32(i)
+	}
 }
+
+// find returns the representative of x's component (path halving).
+func (s *State) find(x int32) int32 {
+	for s.comp[x] != x {
+		s.comp[x] = s.comp[s.comp[x]]
+		x = s.comp[x]
+	}
+	return x
+}
+
+// Connected reports whether x and y are joined by a path of arcs, ignoring
+// direction. With single heads, a new arc h → d closes a cycle exactly when
+// h and d are already connected (Nivre 2008 §6.1).
+func (s *State) Connected(x, y int32) bool { return s.find(x) == s.find(y) }
 
 func fill32(b []int32, n int, v int32) []int32 {
 	if cap(b) < n {
@@ -129,6 +178,9 @@ func (s *State) shiftOut() int32 {
 func (s *State) AddArc(h, d, l int32) {
 	s.Head[d] = h
 	s.Label[d] = l
+	if a, b := s.find(h), s.find(d); a != b {
+		s.comp[b] = a
+	}
 	bit := uint64(0)
 	if l >= 0 {
 		bit = 1 << (uint(l) & 63)

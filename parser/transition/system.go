@@ -11,14 +11,28 @@ type Move uint8
 
 // The moves of the systems in this package. Each system uses a subset.
 const (
-	Shift Move = iota
-	Reduce
-	LeftArc
-	RightArc
-	numMoves
+	Shift       Move = iota
+	Reduce           // pop the stack (arc-eager, planar, two-registers)
+	LeftArc          // labeled
+	RightArc         // labeled
+	NoArc            // Covington: move λ1's head to λ2
+	Swap             // Nivre 2009: move stack[1] back to the buffer front
+	Switch           // 2-planar / k-planar: make the next stack active
+	Store            // two-registers Store(no-arc)
+	StoreLeft        // two-registers Store(left), labeled: β1 → R1
+	StoreRight       // two-registers Store(right), labeled: R1 → β1
+	Clear            // two-registers Clear
+	RegToReg1        // two-registers Register-Stack(1, to-register), labeled: σ1 → R1
+	RegToStack1      // two-registers Register-Stack(1, to-stack), labeled: R1 → σ1
+	RegToReg2        // two-registers Register-Stack(2, to-register), labeled: σ1 → R2
+	RegToStack2      // two-registers Register-Stack(2, to-stack), labeled: R2 → σ1
+	NumMoves         // number of moves; not a move
 )
 
-var moveNames = [...]string{Shift: "SHIFT", Reduce: "REDUCE", LeftArc: "LEFT-ARC", RightArc: "RIGHT-ARC"}
+var moveNames = [...]string{Shift: "SHIFT", Reduce: "REDUCE", LeftArc: "LEFT-ARC", RightArc: "RIGHT-ARC",
+	NoArc: "NO-ARC", Swap: "SWAP", Switch: "SWITCH", Store: "STORE", StoreLeft: "STORE-LEFT", StoreRight: "STORE-RIGHT",
+	Clear: "CLEAR", RegToReg1: "REGISTER-STACK-1-TO-REGISTER", RegToStack1: "REGISTER-STACK-1-TO-STACK",
+	RegToReg2: "REGISTER-STACK-2-TO-REGISTER", RegToStack2: "REGISTER-STACK-2-TO-STACK"}
 
 func (m Move) String() string {
 	if int(m) < len(moveNames) {
@@ -28,7 +42,13 @@ func (m Move) String() string {
 }
 
 // Labeled reports whether the move builds an arc and so takes a label.
-func (m Move) Labeled() bool { return m == LeftArc || m == RightArc }
+func (m Move) Labeled() bool {
+	switch m {
+	case LeftArc, RightArc, StoreLeft, StoreRight, RegToReg1, RegToStack1, RegToReg2, RegToStack2:
+		return true
+	}
+	return false
+}
 
 // Transition is a move with its label (None for unlabeled moves).
 type Transition struct {
@@ -90,9 +110,22 @@ type System interface {
 	Apply(s *State, t Transition)
 	// Oracle returns the static-oracle transition for s and gold tree g.
 	Oracle(s *State, g *Gold) Transition
-	// InClass reports whether the system derives the gold tree g (for the
-	// systems here: whether g is projective).
+	// InClass reports whether the system derives the gold tree g (for
+	// arc-standard, arc-eager and arc-hybrid: whether g is projective).
 	InClass(g *Gold) bool
+	// MaxTransitions is the paper's bound on the length of any transition
+	// sequence for n words (2n for the linear stack systems, n(n+3)/2 for
+	// Covington, ...). Parsers stop a derivation that reaches it.
+	MaxTransitions(n int) int
+}
+
+// Sequencer is implemented by systems whose static oracle plans the whole
+// derivation from the tree at once (a plane assignment, a choice of register
+// pairs with retry) rather than one state at a time. Sequence returns the
+// gold transitions for g from the initial state, or an error when the tree
+// cannot be derived. Derive uses it in preference to Oracle.
+type Sequencer interface {
+	Sequence(s *State, g *Gold) ([]Transition, error)
 }
 
 // DynamicOracle is implemented by systems with an arc-decomposable dynamic
@@ -129,12 +162,13 @@ func Names() []string {
 
 // Run drives sys from the initial state for gold's sentence with the static
 // oracle and returns the transitions. It returns an error if the oracle
-// proposes an illegal move or does not reach a terminal state within a
-// bound of 4n+4 steps (the systems here need at most 2n).
+// proposes an illegal move or does not reach a terminal state within
+// sys.MaxTransitions(n) steps. s is left in the terminal state.
 func Run(sys System, s *State, g *Gold) ([]Transition, error) {
 	n := len(g.Head) - 1
 	sys.Init(s, n)
 	var seq []Transition
+	bound := sys.MaxTransitions(n)
 	for !sys.Terminal(s) {
 		t := sys.Oracle(s, g)
 		if !sys.Legal(s, t.Move) {
@@ -142,8 +176,46 @@ func Run(sys System, s *State, g *Gold) ([]Transition, error) {
 		}
 		sys.Apply(s, t)
 		seq = append(seq, t)
-		if len(seq) > 4*n+4 {
-			return seq, fmt.Errorf("transition: %s oracle did not terminate", sys.Name())
+		if len(seq) > bound {
+			return seq, fmt.Errorf("transition: %s oracle did not terminate within %d transitions", sys.Name(), bound)
+		}
+	}
+	return seq, nil
+}
+
+// Derive returns the static-oracle transition sequence for g: the system's
+// Sequencer if it has one, else Run. It checks the sequence by replaying it
+// from the initial state: every transition legal, a terminal state within
+// MaxTransitions, and every arc of g built with its label. s is left in the
+// terminal state.
+func Derive(sys System, s *State, g *Gold) ([]Transition, error) {
+	n := len(g.Head) - 1
+	var seq []Transition
+	if sq, ok := sys.(Sequencer); ok {
+		var err error
+		if seq, err = sq.Sequence(s, g); err != nil {
+			return nil, err
+		}
+		sys.Init(s, n)
+		for i, t := range seq {
+			if sys.Terminal(s) || !sys.Legal(s, t.Move) {
+				return nil, fmt.Errorf("transition: %s: planned transition %d (%v) is illegal", sys.Name(), i, t)
+			}
+			sys.Apply(s, t)
+		}
+		if !sys.Terminal(s) || len(seq) > sys.MaxTransitions(n) {
+			return nil, fmt.Errorf("transition: %s: planned sequence of %d transitions does not end in a terminal state within the bound", sys.Name(), len(seq))
+		}
+	} else {
+		var err error
+		if seq, err = Run(sys, s, g); err != nil {
+			return nil, err
+		}
+	}
+	for d := 1; d <= n; d++ {
+		if s.Head[d] != g.Head[d] || s.Label[d] != g.Label[d] {
+			return nil, fmt.Errorf("transition: %s: derivation gives word %d head %d label %d, gold has %d label %d",
+				sys.Name(), d, s.Head[d], s.Label[d], g.Head[d], g.Label[d])
 		}
 	}
 	return seq, nil
