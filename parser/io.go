@@ -30,9 +30,13 @@ func (m *Model) Document() *modelfmt.Model {
 		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
 		Classifiers: []modelfmt.Classifier{
 			m.gold.Clf.Classifier(clfGold, m.gold.Ext.Templates(), names),
-			m.plain.Clf.Classifier(clfPlain, m.plain.Ext.Templates(), names),
-			m.taggers.UPOS.Classifier(),
 		},
+	}
+	if m.plain.Clf != nil {
+		doc.Classifiers = append(doc.Classifiers, m.plain.Clf.Classifier(clfPlain, m.plain.Ext.Templates(), names))
+	}
+	if m.taggers.UPOS != nil {
+		doc.Classifiers = append(doc.Classifiers, m.taggers.UPOS.Classifier())
 	}
 	if m.taggers.XPOS != nil {
 		doc.Classifiers = append(doc.Classifiers, m.taggers.XPOS.Classifier())
@@ -118,16 +122,20 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	plain, err := variant(clfPlain, false)
-	if err != nil {
-		return nil, err
+	// A gold-tags-only model (trained for comparing systems) has no
+	// plain-token classifier and no taggers.
+	var plain Variant
+	if byName[clfPlain] != nil {
+		if plain, err = variant(clfPlain, false); err != nil {
+			return nil, err
+		}
 	}
 	var tg Taggers
 	for _, col := range []string{tagger.UPOS, tagger.XPOS} {
 		name := tagger.ClassifierName(col)
 		tc := byName[name]
 		if tc == nil {
-			if col == tagger.UPOS {
+			if col == tagger.UPOS && plain.Clf != nil {
 				return nil, bad("classifier %q missing", name)
 			}
 			continue

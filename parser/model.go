@@ -78,7 +78,16 @@ func (m *Model) XPOSTags() []string {
 }
 
 // UPOSTags returns the UPOS tags the tagger can assign, in a fixed order.
-func (m *Model) UPOSTags() []string { return m.taggers.UPOS.Tags() }
+func (m *Model) UPOSTags() []string {
+	if m.taggers.UPOS == nil {
+		return nil
+	}
+	return m.taggers.UPOS.Tags()
+}
+
+// GoldTagsOnly reports whether the model lacks taggers and the plain-token
+// classifier, so that it parses only sentences given with morphology.
+func (m *Model) GoldTagsOnly() bool { return m.plain.Clf == nil }
 
 type scratch struct {
 	state  transition.State
@@ -161,6 +170,9 @@ func (m *Model) Parse(words []conllu.Word) error {
 	}
 	morph := HasMorphology(words)
 	if !morph {
+		if m.plain.Clf == nil {
+			return fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
+		}
 		m.taggers.Fill(words)
 	}
 	m.parseWith(morph, words)
@@ -242,6 +254,9 @@ func checkTree(words []conllu.Word) error {
 func (m *Model) ParseWith(morph bool, words []conllu.Word) error {
 	if err := CheckWords(words); err != nil {
 		return err
+	}
+	if !morph && m.plain.Clf == nil {
+		return fmt.Errorf("%w: this model has no plain-token classifier", ErrInput)
 	}
 	m.parseWith(morph, words)
 	return nil

@@ -5,8 +5,10 @@
 // the form of the stack top with the tag of the buffer front. Templates are
 // written once against addresses, so every transition system reuses them.
 //
-// Addresses: s0..s3 (stack, 0 = top), n0..n3 (buffer, 0 = front), each
-// optionally followed by a path of h (head), l / r (leftmost / rightmost
+// Addresses: s0..s3 (stack, 0 = top), n0..n3 (buffer, 0 = front), q0..q3
+// (the second structure of a system: Covington's λ2 from its head next to
+// λ1, or the 2-planar inactive stack from its top), g0 and g1 (the
+// two-registers system's R1 and R2), each optionally followed by a path of h (head), l / r (leftmost / rightmost
 // dependent) and l2 / r2 (second leftmost / rightmost dependent), for
 // example s0h2 is the head of the head, s0l2 the second leftmost dependent.
 //
@@ -76,8 +78,16 @@ var pathSteps = []struct {
 	{"h", []step{stepHead}}, {"l", []step{stepL1}}, {"r", []step{stepR1}},
 }
 
+// Address kinds: where an address starts.
+const (
+	kindStack = iota
+	kindBuffer
+	kindSecond
+	kindRegister
+)
+
 type address struct {
-	stack bool
+	kind  uint8
 	index int
 	path  []step
 }
@@ -131,10 +141,24 @@ func New(templates []string) (*Extractor, error) {
 
 func parseAddress(s string) (address, error) {
 	var a address
-	if len(s) < 2 || (s[0] != 's' && s[0] != 'n') || s[1] < '0' || s[1] > '3' {
+	if len(s) < 2 || s[1] < '0' || s[1] > '3' {
 		return a, fmt.Errorf("bad address %q", s)
 	}
-	a.stack = s[0] == 's'
+	switch s[0] {
+	case 's':
+		a.kind = kindStack
+	case 'n':
+		a.kind = kindBuffer
+	case 'q':
+		a.kind = kindSecond
+	case 'g':
+		a.kind = kindRegister
+		if s[1] > '1' {
+			return a, fmt.Errorf("bad address %q (registers are g0 and g1)", s)
+		}
+	default:
+		return a, fmt.Errorf("bad address %q", s)
+	}
 	a.index = int(s[1] - '0')
 	rest := s[2:]
 	for len(rest) > 0 {
@@ -182,10 +206,15 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 	for i := range e.addrs {
 		a := &e.addrs[i]
 		var x int32
-		if a.stack {
+		switch a.kind {
+		case kindStack:
 			x = s.S(a.index)
-		} else {
+		case kindBuffer:
 			x = s.B(a.index)
+		case kindSecond:
+			x = s.Q(a.index)
+		default:
+			x = s.Reg[a.index]
 		}
 		for _, st := range a.path {
 			if x < 0 {

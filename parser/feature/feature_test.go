@@ -10,24 +10,26 @@ import (
 func TestParseAddress(t *testing.T) {
 	cases := []struct {
 		in    string
-		stack bool
+		kind  uint8
 		index int
 		path  []step
 	}{
-		{"s0", true, 0, nil},
-		{"n2", false, 2, nil},
-		{"s0h2", true, 0, []step{stepHead, stepHead}},
-		{"s1l2", true, 1, []step{stepL2}},
-		{"n0lr", false, 0, []step{stepL1, stepR1}},
-		{"s0hr2", true, 0, []step{stepHead, stepR2}},
+		{"s0", kindStack, 0, nil},
+		{"n2", kindBuffer, 2, nil},
+		{"s0h2", kindStack, 0, []step{stepHead, stepHead}},
+		{"s1l2", kindStack, 1, []step{stepL2}},
+		{"n0lr", kindBuffer, 0, []step{stepL1, stepR1}},
+		{"s0hr2", kindStack, 0, []step{stepHead, stepR2}},
+		{"q0", kindSecond, 0, nil},
+		{"g1h", kindRegister, 1, []step{stepHead}},
 	}
 	for _, c := range cases {
 		a, err := parseAddress(c.in)
-		if err != nil || a.stack != c.stack || a.index != c.index || !reflect.DeepEqual(a.path, c.path) {
+		if err != nil || a.kind != c.kind || a.index != c.index || !reflect.DeepEqual(a.path, c.path) {
 			t.Errorf("parseAddress(%q) = %+v, %v", c.in, a, err)
 		}
 	}
-	for _, bad := range []string{"", "s", "x0", "s4", "s0q", "s0h3"} {
+	for _, bad := range []string{"", "s", "x0", "s4", "s0q", "s0h3", "g2", "q4"} {
 		if _, err := parseAddress(bad); err == nil {
 			t.Errorf("parseAddress(%q) gave no error", bad)
 		}

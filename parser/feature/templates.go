@@ -1,5 +1,7 @@
 package feature
 
+import "strings"
+
 // ZhangNivre2011 returns the "rich" non-local feature templates of Zhang &
 // Nivre (2011), Table 1 (transition-systems.md §12.4), with p standing for
 // the model's main tag, plus templates over the second and third stack
@@ -54,6 +56,24 @@ func ZhangNivre2011(morph bool) []string {
 			"s0.m", "n0.m", "s1.m", "s0.m+n0.m", "s0.m+n0.p", "s0.p+n0.m", "s1.m+s0.m",
 			"s0.lm+s0.d", "n0l.lm", "s0l.lm", "s0r.lm",
 		)
+	}
+	return t
+}
+
+// ForSystem returns the templates for a transition system: ZhangNivre2011
+// plus templates over the structures the system adds to the stack and
+// buffer — Covington's λ2 and the inactive stack of the k-planar systems
+// (q0), the two-registers system's registers (g0, g1).
+func ForSystem(system string, morph bool) []string {
+	t := ZhangNivre2011(morph)
+	switch {
+	case strings.HasPrefix(system, "covington"), strings.HasSuffix(system, "planar") && system != "planar":
+		t = append(t, "q0.w", "q0.p", "q0.p+s0.p", "q0.p+n0.p", "q0.p+s0.p+n0.p", "q0.w+n0.w",
+			"q0.d", "q0h.p", "q0l.d", "q0r.d", "q1.p", "q1.p+q0.p+n0.p")
+	case strings.HasPrefix(system, "two-registers"):
+		t = append(t, "g0.w", "g0.p", "g1.w", "g1.p", "g0.p+g1.p", "g0.p+s0.p", "g1.p+s0.p",
+			"g0.p+n0.p", "g1.p+n0.p", "g0.p+s0.p+n0.p", "g1.p+s0.p+n0.p", "g0.d", "g1.d",
+			"g0h.p", "g1h.p", "g0.w+s0.w", "g1.w+s0.w")
 	}
 	return t
 }

@@ -57,6 +57,10 @@ type Options struct {
 	MinAbs float32
 	// PlainMinAbs is MinAbs for the plain-token parser (0 = default 0.5).
 	PlainMinAbs float32
+	// GoldOnly trains only the gold-morphology classifier: no taggers, no
+	// jackknifing, no plain-token classifier. Such models parse only
+	// sentences given with tags; they are for comparing systems.
+	GoldOnly bool
 	// Explore is the probability of following the model's own prediction
 	// when training with a dynamic oracle (0 = default 0.9; < 0 = never).
 	Explore float64
@@ -108,34 +112,39 @@ func Train(opt Options) (*parser.Model, error) {
 	deprels, root := inventory(trainSents)
 	classes := transition.NewClasses(sys, deprels, root)
 
-	// Taggers on all training data; jackknifed tags for the plain parser.
-	cols := tagColumns(trainSents)
-	tg, err := trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true)
-	if err != nil {
-		return nil, err
-	}
-	plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt)
-	if err != nil {
-		return nil, err
-	}
-	plainDev := plainCopy(devSents, tg)
-
 	goldTrain := prepare(sys, trainSents, nil, deprels, opt.Log)
-	plainPrepared := prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
-
 	var gold, plain parser.Variant
 	var gerr, perr error
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
+	var tg parser.Taggers
+	cols := []string{}
+	if opt.GoldOnly {
 		gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, opt, "gold tags")
-	}()
-	go func() {
-		defer wg.Done()
-		plain, perr = trainVariant(classes, false, plainPrepared, plainDev, tg, opt, "plain tokens")
-	}()
-	wg.Wait()
+	} else {
+		// Taggers on all training data; jackknifed tags for the plain parser.
+		cols = tagColumns(trainSents)
+		tg, err = trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true)
+		if err != nil {
+			return nil, err
+		}
+		plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt)
+		if err != nil {
+			return nil, err
+		}
+		plainDev := plainCopy(devSents, tg)
+		plainPrepared := prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
+
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, opt, "gold tags")
+		}()
+		go func() {
+			defer wg.Done()
+			plain, perr = trainVariant(classes, false, plainPrepared, plainDev, tg, opt, "plain tokens")
+		}()
+		wg.Wait()
+	}
 	if gerr != nil {
 		return nil, gerr
 	}
@@ -153,6 +162,7 @@ func Train(opt Options) (*parser.Model, error) {
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
+			"gold_only": fmt.Sprint(opt.GoldOnly),
 		},
 		Scores: map[string]float64{},
 	}
@@ -181,6 +191,9 @@ func Train(opt Options) (*parser.Model, error) {
 // records the scores in scores.
 func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	for _, tags := range []string{"gold", "predicted"} {
+		if tags == "predicted" && m.GoldTagsOnly() {
+			continue
+		}
 		pred := make([]*conllu.Sentence, len(sents))
 		for i, s := range sents {
 			c := cloneSentence(s)
@@ -254,7 +267,8 @@ func inventory(sents []*conllu.Sentence) ([]string, int32) {
 type example struct {
 	words []conllu.Word
 	gold  *transition.Gold
-	amb   [][2]uint64 // plain tokens: ambiguity classes (A, AX) per word
+	amb   [][2]uint64             // plain tokens: ambiguity classes (A, AX) per word
+	seq   []transition.Transition // static-oracle sequence (systems without a dynamic oracle)
 }
 
 // prepare converts sentences into examples: trees outside the system's class
@@ -267,7 +281,9 @@ func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64,
 		index[l] = int32(i)
 	}
 	var out []example
-	skipped, lifted := 0, 0
+	skipped, lifted, failed := 0, 0, 0
+	_, dynamic := sys.(transition.DynamicOracle)
+	var state transition.State
 	for k, s := range sents {
 		if s.CheckTree() != nil {
 			skipped++
@@ -292,13 +308,21 @@ func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64,
 			}
 		}
 		ex := example{words: s.Words, gold: g}
+		if !dynamic {
+			seq, err := transition.Derive(sys, &state, g)
+			if err != nil {
+				failed++
+				continue
+			}
+			ex.seq = seq
+		}
 		if amb != nil {
 			ex.amb = amb[k]
 		}
 		out = append(out, ex)
 	}
-	fmt.Fprintf(log, "%s: %d training trees, %d lifted to the system's class, %d skipped (not trees)\n",
-		sys.Name(), len(out), lifted, skipped)
+	fmt.Fprintf(log, "%s: %d training trees, %d lifted to the system's class, %d skipped (not trees), %d oracle failures skipped\n",
+		sys.Name(), len(out), lifted, skipped, failed)
 	return out
 }
 
@@ -406,7 +430,7 @@ func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 // trainVariant trains one classifier and returns the epoch with the best dev
 // LAS.
 func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, tg parser.Taggers, opt Options, what string) (parser.Variant, error) {
-	ext, err := feature.New(feature.ZhangNivre2011(morph))
+	ext, err := feature.New(feature.ForSystem(classes.Sys.Name(), morph))
 	if err != nil {
 		return parser.Variant{}, err
 	}
@@ -517,7 +541,10 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 		if st.dyn != nil {
 			goldK = st.zeroCost(s, g)
 		} else {
-			goldK = c.Class(c.Sys.Oracle(s, g))
+			if total >= len(ex.seq) {
+				break
+			}
+			goldK = c.Class(ex.seq[total])
 			if !st.legal[goldK] {
 				break
 			}

@@ -154,6 +154,21 @@ func (s *State) B(i int) int32 {
 	return s.Buffer[k]
 }
 
+// Q returns the i-th node of the system's second structure (0 = the node
+// nearest the focus): Covington's λ2 from its head, else the first inactive
+// stack of the k-planar systems from its top; None if absent.
+func (s *State) Q(i int) int32 {
+	l := s.List2
+	if len(l) == 0 && len(s.Stacks) > 0 {
+		l = s.Stacks[0]
+	}
+	k := len(l) - 1 - i
+	if k < 0 {
+		return None
+	}
+	return l[k]
+}
+
 // FillBuffer puts nodes from..N in the buffer, from at the front.
 func (s *State) FillBuffer(from int) {
 	for i := s.N; i >= from; i-- {
