@@ -9,6 +9,7 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
 )
@@ -25,7 +26,7 @@ func (m *Model) Document() *modelfmt.Model {
 	doc := &modelfmt.Model{
 		Card:          m.card,
 		System:        m.classes.Sys.Name(),
-		SystemOptions: map[string]string{},
+		SystemOptions: map[string]string{"pseudo_projective": m.pproj.String()},
 		Strings:       map[string][]string{"deprels": m.classes.Deprels},
 		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
 		Classifiers: []modelfmt.Classifier{
@@ -153,7 +154,15 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 			tg.XPOS = t
 		}
 	}
-	return NewModel(doc.Card, classes, gold, plain, tg), nil
+	m := NewModel(doc.Card, classes, gold, plain, tg)
+	if p, ok := doc.SystemOptions["pseudo_projective"]; ok {
+		enc, err := pseudoproj.Parse(p)
+		if err != nil {
+			return nil, bad("system option pseudo_projective: %v", err)
+		}
+		m.pproj = enc
+	}
+	return m, nil
 }
 
 // ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it

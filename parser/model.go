@@ -19,6 +19,7 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
 )
@@ -48,7 +49,10 @@ type Model struct {
 	gold    Variant // morphology given
 	plain   Variant // plain tokens, predicted UPOS
 	taggers Taggers
-	pool    sync.Pool
+	// pproj is the pseudo-projective encoding the deprels carry (Baseline:
+	// none); parse undoes it.
+	pproj pseudoproj.Encoding
+	pool  sync.Pool
 }
 
 // NewModel assembles a model from its parts (used by parser/train).
@@ -84,6 +88,14 @@ func (m *Model) UPOSTags() []string {
 	}
 	return m.taggers.UPOS.Tags()
 }
+
+// SetPseudoProjective records that the model's deprels carry the
+// pseudo-projective encoding enc (Nivre & Nilsson 2005); Parse then undoes
+// it on every parse. Call it before the model is used.
+func (m *Model) SetPseudoProjective(enc pseudoproj.Encoding) { m.pproj = enc }
+
+// PseudoProjective returns the model's pseudo-projective encoding.
+func (m *Model) PseudoProjective() pseudoproj.Encoding { return m.pproj }
 
 // GoldTagsOnly reports whether the model lacks taggers and the plain-token
 // classifier, so that it parses only sentences given with morphology.
@@ -206,6 +218,25 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
 		} else {
 			words[i].Deprel = "dep"
 		}
+	}
+	if m.pproj != pseudoproj.Baseline {
+		m.deprojectivize(words)
+	}
+}
+
+// deprojectivize undoes the model's pseudo-projective encoding on a parse
+// (pseudoproj.Deprojectivize keeps a tree a tree).
+func (m *Model) deprojectivize(words []conllu.Word) {
+	n := len(words)
+	head := make([]int32, n+1)
+	deprel := make([]string, n+1)
+	head[0] = transition.None
+	for i := range words {
+		head[i+1], deprel[i+1] = int32(words[i].Head), words[i].Deprel
+	}
+	head, deprel = pseudoproj.Deprojectivize(head, deprel, m.pproj)
+	for i := range words {
+		words[i].Head, words[i].Deprel = int(head[i+1]), deprel[i+1]
 	}
 }
 

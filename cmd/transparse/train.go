@@ -111,6 +111,7 @@ path of the saved model is printed on standard output.
 	f.Float32Var(&o.MinAbs, "min-abs", 0, "drop gold-tag parser weights smaller than this (0: the trainer's default)")
 	f.Float32Var(&o.PlainMinAbs, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: the trainer's default)")
 	f.BoolVar(&o.GoldOnly, "gold-only", false, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
+	f.StringVar(&o.PseudoProjective, "pseudo-projective", "", "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
 	f.StringVar(&o.Name, "name", "", "model name for the card (default: the output file name without extension)")
 	f.StringVarP(&o.output, "output", "o", "", "where to save the model")
 	f.StringVar(&o.progress, "progress", "auto", "progress bars on standard error: auto (when a terminal), always or never")

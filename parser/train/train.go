@@ -25,6 +25,7 @@ import (
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
@@ -57,6 +58,14 @@ type Options struct {
 	MinAbs float32
 	// PlainMinAbs is MinAbs for the plain-token parser (0 = default 0.5).
 	PlainMinAbs float32
+	// PseudoProjective is the label encoding of lifted arcs for training
+	// trees outside the system's class (Nivre & Nilsson 2005): "baseline"
+	// (or "": lift only, labels unchanged), "head", "path" or "head+path".
+	// With an encoding, such trees are lifted to projective ones, the lifts
+	// recorded in the deprels, and the model undoes them after parsing.
+	// With baseline, trees are lifted one arc at a time only until the
+	// system derives them.
+	PseudoProjective string
 	// GoldOnly trains only the gold-morphology classifier: no taggers, no
 	// jackknifing, no plain-token classifier. Such models parse only
 	// sentences given with tags; they are for comparing systems.
@@ -109,6 +118,17 @@ func Train(opt Options) (*parser.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	enc := pseudoproj.Baseline
+	if opt.PseudoProjective != "" {
+		if enc, err = pseudoproj.Parse(opt.PseudoProjective); err != nil {
+			return nil, err
+		}
+	}
+	if enc != pseudoproj.Baseline {
+		var n int
+		trainSents, n = encode(sys, trainSents, enc)
+		fmt.Fprintf(opt.Log, "pseudo-projective (%s): %d training trees outside %s's class lifted and encoded\n", enc, n, sys.Name())
+	}
 	deprels, root := inventory(trainSents)
 	classes := transition.NewClasses(sys, deprels, root)
 
@@ -118,7 +138,7 @@ func Train(opt Options) (*parser.Model, error) {
 	var tg parser.Taggers
 	cols := []string{}
 	if opt.GoldOnly {
-		gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, opt, "gold tags")
+		gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, enc, opt, "gold tags")
 	} else {
 		// Taggers on all training data; jackknifed tags for the plain parser.
 		cols = tagColumns(trainSents)
@@ -137,11 +157,11 @@ func Train(opt Options) (*parser.Model, error) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, opt, "gold tags")
+			gold, gerr = trainVariant(classes, true, goldTrain, devSents, tg, enc, opt, "gold tags")
 		}()
 		go func() {
 			defer wg.Done()
-			plain, perr = trainVariant(classes, false, plainPrepared, plainDev, tg, opt, "plain tokens")
+			plain, perr = trainVariant(classes, false, plainPrepared, plainDev, tg, enc, opt, "plain tokens")
 		}()
 		wg.Wait()
 	}
@@ -162,11 +182,12 @@ func Train(opt Options) (*parser.Model, error) {
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
-			"gold_only": fmt.Sprint(opt.GoldOnly),
+			"gold_only": fmt.Sprint(opt.GoldOnly), "pseudo_projective": enc.String(),
 		},
 		Scores: map[string]float64{},
 	}
 	m := parser.NewModel(card, classes, gold, plain, tg)
+	m.SetPseudoProjective(enc)
 	if err := scoreInto(m, "dev", devSents, card.Scores); err != nil {
 		return nil, err
 	}
@@ -262,6 +283,41 @@ func inventory(sents []*conllu.Sentence) ([]string, int32) {
 	return labels, int32(root)
 }
 
+// encode returns sents with every tree outside the system's class made
+// projective, the lifts encoded in the deprels (pseudoproj.Projectivize),
+// and the number of trees changed. Sentences are copied, not modified.
+func encode(sys transition.System, sents []*conllu.Sentence, enc pseudoproj.Encoding) ([]*conllu.Sentence, int) {
+	out := make([]*conllu.Sentence, len(sents))
+	changed := 0
+	for k, s := range sents {
+		out[k] = s
+		if s.CheckTree() != nil {
+			continue
+		}
+		n := len(s.Words)
+		head := make([]int32, n+1)
+		deprel := make([]string, n+1)
+		head[0] = transition.None
+		for i, w := range s.Words {
+			head[i+1], deprel[i+1] = int32(w.Head), w.Deprel
+		}
+		if sys.InClass(transition.NewGold(head, make([]int32, n+1))) {
+			continue
+		}
+		h, l, lifted := pseudoproj.Projectivize(head, deprel, enc)
+		if lifted <= 0 {
+			continue
+		}
+		c := cloneSentence(s)
+		for i := range c.Words {
+			c.Words[i].Head, c.Words[i].Deprel = int(h[i+1]), l[i+1]
+		}
+		out[k] = c
+		changed++
+	}
+	return out, changed
+}
+
 // example is one training sentence with its gold tree inside the system's
 // class.
 type example struct {
@@ -299,8 +355,11 @@ func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64,
 		}
 		g := transition.NewGold(head, label)
 		if !sys.InClass(g) {
-			h, _ := tree.Lift(head)
-			g = transition.NewGold(h, label)
+			// Lift the shortest non-projective arc until the system
+			// derives the tree (projective trees are in every class).
+			for !sys.InClass(g) && tree.LiftStep(head) >= 0 {
+				g = transition.NewGold(head, label)
+			}
 			lifted++
 			if !sys.InClass(g) {
 				skipped++
@@ -429,7 +488,7 @@ func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 
 // trainVariant trains one classifier and returns the epoch with the best dev
 // LAS.
-func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, tg parser.Taggers, opt Options, what string) (parser.Variant, error) {
+func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, what string) (parser.Variant, error) {
 	ext, err := feature.New(feature.ForSystem(classes.Sys.Name(), morph))
 	if err != nil {
 		return parser.Variant{}, err
@@ -473,7 +532,7 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 			bar.Finish()
 		}
 		v := parser.Variant{Morph: morph, Ext: ext, Clf: tr.Freeze(freeze)}
-		las, uas := devScore(classes, v, dev, tg)
+		las, uas := devScore(classes, v, dev, tg, enc)
 		mark := ""
 		if las > bestLAS {
 			bestLAS, best, mark = las, v, " *"
@@ -485,8 +544,9 @@ func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []
 }
 
 // devScore parses dev with the variant and returns LAS and UAS.
-func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers) (las, uas float64) {
+func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding) (las, uas float64) {
 	m := parser.NewModel(modelfmt.Card{}, classes, v, v, tg)
+	m.SetPseudoProjective(enc)
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)

@@ -103,23 +103,34 @@ func minmax(a, b int32) (int32, int32) {
 // whose head changed. head is not modified.
 func Lift(head []int32) (lifted []int32, moved []int32) {
 	lifted = append([]int32(nil), head...)
-	n := int32(len(head) - 1)
 	for {
-		best, bestLen := int32(-1), int32(1<<30)
-		for d := int32(1); d <= n; d++ {
-			h := lifted[d]
-			l := h - d
-			if l < 0 {
-				l = -l
-			}
-			if l < bestLen && !ArcProjective(lifted, d) {
-				best, bestLen = d, l
-			}
-		}
-		if best < 0 {
+		d := LiftStep(lifted)
+		if d < 0 {
 			return lifted, moved
 		}
-		lifted[best] = lifted[lifted[best]]
-		moved = append(moved, best)
+		moved = append(moved, d)
 	}
+}
+
+// LiftStep lifts the shortest non-projective arc (h, d) of head in place to
+// (head[h], d) (the leftmost of equally short ones) and returns d, or -1 if
+// head is projective. Repeated, it is Lift; systems whose class lies
+// between projective and all trees lift only until the tree enters it.
+func LiftStep(head []int32) int32 {
+	n := int32(len(head) - 1)
+	best, bestLen := int32(-1), int32(1<<30)
+	for d := int32(1); d <= n; d++ {
+		h := head[d]
+		l := h - d
+		if l < 0 {
+			l = -l
+		}
+		if l < bestLen && !ArcProjective(head, d) {
+			best, bestLen = d, l
+		}
+	}
+	if best >= 0 {
+		head[best] = head[head[best]]
+	}
+	return best
 }

@@ -1,0 +1,104 @@
+package train
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/tree"
+)
+
+var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+
+func need(t *testing.T, file string) string {
+	p := filepath.Join(udDir, file)
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	return p
+}
+
+// A small gold-only model with the Head encoding on Hungarian (many
+// non-projective trees): the encoding is recorded in the file, the model
+// learns augmented deprels, and after a save/load round trip it parses dev
+// identically, every parse a tree whose deprels carry no marks, and some
+// parses non-projective (the encoding is undone).
+func TestPseudoProjectiveRoundTrip(t *testing.T) {
+	m, err := Train(Options{System: "arc-eager", TrainPath: need(t, "hu_szeged-ud-train.conllu"),
+		DevPath: need(t, "hu_szeged-ud-dev.conllu"), Epochs: 3, GoldOnly: true, PseudoProjective: "head",
+		MinUpdates: -1, MinAbs: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	augmented := 0
+	for _, d := range m.Deprels() {
+		if pseudoproj.Decode(d).Base != d {
+			augmented++
+		}
+	}
+	if augmented == 0 {
+		t.Fatal("no augmented deprels learned")
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := parser.LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.PseudoProjective() != pseudoproj.Head || !m2.GoldTagsOnly() {
+		t.Fatalf("loaded model: encoding %v gold-only %v", m2.PseudoProjective(), m2.GoldTagsOnly())
+	}
+	dev, err := conllu.ReadFile(need(t, "hu_szeged-ud-dev.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out1, out2 bytes.Buffer
+	nonProj := 0
+	for _, s := range dev {
+		a := append([]conllu.Word(nil), s.Words...)
+		b := append([]conllu.Word(nil), s.Words...)
+		if err := m.Parse(a); err != nil {
+			t.Fatal(err)
+		}
+		if err := m2.Parse(b); err != nil {
+			t.Fatal(err)
+		}
+		head := make([]int32, len(a)+1)
+		head[0] = -1
+		for i, w := range a {
+			head[i+1] = int32(w.Head)
+			if pseudoproj.Strip(w.Deprel) != w.Deprel {
+				t.Fatalf("deprel %q still carries a mark", w.Deprel)
+			}
+			out1.WriteString(w.Deprel)
+			out2.WriteString(b[i].Deprel)
+		}
+		if err := tree.Check(head); err != nil {
+			t.Fatal(err)
+		}
+		if !tree.Projective(head) {
+			nonProj++
+		}
+	}
+	if out1.String() != out2.String() {
+		t.Error("parses differ after a save/load round trip")
+	}
+	if nonProj == 0 {
+		t.Error("no non-projective parse: the encoding is not undone")
+	}
+	// Plain tokens need taggers, which a gold-only model lacks.
+	w := []conllu.Word{{Form: "Ez"}, {Form: "jó"}}
+	if err := m2.Parse(w); err == nil {
+		t.Error("gold-only model parsed plain tokens")
+	}
+	t.Logf("%d augmented deprels, %d non-projective dev parses", augmented, nonProj)
+}
