@@ -89,6 +89,7 @@ func (ArcEager) Arc(s *State, m Move) (int32, int32) {
 // below with t.Label (the parser gives it a label as if it were RIGHT-ARC).
 func (ArcEager) Apply(s *State, t Transition) {
 	s.Steps++
+	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())

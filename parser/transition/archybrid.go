@@ -58,6 +58,7 @@ func (ArcHybrid) Arc(s *State, m Move) (int32, int32) {
 // Apply implements System.
 func (ArcHybrid) Apply(s *State, t Transition) {
 	s.Steps++
+	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())

@@ -59,6 +59,7 @@ func (ArcStandard) Arc(s *State, m Move) (int32, int32) {
 // Apply implements System.
 func (ArcStandard) Apply(s *State, t Transition) {
 	s.Steps++
+	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())

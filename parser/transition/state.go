@@ -58,6 +58,9 @@ type State struct {
 	// Last is its "last" bookkeeping vertex (None initially).
 	Reg  [2]int32
 	Last int32
+	// Switches is the length of the current run of SWITCH moves (k-planar
+	// systems allow at most k−1 in a row).
+	Switches int32
 
 	// comp is a union-find forest over the nodes, joined by every arc, so
 	// Connected answers the acyclicity tests of Covington and the planar
@@ -93,6 +96,7 @@ func (s *State) Reset(n int) {
 	}
 	s.Reg = [2]int32{None, None}
 	s.Last = None
+	s.Switches = 0
 	if cap(s.comp) < m {
 		s.comp = make([]int32, m)
 	}
