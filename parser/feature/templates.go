@@ -70,6 +70,14 @@ func ForSystem(system string, morph bool) []string {
 	case strings.HasPrefix(system, "covington"), strings.HasSuffix(system, "planar") && system != "planar":
 		t = append(t, "q0.w", "q0.p", "q0.p+s0.p", "q0.p+n0.p", "q0.p+s0.p+n0.p", "q0.w+n0.w",
 			"q0.d", "q0h.p", "q0l.d", "q0r.d", "q1.p", "q1.p+q0.p+n0.p")
+	case strings.HasPrefix(system, "swap"):
+		// SWAP and the arcs decide on the two topmost stack nodes (the
+		// arc-standard S_p form of Nivre 2009): pair them as Zhang & Nivre
+		// pair s0 and n0.
+		t = append(t, "s1.w+s1.p+s0.w+s0.p", "s1.w+s1.p+s0.w", "s1.w+s0.w+s0.p", "s1.w+s1.p+s0.p",
+			"s1.p+s0.w+s0.p", "s1.p+s0.p+n1.p", "s1l.p", "s1l.w", "s1r.w", "s1l2.d", "s1r2.d",
+			"s1.p+s1l.p+s0.p", "s1.w+s1.vl", "s1.w+s1.vr", "s1.p+s1.vl", "s1.p+s1.vr",
+			"s1.p+s1.sl", "s1.p+s1.sr", "s1.p+s0.p+s0r.p", "s1h.p", "s1.d")
 	case strings.HasPrefix(system, "two-registers"):
 		t = append(t, "g0.w", "g0.p", "g1.w", "g1.p", "g0.p+g1.p", "g0.p+s0.p", "g1.p+s0.p",
 			"g0.p+n0.p", "g1.p+n0.p", "g0.p+s0.p+n0.p", "g1.p+s0.p+n0.p", "g0.d", "g1.d",
