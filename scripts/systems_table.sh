@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 UD=${UD:-../shared/data/ud}
 OUT=${OUT:-models/systems}
 EPOCHS=${EPOCHS:-12}
+# EWT_MAX > 0 trains the EWT models on the first EWT_MAX sentences only.
+EWT_MAX=${EWT_MAX:-0}
 BIN=${BIN:-bin/transparse}
 mkdir -p "$OUT"
 [ -x "$BIN" ] || go build -o "$BIN" ./cmd/transparse
@@ -22,7 +24,7 @@ if [ ${#systems[@]} -eq 0 ]; then
 fi
 echo "| treebank | system | options | test UAS | test LAS | words/s | transitions/word |"
 echo "|---|---|---|---:|---:|---:|---:|"
-for tb in en_ewt hu_szeged; do
+for tb in ${TREEBANKS:-en_ewt hu_szeged}; do
   stats=$("$BIN" stats --format tsv "$UD/$tb-ud-test.conllu" 2>/dev/null || true)
   for spec in "${systems[@]}"; do
     sys=${spec%%+*}
@@ -35,6 +37,7 @@ for tb in en_ewt hu_szeged; do
     fi
     # Small treebanks: keep every feature (pruning is tuned for EWT).
     [ "$tb" = hu_szeged ] && opts+=(--min-abs -1 --min-updates -1)
+    [ "$tb" = en_ewt ] && [ "$EWT_MAX" -gt 0 ] && opts+=(--max-sentences "$EWT_MAX")
     model="$OUT/$tb-${spec//+/_}.tpm"
     if [ ! -f "$model" ]; then
       "$BIN" train --system "$sys" --gold-only --epochs "$EPOCHS" "${opts[@]}" \

@@ -9,6 +9,7 @@ import (
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
 )
 
@@ -101,4 +102,60 @@ func TestPseudoProjectiveRoundTrip(t *testing.T) {
 		t.Error("gold-only model parsed plain tokens")
 	}
 	t.Logf("%d augmented deprels, %d non-projective dev parses", augmented, nonProj)
+}
+
+// Every registered system trains (a few sentences, one epoch), is recorded
+// in the model file, loads back, and parses every dev sentence — and a
+// 300-word sentence — into a tree, identically before and after the round
+// trip.
+func TestEverySystemTrainsSavesAndParses(t *testing.T) {
+	dev, err := conllu.ReadFile(need(t, "hu_szeged-ud-dev.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := conllu.Sentence{}
+	for i := 0; i < 300; i++ {
+		w := dev[i%len(dev)].Words[0]
+		long.Words = append(long.Words, w)
+	}
+	dev = append(dev[:80:80], &long)
+	for _, name := range transition.Names() {
+		m, err := Train(Options{System: name, TrainPath: need(t, "hu_szeged-ud-train.conllu"),
+			DevPath: need(t, "hu_szeged-ud-dev.conllu"), Epochs: 1, MaxSentences: 150, GoldOnly: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := parser.LoadBytes(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := m2.Card().System; got != name {
+			t.Fatalf("model trained with %s loads as %s", name, got)
+		}
+		for k, s := range dev {
+			a := append([]conllu.Word(nil), s.Words...)
+			b := append([]conllu.Word(nil), s.Words...)
+			if err := m.Parse(a); err != nil {
+				t.Fatalf("%s sentence %d: %v", name, k, err)
+			}
+			if err := m2.Parse(b); err != nil {
+				t.Fatalf("%s sentence %d: %v", name, k, err)
+			}
+			head := make([]int32, len(a)+1)
+			head[0] = -1
+			for i := range a {
+				head[i+1] = int32(a[i].Head)
+				if a[i].Head != b[i].Head || a[i].Deprel != b[i].Deprel {
+					t.Fatalf("%s sentence %d word %d: parse differs after save/load", name, k, i+1)
+				}
+			}
+			if err := tree.Check(head); err != nil {
+				t.Fatalf("%s sentence %d (%d words): not a tree: %v", name, k, len(a), err)
+			}
+		}
+	}
 }
