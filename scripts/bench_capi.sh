@@ -24,5 +24,5 @@ MODEL=${TRANSPARSE_MODEL:-$ROOT/models/en_ewt.tpm}
 export PKG_CONFIG_PATH="$ROOT/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # shellcheck disable=SC2046
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra $(pkg-config --cflags transparse) bindings/c/bench/bench.c \
-    -o bindings/c/bench/bench $(pkg-config --libs transparse)
+    -o bindings/c/bench/bench $(pkg-config --libs transparse) -lpthread
 exec bindings/c/bench/bench -m "$MODEL" "$@" "$DATA"

@@ -1,20 +1,26 @@
 /*
- * bench.c -- single-thread throughput of tp_parse, model load time, peak RSS.
+ * bench.c -- throughput of tp_parse on one thread and on all cores, model
+ * load time (cold file, warm file, memory), peak RSS.
  *
- *   usage: bench [-m MODEL] [-p PASSES] CONLLU
+ *   usage: bench [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU
  *
- * Loads the model once (timed: from the file, and from memory), reads the
- * sentences of CONLLU, then parses them all through tp_parse
+ * Loads the model (timed: from the file with its pages dropped from the page
+ * cache first, from the file again, and from memory; best of 3 for the warm
+ * ones), reads the sentences of CONLLU, then parses them all through tp_parse
  *   1. with the gold UPOS/XPOS/FEATS/LEMMA columns given (parser only), and
- *   2. with the forms only (tagger + parser),
+ *   2. with the forms only (tagger + parser; skipped with -g),
  * each after one warm-up pass, reporting the best of PASSES (default 3)
- * timed passes in words per second. Multiword-token and empty-node lines are
- * skipped (they are not syntactic words).
+ * timed passes in words per second, first on one thread, then on THREADS
+ * threads (default: the online CPUs) sharing one model, each parsing every
+ * THREADS-th sentence. Multiword-token and empty-node lines are skipped (they
+ * are not syntactic words). -k prints "key value" lines instead of a table.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -117,10 +123,9 @@ static sentence *read_conllu(char *text, size_t *n_sent, size_t *n_words) {
     return sents;
 }
 
-/* parse_all returns the seconds taken, or -1 after printing an error. */
-static double parse_all(tp_model *m, sentence *s, size_t ns, int gold) {
-    double t0 = now();
-    for (size_t i = 0; i < ns; i++) {
+/* parse_part parses sentences first, first+step, ...; 0 or -1 after an error. */
+static int parse_part(tp_model *m, sentence *s, size_t ns, int gold, size_t first, size_t step) {
+    for (size_t i = first; i < ns; i += step) {
         tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
@@ -131,21 +136,68 @@ static double parse_all(tp_model *m, sentence *s, size_t ns, int gold) {
         }
         tp_result_free(r);
     }
-    return now() - t0;
+    return 0;
 }
 
-static double best_rate(tp_model *m, sentence *s, size_t ns, size_t nw, int gold, int passes) {
-    if (parse_all(m, s, ns, gold) < 0) /* warm-up */
+typedef struct {
+    tp_model *m;
+    sentence *s;
+    size_t ns, first, step;
+    int gold, rc;
+} job;
+
+static void *run_job(void *arg) {
+    job *j = arg;
+    j->rc = parse_part(j->m, j->s, j->ns, j->gold, j->first, j->step);
+    return NULL;
+}
+
+/* parse_all parses every sentence on threads threads and returns the
+ * seconds taken, or -1 after printing an error. */
+static double parse_all(tp_model *m, sentence *s, size_t ns, int gold, int threads) {
+    double t0 = now();
+    if (threads <= 1)
+        return parse_part(m, s, ns, gold, 0, 1) < 0 ? -1 : now() - t0;
+    pthread_t tid[256];
+    job jobs[256];
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (job){m, s, ns, (size_t)t, (size_t)threads, gold, 0};
+        if (pthread_create(&tid[t], NULL, run_job, &jobs[t]) != 0) {
+            fprintf(stderr, "bench: pthread_create failed\n");
+            exit(1);
+        }
+    }
+    int rc = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(tid[t], NULL);
+        rc |= jobs[t].rc;
+    }
+    return rc < 0 ? -1 : now() - t0;
+}
+
+static double best_rate(tp_model *m, sentence *s, size_t ns, size_t nw, int gold, int passes, int threads) {
+    if (parse_all(m, s, ns, gold, threads) < 0) /* warm-up */
         exit(1);
     double best = 0;
     for (int p = 0; p < passes; p++) {
-        double t = parse_all(m, s, ns, gold);
+        double t = parse_all(m, s, ns, gold, threads);
         if (t < 0)
             exit(1);
         if (nw / t > best)
             best = nw / t;
     }
     return best;
+}
+
+/* drop_cache asks the kernel to forget the file's cached pages, so that the
+ * next load reads it from the disk (best effort). */
+static void drop_cache(const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        fdatasync(fd);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+    }
 }
 
 static tp_model *load_or_die(int from_memory, const char *path, const void *data, size_t size, double *ms) {
@@ -163,19 +215,28 @@ static tp_model *load_or_die(int from_memory, const char *path, const void *data
 
 int main(int argc, char **argv) {
     const char *model_path = getenv("TRANSPARSE_MODEL");
-    int passes = 3, opt;
-    while ((opt = getopt(argc, argv, "m:p:")) != -1) {
+    int passes = 3, opt, gold_only = 0, keys = 0;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    while ((opt = getopt(argc, argv, "m:p:t:gk")) != -1) {
         if (opt == 'm')
             model_path = optarg;
         else if (opt == 'p')
             passes = atoi(optarg) > 0 ? atoi(optarg) : 1;
+        else if (opt == 't')
+            threads = atol(optarg);
+        else if (opt == 'g')
+            gold_only = 1;
+        else if (opt == 'k')
+            keys = 1;
         else {
-            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] CONLLU\n", argv[0]);
+            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU\n", argv[0]);
             return 2;
         }
     }
+    if (threads < 1 || threads > 256)
+        threads = 1;
     if (optind >= argc) {
-        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] CONLLU\n", argv[0]);
+        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU\n", argv[0]);
         return 2;
     }
     if (!model_path || !*model_path)
@@ -191,10 +252,13 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    /* Load times: best of 3 each (the first load also warms the page cache). */
+    /* Load times: a cold load first, then best of 3 warm loads each. */
+    double ms, load_cold_ms;
+    drop_cache(model_path);
+    tp_model_free(load_or_die(0, model_path, NULL, 0, &load_cold_ms));
     size_t model_size;
     char *model_bytes = read_file(model_path, &model_size);
-    double ms, load_file_ms = 1e30, load_mem_ms = 1e30;
+    double load_file_ms = 1e30, load_mem_ms = 1e30;
     for (int i = 0; i < 3; i++) {
         tp_model *m = load_or_die(0, model_path, NULL, 0, &ms);
         if (ms < load_file_ms)
@@ -208,21 +272,42 @@ int main(int argc, char **argv) {
     free(model_bytes);
 
     tp_model *model = load_or_die(0, model_path, NULL, 0, &ms);
-    double gold = best_rate(model, sents, ns, nw, 1, passes);
-    double tagged = best_rate(model, sents, ns, nw, 0, passes);
+    double gold = best_rate(model, sents, ns, nw, 1, passes, 1);
+    double tagged = gold_only ? 0 : best_rate(model, sents, ns, nw, 0, passes, 1);
+    double gold_n = best_rate(model, sents, ns, nw, 1, passes, (int)threads);
+    double tagged_n = gold_only ? 0 : best_rate(model, sents, ns, nw, 0, passes, (int)threads);
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    if (keys) {
+        printf("model_mb %.2f\nload_cold_ms %.1f\nload_file_ms %.1f\nload_memory_ms %.1f\n", model_size / 1e6,
+               load_cold_ms, load_file_ms, load_mem_ms);
+        printf("threads %ld\ngold_1 %.0f\ngold_n %.0f\n", threads, gold, gold_n);
+        if (!gold_only)
+            printf("tagged_1 %.0f\ntagged_n %.0f\n", tagged, tagged_n);
+        printf("peak_rss_mb %.1f\n", ru.ru_maxrss / 1024.0);
+        tp_model_free(model);
+        return 0;
+    }
 
-    printf("transparse %s C API benchmark: 1 thread, best of %d passes after a warm-up\n", tp_version(), passes);
+    printf("transparse %s C API benchmark: best of %d passes after a warm-up\n", tp_version(), passes);
     printf("model: %s (%.1f MB)\n", model_path, model_size / 1e6);
     printf("data:  %s (%zu sentences, %zu words)\n\n", data_path, ns, nw);
     printf("| %-40s | %14s |\n", "measure", "value");
     printf("|%.42s|%.16s|\n", "------------------------------------------", "----------------");
+    printf("| %-40s | %11.1f ms |\n", "model load from file, cold", load_cold_ms);
     printf("| %-40s | %11.1f ms |\n", "model load from file", load_file_ms);
     printf("| %-40s | %11.1f ms |\n", "model load from memory", load_mem_ms);
     printf("| %-40s | %10.0f w/s |\n", "tp_parse, gold UPOS/XPOS/FEATS/LEMMA", gold);
-    printf("| %-40s | %10.0f w/s |\n", "tp_parse, forms only (tagger + parser)", tagged);
+    if (!gold_only)
+        printf("| %-40s | %10.0f w/s |\n", "tp_parse, forms only (tagger + parser)", tagged);
+    char label[64];
+    snprintf(label, sizeof label, "tp_parse, gold tags, %ld threads", threads);
+    printf("| %-40s | %10.0f w/s |\n", label, gold_n);
+    if (!gold_only) {
+        snprintf(label, sizeof label, "tp_parse, forms only, %ld threads", threads);
+        printf("| %-40s | %10.0f w/s |\n", label, tagged_n);
+    }
     printf("| %-40s | %11.1f MB |\n", "peak RSS (ru_maxrss)", ru.ru_maxrss / 1024.0);
 
     tp_model_free(model);
