@@ -10,13 +10,14 @@
 #       bindings/c/examples/parse  the C example, built through pkg-config
 #       bindings/python/transparse/libtransparse.so.0  copy for the Python package
 #   ./build.sh test              build, then: go vet + go test ./... (and -race
-#                                on the parser, linear, tagger, capi packages), header
+#                                on the parser, linear, tagger, capi packages),
+#                                each fuzz target for $FUZZTIME (10s), header
 #                                and ABI checks, C and C++ tests, the example,
 #                                Python tests. Runs every suite, then exits
 #                                non-zero if any failed.
 #   ./build.sh install PREFIX    install library, header and transparse.pc
 #                                under PREFIX (honours DESTDIR).
-#   ./build.sh bench [FILE]      scripts/bench_capi.sh [FILE]
+#   ./build.sh bench             scripts/bench.sh: the benchmark suite → docs/bench-results.md
 #   ./build.sh clean             remove build outputs
 #
 # Environment: CC (default cc), CXX (default c++), GO (default go),
@@ -133,6 +134,26 @@ t_go_test() { "$GO" test ./...; }
 # The packages that run inside a host's threads, under the race detector.
 t_go_race() { "$GO" test -race ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
 
+# Every fuzz target of the library boundary, briefly (FUZZTIME each, default
+# 10s; longer runs: see the targets' doc comments). A failing input is
+# written to the package's testdata/fuzz/<target>/, where it stays as a
+# regression test of the plain `go test`.
+FUZZ_TARGETS=(
+    ./parser/conllu:FuzzReader ./parser/conllu:FuzzTokenReader
+    ./modelfmt:FuzzDecode ./modelfmt:FuzzDocument
+    ./parser:FuzzParse ./parser:FuzzParseCoNLLU ./parser:FuzzLoadBytes ./parser:FuzzLoadDocument
+)
+t_go_fuzz() {
+    local spec rc=0
+    for spec in "${FUZZ_TARGETS[@]}"; do
+        echo "    ${spec#*:} (${spec%%:*}, ${FUZZTIME:-10s})"
+        "$GO" test -run='^$' -fuzz="^${spec#*:}\$" -fuzztime="${FUZZTIME:-10s}" "${spec%%:*}" >/tmp/tp_fuzz.$$ 2>&1 ||
+            { cat /tmp/tp_fuzz.$$; rc=1; }
+    done
+    rm -f /tmp/tp_fuzz.$$
+    return $rc
+}
+
 # The header alone compiles cleanly as C99, C11 and C++11.
 t_header() {
     local tmp
@@ -208,6 +229,7 @@ run_tests() {
     suite "go vet ./..." t_go_vet
     suite "go test ./..." t_go_test
     suite "go test -race (parser, linear, tagger, capi)" t_go_race
+    suite "go fuzz targets, ${FUZZTIME:-10s} each" t_go_fuzz
     suite "header compiles standalone (C99, C11, C++11)" t_header
     suite "ABI: exported symbols and soname" t_abi
     suite "C tests (bindings/c/tests/test_capi.c)" t_c
@@ -255,7 +277,7 @@ case $cmd in
 build) build ;;
 test) run_tests ;;
 install) install_to "${2:-}" ;;
-bench) shift; build; exec scripts/bench_capi.sh "$@" ;;
+bench) shift; build; exec scripts/bench.sh "$@" ;;
 clean) clean ;;
 -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
 *) die "unknown command '$cmd' (build, test, install PREFIX, bench [FILE], clean)" ;;

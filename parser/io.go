@@ -29,12 +29,10 @@ func (m *Model) Document() *modelfmt.Model {
 		SystemOptions: map[string]string{"pseudo_projective": m.pproj.String()},
 		Strings:       map[string][]string{"deprels": m.classes.Deprels},
 		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
-		Classifiers: []modelfmt.Classifier{
-			m.gold.Clf.Classifier(clfGold, m.gold.Ext.Templates(), names),
-		},
+		Classifiers: []modelfmt.Classifier{m.gold.classifier(clfGold, names)},
 	}
 	if m.plain.Clf != nil {
-		doc.Classifiers = append(doc.Classifiers, m.plain.Clf.Classifier(clfPlain, m.plain.Ext.Templates(), names))
+		doc.Classifiers = append(doc.Classifiers, m.plain.classifier(clfPlain, names))
 	}
 	if m.taggers.UPOS != nil {
 		doc.Classifiers = append(doc.Classifiers, m.taggers.UPOS.Classifier())
@@ -43,6 +41,14 @@ func (m *Model) Document() *modelfmt.Model {
 		doc.Classifiers = append(doc.Classifiers, m.taggers.XPOS.Classifier())
 	}
 	return doc
+}
+
+// classifier encodes a parser classifier with its templates and feature
+// hash version (Params["feature_hash"]; absent means feature.HashV1).
+func (v *Variant) classifier(name string, classes []string) modelfmt.Classifier {
+	c := v.Clf.Classifier(name, v.Ext.Templates(), classes)
+	c.Params["feature_hash"] = int64(v.Ext.HashVersion())
+	return c
 }
 
 // Save writes the model file to path (atomically: a temporary file renamed).
@@ -106,7 +112,11 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		if len(c.Classes) != classes.Len() {
 			return Variant{}, bad("classifier %q has %d classes, the system needs %d", name, len(c.Classes), classes.Len())
 		}
-		ext, err := feature.New(c.Templates)
+		hash := int64(feature.HashV1)
+		if h, ok := c.Params["feature_hash"]; ok {
+			hash = h
+		}
+		ext, err := feature.NewVersion(c.Templates, int(hash))
 		if err != nil {
 			return Variant{}, bad("classifier %q: %v", name, err)
 		}

@@ -68,3 +68,46 @@ func TestTemplatesExtract(t *testing.T) {
 		t.Error("bad template compiled")
 	}
 }
+
+// Models trained with hash version 1 keep their feature keys: HashV1
+// reproduces the mix-after-every-atom hash, HashV2 gives other keys for the
+// same state, and both give one key per template.
+func TestHashVersions(t *testing.T) {
+	tpls := []string{"s0.w", "s0.w+n0.p", "n0.p+dist"}
+	v1, err := NewVersion(tpls, HashV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := New(tpls)
+	if _, err := NewVersion(tpls, 3); err == nil {
+		t.Error("hash version 3 accepted")
+	}
+	var s transition.State
+	transition.ArcEager{}.Init(&s, 2)
+	transition.ArcEager{}.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
+	var w Words
+	w.Values = make([][NumWordValues]uint64, 3)
+	for i := range w.Values {
+		for v := range w.Values[i] {
+			w.Values[i][v] = uint64(100*i + v + 1)
+		}
+	}
+	var sc1, sc2 Scratch
+	f1 := append([]uint64(nil), v1.Extract(&s, &w, &sc1)...)
+	f2 := v2.Extract(&s, &w, &sc2)
+	// s0 = 1, n0 = 2; dist = 1 + 0x100.
+	seed := func(t uint64) uint64 { return t * 0x9E3779B97F4A7C15 }
+	want := []uint64{
+		mix(seed(1) ^ w.Values[1][W]),
+		mix(mix(seed(2)^w.Values[1][W]) ^ w.Values[2][P]),
+		mix(mix(seed(3)^w.Values[2][P]) ^ (1 + 0x100)),
+	}
+	for i := range want {
+		if f1[i] != want[i] {
+			t.Errorf("HashV1 template %d: %x, want %x", i, f1[i], want[i])
+		}
+		if f2[i] == f1[i] {
+			t.Errorf("HashV2 template %d equals HashV1", i)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Throughput of the Python binding: words/s parsing a CoNLL-U file's
+sentences with Model.parse, on one thread and on N threads
+(concurrent.futures.ThreadPoolExecutor; ctypes releases the GIL inside the
+library, so threads run in parallel), with the file's gold tags and from
+forms only. Best of PASSES timed passes after a warm-up.
+
+    scripts/bench_python.py [-m MODEL] [-t THREADS] [-p PASSES] [-k] CONLLU
+"""
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bindings", "python"))
+import transparse  # noqa: E402
+
+
+def read_conllu(path):
+    sents, cur = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if cur:
+                    sents.append(cur)
+                    cur = []
+            elif not line.startswith("#"):
+                cols = line.split("\t")
+                if len(cols) == 10 and "-" not in cols[0] and "." not in cols[0]:
+                    cur.append(cols)
+    if cur:
+        sents.append(cur)
+    return sents
+
+
+def col(s, i):
+    return [None if c[i] == "_" else c[i] for c in s]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-m", "--model", default=os.environ.get("TRANSPARSE_MODEL", "models/en_ewt.tpm"))
+    ap.add_argument("-t", "--threads", type=int, default=os.cpu_count())
+    ap.add_argument("-p", "--passes", type=int, default=3)
+    ap.add_argument("-k", "--keys", action="store_true", help='print "key value" lines')
+    ap.add_argument("conllu")
+    a = ap.parse_args()
+    sents = read_conllu(a.conllu)
+    words = sum(len(s) for s in sents)
+    gold = [dict(words=col(s, 1), upos=col(s, 3), xpos=col(s, 4), feats=col(s, 5), lemma=col(s, 2)) for s in sents]
+    plain = [dict(words=col(s, 1)) for s in sents]
+    results = {}
+    with transparse.Model.load(a.model) as m:
+        def run(batch, threads):
+            if threads == 1:
+                t0 = time.perf_counter()
+                for kw in batch:
+                    m.parse(**kw)
+                return time.perf_counter() - t0
+            with ThreadPoolExecutor(threads) as ex:
+                t0 = time.perf_counter()
+                list(ex.map(lambda kw: m.parse(**kw), batch, chunksize=64))
+                return time.perf_counter() - t0
+
+        for name, batch in (("gold", gold), ("tagged", plain)):
+            for threads in (1, a.threads):
+                run(batch, threads)
+                best = min(run(batch, threads) for _ in range(a.passes))
+                results[f"py_{name}_{'1' if threads == 1 else 'n'}"] = words / best
+    if a.keys:
+        print(f"py_threads {a.threads}")
+        for k, v in results.items():
+            print(f"{k} {v:.0f}")
+    else:
+        print(f"Python binding, {len(sents)} sentences, {words} words, best of {a.passes}")
+        for k, v in results.items():
+            print(f"{k:16s} {v:10.0f} words/s")
+
+
+if __name__ == "__main__":
+    main()
