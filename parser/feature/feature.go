@@ -14,7 +14,7 @@
 //
 // Values: w form, lw lowercased form, p tag (the model's main tag: XPOS for
 // gold-tag models, UPOS for plain-token models), u UPOS, x XPOS, lm lemma,
-// m FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
+// m FEATS, cs the Case feature of FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
 // class in the UPOS / XPOS tagger's dictionary (set by the caller), d deprel of the node's arc,
 // vl / vr number of left / right dependents, sl / sr set of left / right
 // dependents' labels; and the node-free value "dist", the distance between
@@ -44,6 +44,7 @@ const (
 	SF
 	A  // ambiguity class of the form in the UPOS tagger's dictionary
 	AX // ambiguity class of the form in the XPOS tagger's dictionary
+	CS // the Case feature of FEATS (morphological case: Nom, Acc, Ine, ...)
 	numWordValues
 	D
 	VL
@@ -53,7 +54,7 @@ const (
 	Dist
 )
 
-var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF, "a": A, "ax": AX,
+var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF, "a": A, "ax": AX, "cs": CS,
 	"d": D, "vl": VL, "vr": VR, "sl": SL, "sr": SR}
 
 // NumWordValues is the number of per-word precomputed values.

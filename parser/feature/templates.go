@@ -55,6 +55,9 @@ func ZhangNivre2011(morph bool) []string {
 			"s0.lm", "n0.lm", "n1.lm", "s1.lm", "s0.lm+n0.lm", "s0.lm+n0.p", "s0.p+n0.lm",
 			"s0.m", "n0.m", "s1.m", "s0.m+n0.m", "s0.m+n0.p", "s0.p+n0.m", "s1.m+s0.m",
 			"s0.lm+s0.d", "n0l.lm", "s0l.lm", "s0r.lm",
+			// morphological case drives attachment in case languages
+			"s0.cs", "n0.cs", "s1.cs", "n1.cs", "s0.cs+n0.cs", "s0.p+s0.cs+n0.p+n0.cs",
+			"s0.cs+n0.p", "s0.p+n0.cs", "s0.w+n0.cs", "s0.cs+n0.w", "s1.cs+s0.cs", "s0l.cs", "s0r.cs", "n0l.cs",
 		)
 	}
 	return t

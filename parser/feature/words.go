@@ -1,6 +1,7 @@
 package feature
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,11 +37,30 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 		if morph {
 			vals[LM] = Hash(LM, orAbsent(x.Lemma))
 			vals[M] = Hash(M, orAbsent(x.Feats))
+			vals[CS] = Hash(CS, featValue(x.Feats, "Case="))
 		} else {
 			vals[LM] = 0
 			vals[M] = 0
+			vals[CS] = 0
 		}
 	}
+}
+
+// featValue returns the value of the feature named by key ("Case=") in a
+// FEATS string ("Case=Nom|Number=Sing"), or "_".
+func featValue(feats, key string) string {
+	for feats != "" {
+		f := feats
+		if i := strings.IndexByte(feats, '|'); i >= 0 {
+			f, feats = feats[:i], feats[i+1:]
+		} else {
+			feats = ""
+		}
+		if strings.HasPrefix(f, key) {
+			return f[len(key):]
+		}
+	}
+	return "_"
 }
 
 func orAbsent(v string) string {
