@@ -45,8 +45,8 @@ for tb in ${TREEBANKS:-en_ewt hu_szeged}; do
         -o "$model" >"$model.log" 2>&1
     fi
     ev=$("$BIN" eval -m "$model" "$UD/$tb-ud-test.conllu")
-    uas=$(awk '$1=="UAS"{print $6}' <<<"$ev")
-    las=$(awk '$1=="LAS"{print $6}' <<<"$ev")
+    uas=$(awk '$1=="UAS"{print $7}' <<<"$ev")
+    las=$(awk '$1=="LAS"{print $7}' <<<"$ev")
     wps=$(sed -n 's/.*(\([0-9]*\) words\/s).*/\1/p' <<<"$ev")
     tpw=$(awk -F'\t' -v s="$sys" '$2==s && $3=="transitions-per-word" {printf "%.2f", $4}' <<<"$stats")
     echo "| $tb | $sys | ${label:-} | $uas | $las | $wps | ${tpw:-} |"
