@@ -12,46 +12,6 @@ import (
 	"github.com/transparse/transparse/parser/transition"
 )
 
-// recordFeats parses the EWT test sentences with gold tags and returns the
-// feature vectors of every state the parser visits.
-func recordFeats(b *testing.B, m *Model) [][]uint64 {
-	sents, _ := benchSentences(b, false)
-	v := &m.gold
-	c := m.classes
-	sc := m.scratch()
-	var out [][]uint64
-	for _, s := range sents {
-		words := s.Words
-		feature.FillWords(&sc.words, words, v.Morph)
-		st := &sc.state
-		c.Sys.Init(st, len(words))
-		for !c.Sys.Terminal(st) {
-			feats := v.Ext.Extract(st, &sc.words, &sc.fsc)
-			out = append(out, append([]uint64(nil), feats...))
-			v.Clf.Scores(feats, sc.scores)
-			c.Legal(st, sc.legal)
-			k := transition.Best(sc.scores, sc.legal)
-			c.Sys.Apply(st, c.AttachLabel(st, c.Transition(k), sc.scores))
-		}
-	}
-	return out
-}
-
-// BenchmarkScores measures the classifier alone on the feature vectors of
-// real parser states (gold tags, EWT test), in transitions/s.
-func BenchmarkScores(b *testing.B) {
-	m := benchModel(b)
-	fs := recordFeats(b, m)
-	scores := make([]float32, m.classes.Len())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, f := range fs {
-			m.gold.Clf.Scores(f, scores)
-		}
-	}
-	b.ReportMetric(float64(len(fs))*float64(b.N)/b.Elapsed().Seconds(), "transitions/s")
-}
-
 // goldRuns returns the EWT test sentences with their arc-eager static-oracle
 // sequences (projective trees only).
 func goldRuns(b *testing.B, m *Model) ([]*conllu.Sentence, [][]transition.Transition, int) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
@@ -29,7 +30,7 @@ func (m *Model) Document() *modelfmt.Model {
 		SystemOptions: map[string]string{"pseudo_projective": m.pproj.String()},
 		Strings:       map[string][]string{"deprels": m.classes.Deprels},
 		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
-		Classifiers: []modelfmt.Classifier{m.gold.classifier(clfGold, names)},
+		Classifiers:   []modelfmt.Classifier{m.gold.classifier(clfGold, names)},
 	}
 	if m.plain.Clf != nil {
 		doc.Classifiers = append(doc.Classifiers, m.plain.classifier(clfPlain, names))
@@ -129,40 +130,50 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		}
 		return Variant{Morph: morph, Ext: ext, Clf: clf}, nil
 	}
-	gold, err := variant(clfGold, true)
-	if err != nil {
-		return nil, err
-	}
-	// A gold-tags-only model (trained for comparing systems) has no
-	// plain-token classifier and no taggers.
-	var plain Variant
-	if byName[clfPlain] != nil {
-		if plain, err = variant(clfPlain, false); err != nil {
-			return nil, err
-		}
-	}
+	// The four classifiers decode independently: in parallel (load time is
+	// their decoding).
+	var gold, plain Variant
 	var tg Taggers
-	for _, col := range []string{tagger.UPOS, tagger.XPOS} {
+	var errs [4]error
+	var wg sync.WaitGroup
+	wg.Add(4)
+	go func() { defer wg.Done(); gold, errs[0] = variant(clfGold, true) }()
+	go func() {
+		defer wg.Done()
+		// A gold-tags-only model (trained for comparing systems) has no
+		// plain-token classifier and no taggers.
+		if byName[clfPlain] != nil {
+			plain, errs[1] = variant(clfPlain, false)
+		}
+	}()
+	decodeTagger := func(col string, out **tagger.Tagger, err *error) {
+		defer wg.Done()
 		name := tagger.ClassifierName(col)
 		tc := byName[name]
 		if tc == nil {
-			if col == tagger.UPOS && plain.Clf != nil {
-				return nil, bad("classifier %q missing", name)
-			}
-			continue
+			return
 		}
-		t, err := tagger.FromClassifier(tc)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, name, err)
+		t, e := tagger.FromClassifier(tc)
+		if e != nil {
+			*err = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, name, e)
+			return
 		}
 		if t.Column() != col {
-			return nil, bad("classifier %q tags %s", name, t.Column())
+			*err = bad("classifier %q tags %s", name, t.Column())
+			return
 		}
-		if col == tagger.UPOS {
-			tg.UPOS = t
-		} else {
-			tg.XPOS = t
+		*out = t
+	}
+	go decodeTagger(tagger.UPOS, &tg.UPOS, &errs[2])
+	go decodeTagger(tagger.XPOS, &tg.XPOS, &errs[3])
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
+	}
+	if tg.UPOS == nil && plain.Clf != nil {
+		return nil, bad("classifier %q missing", tagger.ClassifierName(tagger.UPOS))
 	}
 	m := NewModel(doc.Card, classes, gold, plain, tg)
 	if p, ok := doc.SystemOptions["pseudo_projective"]; ok {

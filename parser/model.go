@@ -107,6 +107,7 @@ type scratch struct {
 	fsc    feature.Scratch
 	scores []float32
 	legal  []bool
+	tags   tagScratch
 }
 
 func (m *Model) scratch() *scratch {
@@ -181,21 +182,36 @@ func (m *Model) Parse(words []conllu.Word) error {
 		words[i].ID = i + 1
 	}
 	morph := HasMorphology(words)
-	if !morph {
-		if m.plain.Clf == nil {
-			return fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
-		}
-		m.taggers.Fill(words)
+	if !morph && m.plain.Clf == nil {
+		return fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
 	}
-	m.parseWith(morph, words)
+	sc := m.scratch()
+	defer m.pool.Put(sc)
+	if morph {
+		m.parse(&m.gold, words, sc, false)
+		return nil
+	}
+	// Tag, keeping each form's ambiguity classes from the same analysis.
+	m.taggers.fill(words, &sc.tags)
+	m.parse(&m.plain, words, sc, true)
 	return nil
 }
 
-func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
+// parse parses words with v. For the plain-token variant the ambiguity
+// classes come from sc.tags when tagged is true (Parse), else they are
+// looked up (ParseWith).
+func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, tagged bool) {
 	c := m.classes
 	feature.FillWords(&sc.words, words, v.Morph)
 	if !v.Morph {
-		m.taggers.Ambiguity(words, &sc.words)
+		if tagged {
+			for i := range words {
+				val := &sc.words.Values[i+1]
+				val[feature.A], val[feature.AX] = sc.tags.amb[0][i], sc.tags.amb[1][i]
+			}
+		} else {
+			m.taggers.Ambiguity(words, &sc.words)
+		}
 	}
 	s := &sc.state
 	c.Sys.Init(s, len(words))
@@ -301,5 +317,5 @@ func (m *Model) parseWith(morph bool, words []conllu.Word) {
 	}
 	sc := m.scratch()
 	defer m.pool.Put(sc)
-	m.parse(v, words, sc)
+	m.parse(v, words, sc, false)
 }

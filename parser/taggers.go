@@ -70,3 +70,59 @@ func (t Taggers) Ambiguity(words []conllu.Word, w *feature.Words) {
 		v[feature.A], v[feature.AX] = t.AmbiguityClasses(words[i].Form)
 	}
 }
+
+// tagScratch is per-call memory for Taggers.fill.
+type tagScratch struct {
+	amb   [2][]uint64 // UPOS and XPOS ambiguity class per word
+	given []string
+}
+
+// fill is Fill that also writes each form's ambiguity classes (UPOS, XPOS)
+// to sc.amb from the taggers' own analysis of the form, without allocating
+// once sc has grown.
+func (t Taggers) fill(words []conllu.Word, sc *tagScratch) {
+	fillAmb(t.UPOS, words, &sc.amb[0], &sc.given, func(w *conllu.Word) *string { return &w.UPOS })
+	fillAmb(t.XPOS, words, &sc.amb[1], &sc.given, func(w *conllu.Word) *string { return &w.XPOS })
+}
+
+func fillAmb(tg *tagger.Tagger, words []conllu.Word, amb *[]uint64, given *[]string, col func(*conllu.Word) *string) {
+	n := len(words)
+	if cap(*amb) < n {
+		*amb = make([]uint64, n)
+	}
+	a := (*amb)[:n]
+	*amb = a
+	if tg == nil {
+		clear(a)
+		return
+	}
+	missing := 0
+	for i := range words {
+		if conllu.Absent(*col(&words[i])) {
+			missing++
+		}
+	}
+	if missing == 0 {
+		for i := range words {
+			a[i] = tg.AmbiguityClass(words[i].Form)
+		}
+		return
+	}
+	if missing == n {
+		tg.TagWithAmbiguity(words, a)
+		return
+	}
+	if cap(*given) < n {
+		*given = make([]string, n)
+	}
+	g := (*given)[:n]
+	for i := range words {
+		g[i] = *col(&words[i])
+	}
+	tg.TagWithAmbiguity(words, a)
+	for i := range words {
+		if !conllu.Absent(g[i]) {
+			*col(&words[i]) = g[i]
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/transparse/transparse/modelfmt"
 )
@@ -29,9 +30,10 @@ import (
 //	                     q != -32768) or float32 LE (finite)
 //
 // A stored key is (hash * 0xD6E8FEB86659FD93) >> (64 - K), where hash is
-// the caller's feature hash. Rows are in key order. The hash table used for
-// scoring is not stored: FromClassifier rebuilds it from the keys (a power
-// of two of slots, at most half full), so a file cannot corrupt it.
+// the caller's feature hash. Rows are in key order. The table used for
+// scoring (see Model) is not stored: FromClassifier builds it from the
+// keys in two sweeps, so a file cannot corrupt it, and decodes the entries
+// without any per-entry floating-point work.
 const Layout = "linear-sparse/v1"
 
 // Classifier encodes the model for the model file under the given name,
@@ -46,7 +48,7 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 		Layout:    Layout,
 		Params: map[string]int64{
 			"classes":   int64(m.numClasses),
-			"features":  int64(len(m.keys)),
+			"features":  int64(m.features),
 			"entries":   int64(m.NumWeights()),
 			"key_bits":  int64(m.keyBits),
 			"precision": 32,
@@ -67,26 +69,55 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 	}
 	classBytes := make([]byte, 0, cb*nw)
 	weights := make([]byte, 0, wb*nw)
+	entry := func(cls uint32) {
+		if cb == 1 {
+			classBytes = append(classBytes, byte(cls))
+		} else {
+			classBytes = binary.LittleEndian.AppendUint16(classBytes, uint16(cls))
+		}
+	}
+	q := func(e uint32) {
+		entry(e >> 16)
+		weights = binary.LittleEndian.AppendUint16(weights, uint16(e))
+	}
 	prev := uint64(0)
-	for _, k := range m.keys {
-		keys = binary.AppendUvarint(keys, k-prev)
-		prev = k
-		a, b, _ := m.row(k)
-		counts = binary.AppendUvarint(counts, uint64(b-a))
-		for i := a; i < b; i++ {
-			var cls uint32
-			if m.prec == Int16 {
-				cls = m.q[i] >> 16
-				weights = binary.LittleEndian.AppendUint16(weights, uint16(m.q[i]))
-			} else {
-				cls = m.ent[i].cls
-				weights = binary.LittleEndian.AppendUint32(weights, math.Float32bits(m.ent[i].w))
+	keyOf := m.keyRecoverer()
+	for g := range m.lines {
+		for sl := 0; sl < lineSlots; sl++ {
+			b := m.lines[g].bucket(sl)
+			if b.a == 0 {
+				continue
 			}
-			if cb == 1 {
-				classBytes = append(classBytes, byte(cls))
-			} else {
-				classBytes = binary.LittleEndian.AppendUint16(classBytes, uint16(cls))
+			k := keyOf(g, sl)
+			keys = binary.AppendUvarint(keys, k-prev)
+			prev = k
+			n := b.c
+			switch {
+			case b.a&0xFFFF != 0:
+				n = 0
+				for _, e := range [...]uint32{b.a, b.b, b.c} {
+					if e != 0 {
+						q(e)
+						n++
+					}
+				}
+			case b.a == kindSparse<<16:
+				for _, e := range m.sparse[b.b : b.b+b.c] {
+					q(e)
+				}
+			case b.a == kindDense<<16:
+				for c, w := range m.dense[b.b : b.b+uint32(m.numClasses)] {
+					if w != 0 {
+						q(uint32(c)<<16 | uint32(uint16(w)))
+					}
+				}
+			case b.a == kindFloat<<16:
+				for _, e := range m.ent[b.b : b.b+b.c] {
+					entry(e.cls)
+					weights = binary.LittleEndian.AppendUint32(weights, math.Float32bits(e.w))
+				}
 			}
+			counts = binary.AppendUvarint(counts, uint64(n))
 		}
 	}
 	c.Blobs["keys"] = keys
@@ -201,83 +232,39 @@ func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
 		}
 	}
 
-	keys := make([]uint64, nf)
-	var prev uint64
-	for i := range keys {
-		d, n := binary.Uvarint(keyBlob)
-		if n <= 0 {
-			return nil, fmt.Errorf("blob \"keys\": bad uvarint at key %d", i)
-		}
-		keyBlob = keyBlob[n:]
-		if i > 0 && d == 0 {
-			return nil, fmt.Errorf("blob \"keys\": key %d is not greater than key %d", i, i-1)
-		}
-		k := prev + d
-		if k < prev || (kb < 64 && k>>uint(kb) != 0) {
-			return nil, fmt.Errorf("blob \"keys\": key %d out of range", i)
-		}
-		keys[i], prev = k, k
+	in := &rowsIn{features: int(nf), entries: int(ne), keys: keyBlob, counts: countBlob, classes: classBlob, weights: weightBlob}
+	if err := m.build(in); err != nil {
+		return nil, err
 	}
-	if len(keyBlob) != 0 {
-		return nil, fmt.Errorf("blob \"keys\": %d trailing bytes", len(keyBlob))
-	}
-	counts := make([]uint32, nf)
-	total := int64(0)
-	for i := range counts {
-		v, n := binary.Uvarint(countBlob)
-		if n <= 0 {
-			return nil, fmt.Errorf("blob \"counts\": bad uvarint at row %d", i)
-		}
-		countBlob = countBlob[n:]
-		if v < 1 || v > uint64(nc) {
-			return nil, fmt.Errorf("blob \"counts\": row %d has %d entries, want 1..%d", i, v, nc)
-		}
-		total += int64(v)
-		if total > ne {
-			return nil, fmt.Errorf("blob \"counts\": rows hold more than %d entries", ne)
-		}
-		counts[i] = uint32(v)
-	}
-	if len(countBlob) != 0 {
-		return nil, fmt.Errorf("blob \"counts\": %d trailing bytes", len(countBlob))
-	}
-	if total != ne {
-		return nil, fmt.Errorf("blob \"counts\": rows hold %d entries, want %d", total, ne)
-	}
-	ent := make([]mentry, ne)
-	off := 0
-	for r, n := range counts {
-		for j := 0; j < int(n); j++ {
-			i := off + j
-			var cls uint32
-			if cb == 1 {
-				cls = uint32(classBlob[i])
-			} else {
-				cls = uint32(binary.LittleEndian.Uint16(classBlob[2*i:]))
-			}
-			if int64(cls) >= nc {
-				return nil, fmt.Errorf("blob \"classes\": row %d: class %d out of range [0, %d)", r, cls, nc)
-			}
-			if j > 0 && cls <= ent[i-1].cls {
-				return nil, fmt.Errorf("blob \"classes\": row %d: classes not strictly increasing", r)
-			}
-			var w float32
-			if precBits == 16 {
-				q := int16(binary.LittleEndian.Uint16(weightBlob[2*i:]))
-				if q == 0 || q == math.MinInt16 {
-					return nil, fmt.Errorf("blob \"weights\": entry %d: invalid quantized weight %d", i, q)
-				}
-				w = float32(q) * m.scale
-			} else {
-				w = math.Float32frombits(binary.LittleEndian.Uint32(weightBlob[4*i:]))
-				if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {
-					return nil, fmt.Errorf("blob \"weights\": entry %d is not finite", i)
-				}
-			}
-			ent[i] = mentry{cls: cls, w: w}
-		}
-		off += int(n)
-	}
-	m.build(keys, counts, ent)
 	return m, nil
+}
+
+// Uvarint decodes the unsigned varint (encoding/binary's format) at b[at:]
+// and returns it and the offset after it; the offset is at most at if the
+// bytes are not a valid varint (truncated, or over 64 bits). It is the fast
+// decoder of the model blobs, shared with the tagger's dictionary.
+func Uvarint(b []byte, at int) (uint64, int) { return uvarint(b, at) }
+
+func uvarint(b []byte, at int) (uint64, int) {
+	if at >= 0 && at+8 <= len(b) {
+		// Varints of up to 8 bytes without a loop: find the first byte
+		// without the continuation bit, keep the bytes up to it and
+		// gather their low 7 bits.
+		x := binary.LittleEndian.Uint64(b[at:])
+		if stop := ^x & 0x8080808080808080; stop != 0 {
+			n := bits.TrailingZeros64(stop)/8 + 1
+			x &= 1<<(8*uint(n)) - 1 // 1<<64 is 0: all ones for n == 8
+			v := x&0x7f | x>>1&(0x7f<<7) | x>>2&(0x7f<<14) | x>>3&(0x7f<<21) |
+				x>>4&(0x7f<<28) | x>>5&(0x7f<<35) | x>>6&(0x7f<<42) | x>>7&(0x7f<<49)
+			return v, at + n
+		}
+	}
+	if at < 0 || at > len(b) {
+		return 0, at
+	}
+	v, n := binary.Uvarint(b[at:])
+	if n <= 0 {
+		return 0, at
+	}
+	return v, at + n
 }

@@ -1,6 +1,7 @@
 package tagger
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/transparse/transparse/parser/conllu"
@@ -46,21 +47,32 @@ func columnFromName(name string) string {
 // gives form (from the exact form, else the lowercased form), computed from
 // the tag names so that taggers with different tag ids agree; 0 when form
 // is not in the dictionary. Parsers use it as a feature that does not
-// depend on the tagger's choice.
+// depend on the tagger's choice. TagWithAmbiguity computes it for every
+// word of a sentence while tagging.
 func (t *Tagger) AmbiguityClass(form string) uint64 {
 	w := analyze(form)
 	t.dict.amb(&w)
-	if w.amb == 0 {
+	return t.ambiguityHash(w.amb)
+}
+
+// ambiguityHash returns the hash AmbiguityClass gives the tag set amb (0
+// for the empty set): FNV-1a over the names of the tags in amb, in tag id
+// order, each followed by the byte 0xff.
+func (t *Tagger) ambiguityHash(amb uint64) uint64 {
+	if amb == 0 {
 		return 0
 	}
 	h := uint64(0x9ae16a3b2f90404f)
-	for id, tag := range t.tags {
-		if w.amb&(1<<uint(id)) != 0 {
-			for i := 0; i < len(tag); i++ {
-				h = (h ^ uint64(tag[i])) * fnvPrime
-			}
-			h = (h ^ 0xff) * fnvPrime
+	for ; amb != 0; amb &= amb - 1 {
+		id := bits.TrailingZeros64(amb)
+		if id >= len(t.tags) {
+			break
 		}
+		tag := t.tags[id]
+		for i := 0; i < len(tag); i++ {
+			h = (h ^ uint64(tag[i])) * fnvPrime
+		}
+		h = (h ^ 0xff) * fnvPrime
 	}
 	return h
 }

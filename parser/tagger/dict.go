@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/linear"
 )
 
 // Tag dictionary settings: a word form (or lowercased form) enters the
@@ -38,15 +40,36 @@ const rareForm = 0x7261726577726421
 
 // dict maps a key (the hash of an exact form, or a salted hash of a
 // lowercased form or of a lowercased bigram) to its ambiguity class: the
-// non-empty bit set of the tag ids the word has (in that bigram). It is an open-addressing
-// table with linear probing; an empty slot has mask 0.
+// non-empty bit set of the tag ids the word has (in that bigram).
+//
+// It is a table of 64-byte lines (one cache line) of dictSlots entries,
+// filled by ordered linear probing at the granularity of lines, as the
+// tables of package linear: the keys (dictKeyBits bits, well mixed) are
+// sorted, the home line of key k is floor(k*L/2^dictKeyBits) for L lines,
+// key j goes to the first free slot of line max(home, line of key j-1), or
+// of the next line if that one is full, so the table is built by one sweep
+// and a lookup reads its home line and, rarely, the next ones. A slot
+// stores the low 32 bits of its key; since every key a lookup compares
+// lies within a few lines' share of the key space of the key looked up
+// (checked when the table is built), the signed difference of two low
+// halves orders their keys exactly. Empty slots hold the low half of the
+// smallest key whose home is a later line, so that a lookup stops there.
 type dict struct {
-	keys, masks []uint64 // sorted by key, for encoding
-	slots       []dslot
-	shift       uint
+	lines []dline // the last line is always empty
+	size  uint64  // number of home lines
+	n     int     // number of entries
 }
 
-type dslot struct{ key, mask uint64 }
+// dictSlots is the number of entries of a dline.
+const dictSlots = 5
+
+// dline is one line of a dict: the low 32 bits of each slot's key and its
+// tag set (0 for an empty slot).
+type dline struct {
+	v    [dictSlots]uint32
+	_    uint32
+	mask [dictSlots]uint64
+}
 
 // dictKeyBits is the number of bits of a key the dictionary keeps: a word
 // that is not in the dictionary has a chance of about 1 in 4 million
@@ -56,19 +79,32 @@ const dictKeyBits = 40
 // dictKey truncates a key to dictKeyBits bits.
 func dictKey(key uint64) uint64 { return key >> (64 - dictKeyBits) }
 
+// dictHome returns the home line of truncated key k in a table of size
+// lines.
+func dictHome(k, size uint64) uint64 {
+	h, _ := bits.Mul64(k<<(64-dictKeyBits), size)
+	return h
+}
+
 // lookup returns the ambiguity class of key, 0 if it is not in the
 // dictionary.
 func (d *dict) lookup(key uint64) uint64 {
-	key = dictKey(key)
-	mask := uint64(len(d.slots) - 1)
-	i := (key * 0x9E3779B97F4A7C15) >> d.shift
-	for {
-		s := &d.slots[i&mask]
-		if s.mask == 0 || s.key == key {
-			return s.mask
-		}
-		i++
+	x := key &^ (1<<(64-dictKeyBits) - 1)
+	g, _ := bits.Mul64(x, d.size)
+	v := uint32(x >> (64 - dictKeyBits))
+	l := &d.lines[g]
+	for int32(l.v[dictSlots-1]-v) < 0 {
+		g++
+		l = &d.lines[g]
 	}
+	k := 0
+	for k < dictSlots-1 && int32(l.v[k]-v) < 0 {
+		k++
+	}
+	if l.v[k] != v {
+		return 0
+	}
+	return l.mask[k]
 }
 
 // amb sets the dictionary attributes of w.
@@ -95,24 +131,179 @@ func setAmb(w *wordInfo, fm, lm uint64) {
 	}
 }
 
-// newDict builds the lookup table from sorted, distinct truncated keys and
-// non-zero masks.
-func newDict(keys, masks []uint64) dict {
-	d := dict{keys: keys, masks: masks}
-	size := 2
-	for size < 2*len(keys) {
+// dictBounds computes B(x) = ceil(x * 2^40 / size), the smallest key
+// whose home line is x or later, for x = 1, 2, ... in turn, as x*q0 +
+// ceil(x*r0/size) with q0, r0 = 2^40 divided by size, without division.
+type dictBounds struct {
+	q0, r0, size       uint64
+	x, bx, frac, carry uint64
+}
+
+func newDictBounds(size uint64) dictBounds {
+	return dictBounds{q0: (1 << dictKeyBits) / size, r0: (1 << dictKeyBits) % size, size: size}
+}
+
+// next returns B(x+1) and increments x; from x+1 = size on it returns
+// 2^40.
+func (b *dictBounds) next() uint64 {
+	b.x++
+	if b.x >= b.size {
+		return 1 << dictKeyBits
+	}
+	b.bx += b.q0
+	if b.frac += b.r0; b.frac >= b.size {
+		b.frac -= b.size
+		b.carry++
+	}
+	k := b.bx + b.carry
+	if b.frac > 0 {
+		k++
+	}
+	return k
+}
+
+// dictScratch is the decoded entries of a dictionary, needed only while
+// its table is built; the UPOS and XPOS taggers of a model, loaded one
+// after the other, share one through dictPool.
+type dictScratch struct{ keys, masks []uint64 }
+
+var dictPool sync.Pool // *dictScratch
+
+// decode checks and decodes the n entries of the dictionary blobs.
+func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
+	sc.keys = slices.Grow(sc.keys[:0], n)[:n]
+	sc.masks = slices.Grow(sc.masks[:0], n)[:n]
+	ka, ma, prev := 0, 0, uint64(0)
+	for i := range sc.keys {
+		delta, next := uvarint(keyBlob, ka)
+		if next <= ka {
+			return fmt.Errorf("tag dictionary: bad key at entry %d", i)
+		}
+		ka = next
+		k := prev + delta
+		if (i > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
+			return fmt.Errorf("tag dictionary: key %d out of order or range", i)
+		}
+		m, next := uvarint(maskBlob, ma)
+		if next <= ma {
+			return fmt.Errorf("tag dictionary: bad mask at entry %d", i)
+		}
+		ma = next
+		if m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
+			return fmt.Errorf("tag dictionary: entry %d: tag set %#x invalid for %d tags", i, m, numTags)
+		}
+		sc.keys[i], sc.masks[i], prev = k, m, k
+	}
+	if ka != len(keyBlob) || ma != len(maskBlob) {
+		return fmt.Errorf("tag dictionary: %d trailing key bytes, %d trailing mask bytes", len(keyBlob)-ka, len(maskBlob)-ma)
+	}
+	return nil
+}
+
+// dictPlacer follows the placement of sorted keys in a table of size
+// lines: the line of the last key and the largest displacement (line -
+// home line).
+type dictPlacer struct {
+	size, g, disp uint64
+	used          int
+	any           bool
+}
+
+func (p *dictPlacer) place(k uint64) {
+	h := dictHome(k, p.size)
+	switch {
+	case !p.any || h > p.g:
+		p.g, p.used, p.any = h, 0, true
+	case p.used == dictSlots:
+		p.g, p.used = p.g+1, 0
+	}
+	p.used++
+	p.disp = max(p.disp, p.g-h)
+}
+
+// decodeDict checks and decodes the dictionary blobs of a model with
+// numTags tags and n entries: keys (strictly increasing, < 2^40) as
+// uvarint deltas, tag sets (non-empty, of tags < numTags) as uvarints.
+func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
+	// Every entry takes at least one byte of each blob.
+	if n < 0 || n > int64(len(keyBlob)) || n > int64(len(maskBlob)) {
+		return dict{}, fmt.Errorf("tag dictionary: %d entries but %d key and %d mask bytes", n, len(keyBlob), len(maskBlob))
+	}
+	sc, _ := dictPool.Get().(*dictScratch)
+	if sc == nil {
+		sc = new(dictScratch)
+	}
+	defer dictPool.Put(sc)
+	if err := sc.decode(keyBlob, maskBlob, int(n), numTags); err != nil {
+		return dict{}, err
+	}
+	return newDict(sc.keys, sc.masks)
+}
+
+// newDict builds the table of sorted, distinct keys (< 2^40) and their
+// non-empty tag sets, in two sweeps over them (no random access): the
+// first finds the line of each key and the largest displacement (line -
+// home line), the second fills the lines in order. The dictionary does not
+// keep the entries: encode recovers them from the table.
+func newDict(keys, masks []uint64) (dict, error) {
+	n := len(keys)
+	d := dict{n: n}
+	// About 4 keys per line; a larger table if keys are displaced so far
+	// that 32-bit differences would not order them: the keys a lookup
+	// compares are less than 2*disp+3 lines' shares of the key space
+	// (2^40/size each) apart.
+	size := max(2, uint64(n)/4+1)
+	var p dictPlacer
+	for {
+		p = dictPlacer{size: size}
+		for _, k := range keys {
+			p.place(k)
+		}
+		if (2*p.disp+3)*((1<<dictKeyBits)/size+1) < 1<<30 {
+			break
+		}
+		if size > 1<<26 {
+			return dict{}, fmt.Errorf("tag dictionary: %d entries are too many", n)
+		}
 		size *= 2
 	}
-	d.slots = make([]dslot, size)
-	d.shift = uint(64 - bits.TrailingZeros(uint(size)))
-	for j, k := range keys {
-		i := (k * 0x9E3779B97F4A7C15) >> d.shift
-		for d.slots[i].mask != 0 {
-			i = (i + 1) & uint64(size-1)
+	d.size = size
+	d.lines = make([]dline, max(size, p.g+1)+1)
+
+	// The empty slots of line g hold the low half of B(g+1).
+	bounds := newDictBounds(size)
+	g, used := uint64(0), 0
+	empty := uint32(bounds.next())
+	closeLine := func() {
+		for s := used; s < dictSlots; s++ {
+			d.lines[g].v[s] = empty
 		}
-		d.slots[i] = dslot{k, masks[j]}
 	}
-	return d
+	for j, k := range keys {
+		if h := dictHome(k, size); h > g || used == dictSlots {
+			closeLine()
+			next := max(h, g+1)
+			for g++; ; g++ {
+				empty = uint32(bounds.next())
+				if g == next {
+					break
+				}
+				used = 0
+				closeLine()
+			}
+			used = 0
+		}
+		d.lines[g].v[used] = uint32(k)
+		d.lines[g].mask[used] = masks[j]
+		used++
+	}
+	closeLine()
+	for g++; g < uint64(len(d.lines)); g++ {
+		empty = uint32(bounds.next())
+		used = 0
+		closeLine()
+	}
+	return d, nil
 }
 
 // tagCounts maps a dictionary key to its tag counts in the training data.
@@ -204,56 +395,38 @@ func buildDict(train []*conllu.Sentence, column string, tagID map[string]int) (d
 		keys = append(keys, e.key)
 		masks = append(masks, e.mask)
 	}
-	return newDict(keys, masks), counts
+	d, err := newDict(keys, masks)
+	if err != nil {
+		panic(err) // a dictionary built from data has far fewer entries
+	}
+	return d, counts
 }
 
 // encode returns the dictionary blobs: the truncated keys as uvarint
-// deltas (the first delta is the first key), the masks as uvarints.
+// deltas (the first delta is the first key), the masks as uvarints. A slot
+// holds the low 32 bits of its key, which lies less than 2^31 from B(g),
+// the smallest key whose home is its line g: that pins the key down.
 func (d *dict) encode() (keys, masks []byte) {
+	bounds := newDictBounds(d.size)
+	bg := uint64(0) // B(g)
 	prev := uint64(0)
-	for _, k := range d.keys {
-		keys = binary.AppendUvarint(keys, k-prev)
-		prev = k
-	}
-	for _, m := range d.masks {
-		masks = binary.AppendUvarint(masks, m)
+	for g := range d.lines {
+		if g > 0 {
+			bg = bounds.next()
+		}
+		l := &d.lines[g]
+		for s := 0; s < dictSlots; s++ {
+			if l.mask[s] == 0 {
+				continue
+			}
+			k := bg + uint64(int64(int32(l.v[s]-uint32(bg))))
+			keys = binary.AppendUvarint(keys, k-prev)
+			masks = binary.AppendUvarint(masks, l.mask[s])
+			prev = k
+		}
 	}
 	return keys, masks
 }
 
-// decodeDict checks and decodes the dictionary blobs of a model with
-// numTags tags and n entries.
-func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
-	// Every entry takes at least one byte of each blob.
-	if n < 0 || n > int64(len(keyBlob)) || n > int64(len(maskBlob)) {
-		return dict{}, fmt.Errorf("tag dictionary: %d entries but %d key and %d mask bytes", n, len(keyBlob), len(maskBlob))
-	}
-	keys := make([]uint64, n)
-	masks := make([]uint64, n)
-	prev := uint64(0)
-	for i := range keys {
-		delta, size := binary.Uvarint(keyBlob)
-		if size <= 0 {
-			return dict{}, fmt.Errorf("tag dictionary: bad key at entry %d", i)
-		}
-		keyBlob = keyBlob[size:]
-		k := prev + delta
-		if (i > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
-			return dict{}, fmt.Errorf("tag dictionary: key %d out of order or range", i)
-		}
-		keys[i], prev = k, k
-		m, size := binary.Uvarint(maskBlob)
-		if size <= 0 {
-			return dict{}, fmt.Errorf("tag dictionary: bad mask at entry %d", i)
-		}
-		maskBlob = maskBlob[size:]
-		if m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
-			return dict{}, fmt.Errorf("tag dictionary: entry %d: tag set %#x invalid for %d tags", i, m, numTags)
-		}
-		masks[i] = m
-	}
-	if len(keyBlob) != 0 || len(maskBlob) != 0 {
-		return dict{}, fmt.Errorf("tag dictionary: %d trailing key bytes, %d trailing mask bytes", len(keyBlob), len(maskBlob))
-	}
-	return newDict(keys, masks), nil
-}
+// uvarint is linear.Uvarint.
+func uvarint(b []byte, at int) (uint64, int) { return linear.Uvarint(b, at) }

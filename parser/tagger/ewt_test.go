@@ -81,7 +81,7 @@ func TestEWTFull(t *testing.T) {
 	t.Logf("dev UPOS %.2f%% (%d words)", 100*acc, n)
 	raw, comp := compressedSize(t, tg)
 	t.Logf("classifier: %d features, %d weights, %d dictionary entries; msgpack %d bytes, snappy-framed %d bytes",
-		tg.model.NumFeatures(), tg.model.NumWeights(), len(tg.dict.keys), raw, comp)
+		tg.model.NumFeatures(), tg.model.NumWeights(), tg.dict.n, raw, comp)
 
 	var bufs [][]conllu.Word
 	words := 0

@@ -105,14 +105,26 @@ func (t *Tagger) Tags() []string { return t.tags }
 // overwriting any value (callers that want to keep given tags decide before
 // calling). Only Form is read. Tag is safe for concurrent use, and in the
 // steady state it does not allocate.
-func (t *Tagger) Tag(words []conllu.Word) {
+func (t *Tagger) Tag(words []conllu.Word) { t.TagWithAmbiguity(words, nil) }
+
+// TagWithAmbiguity is Tag, and also sets amb[i] to AmbiguityClass of the
+// form of words[i] when amb is not nil (the tagger looks the forms up in
+// its dictionary anyway, so this costs almost nothing). It panics if amb is
+// not nil and shorter than words.
+func (t *Tagger) TagWithAmbiguity(words []conllu.Word, amb []uint64) {
 	if len(words) == 0 {
 		return
+	}
+	if amb != nil {
+		amb = amb[:len(words)]
 	}
 	sc := t.getScratch()
 	t.run(sc, words, t.model, nil)
 	for i := range words {
 		*columnOf(&words[i], t.column) = t.tags[sc.left[i+2]-1]
+	}
+	for i := range amb {
+		amb[i] = t.ambiguityHash(sc.ws[i+2].amb)
 	}
 	t.pool.Put(sc)
 }
@@ -452,7 +464,7 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	c := t.model.Classifier(ClassifierName(t.Column()), templateNames[1:], t.tags)
 	c.Params["tagger.feature_version"] = FeatureVersion
 	c.Params["tagger.passes"] = passes
-	c.Params["tagger.dict_entries"] = int64(len(t.dict.keys))
+	c.Params["tagger.dict_entries"] = int64(t.dict.n)
 	c.Params["tagger.pass2_margin_bits"] = int64(math.Float32bits(t.margin))
 	keys, masks := t.dict.encode()
 	c.Blobs["tagger.dict.keys"] = keys

@@ -1,0 +1,88 @@
+#include "textflag.h"
+
+// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func addDenseAVX2(acc *int32, rows *int16, offs *uint32, n, width int)
+//
+// For each block of 32 (then 16) classes: load the block of acc into
+// registers, add the sign-extended int16 weights of the block of every
+// row, store the block.
+TEXT ·addDenseAVX2(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ rows+8(FP), SI
+	MOVQ offs+16(FP), R8
+	MOVQ n+24(FP), R9
+	MOVQ width+32(FP), R10
+	XORQ CX, CX // first class of the block
+
+block32:
+	LEAQ 32(CX), AX
+	CMPQ AX, R10
+	JGT  block16
+	VMOVDQU 0(DI)(CX*4), Y0
+	VMOVDQU 32(DI)(CX*4), Y1
+	VMOVDQU 64(DI)(CX*4), Y2
+	VMOVDQU 96(DI)(CX*4), Y3
+	LEAQ (SI)(CX*2), R11 // rows + first class
+	XORQ DX, DX
+row32:
+	MOVL (R8)(DX*4), AX
+	VPMOVSXWD 0(R11)(AX*2), Y4
+	VPMOVSXWD 16(R11)(AX*2), Y5
+	VPMOVSXWD 32(R11)(AX*2), Y6
+	VPMOVSXWD 48(R11)(AX*2), Y7
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+	VPADDD Y6, Y2, Y2
+	VPADDD Y7, Y3, Y3
+	INCQ DX
+	CMPQ DX, R9
+	JLT  row32
+	VMOVDQU Y0, 0(DI)(CX*4)
+	VMOVDQU Y1, 32(DI)(CX*4)
+	VMOVDQU Y2, 64(DI)(CX*4)
+	VMOVDQU Y3, 96(DI)(CX*4)
+	ADDQ $32, CX
+	JMP  block32
+
+block16:
+	CMPQ CX, R10
+	JGE  done
+	VMOVDQU 0(DI)(CX*4), Y0
+	VMOVDQU 32(DI)(CX*4), Y1
+	LEAQ (SI)(CX*2), R11
+	XORQ DX, DX
+row16:
+	MOVL (R8)(DX*4), AX
+	VPMOVSXWD 0(R11)(AX*2), Y4
+	VPMOVSXWD 16(R11)(AX*2), Y5
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+	INCQ DX
+	CMPQ DX, R9
+	JLT  row16
+	VMOVDQU Y0, 0(DI)(CX*4)
+	VMOVDQU Y1, 32(DI)(CX*4)
+	ADDQ $16, CX
+	JMP  block16
+
+done:
+	VZEROUPPER
+	RET

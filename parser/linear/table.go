@@ -1,0 +1,527 @@
+package linear
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// Table parameters.
+const (
+	// keysPerLine is the mean number of keys per home line (of lineSlots
+	// buckets): L = ceil(keys / keysPerLine).
+	keysPerLine = 3
+	// inlineMax is the longest Int16 row stored inside its bucket.
+	inlineMax = 3
+	// maxLines bounds the table (line indices are uint32).
+	maxLines = 1 << 30
+)
+
+// denseMin returns the shortest Int16 row a model with the given dense
+// row width stores densely. A dense row costs width/8 vector additions and
+// 2*width bytes, a sparse row one scalar addition and 4 bytes per entry;
+// measured on the EWT parser and tagger models, width/8 scores fastest
+// (width/4 is up to 5 % slower, width/2 up to 20 %).
+func denseMin(width int) int { return max(inlineMax+1, width/8) }
+
+// rowsIn is the content of a model in the blob formats of Layout: F keys
+// (strictly increasing, < 2^KeyBits) as uvarint deltas, F row lengths (1
+// to the number of classes) as uvarints, and E entries: classes as uint8
+// (at most 256 classes) or uint16 LE, strictly increasing within a row,
+// and weights as int16 LE (Int16: not 0 or -32768) or float32 LE
+// (Float32: finite).
+type rowsIn struct {
+	features, entries int
+	keys, counts      []byte
+	classes, weights  []byte // sizes already checked against entries
+}
+
+// scratch is the decoded keys and row lengths of a classifier, needed
+// only while its table is built. Loading the classifiers of a model one
+// after the other reuses one scratch through scratchPool instead of
+// faulting in fresh memory for each.
+type scratch struct {
+	keys   []uint64
+	counts []uint32
+}
+
+var scratchPool sync.Pool // *scratch
+
+// decode checks and decodes the keys and row lengths of in into sc.
+func (sc *scratch) decode(in *rowsIn, keyBits uint, numClasses int) error {
+	n := in.features
+	sc.keys = slices.Grow(sc.keys[:0], n)[:n]
+	sc.counts = slices.Grow(sc.counts[:0], n)[:n]
+	at, prev := 0, uint64(0)
+	for i := range sc.keys {
+		d, next := uvarint(in.keys, at)
+		if next <= at {
+			return fmt.Errorf(`blob "keys": bad uvarint at key %d`, i)
+		}
+		at = next
+		if i > 0 && d == 0 {
+			return fmt.Errorf(`blob "keys": key %d is not greater than key %d`, i, i-1)
+		}
+		k := prev + d
+		if k < prev || (keyBits < 64 && k>>keyBits != 0) {
+			return fmt.Errorf(`blob "keys": key %d out of range`, i)
+		}
+		sc.keys[i], prev = k, k
+	}
+	if at != len(in.keys) {
+		return fmt.Errorf(`blob "keys": %d trailing bytes`, len(in.keys)-at)
+	}
+	at = 0
+	total := 0
+	for i := range sc.counts {
+		var c uint64
+		if at < len(in.counts) && in.counts[at] < 0x80 {
+			c = uint64(in.counts[at])
+			at++
+		} else {
+			next := 0
+			if c, next = uvarint(in.counts, at); next <= at {
+				return fmt.Errorf(`blob "counts": bad uvarint at row %d`, i)
+			}
+			at = next
+		}
+		if c < 1 || c > uint64(numClasses) {
+			return fmt.Errorf(`blob "counts": row %d has %d entries, want 1..%d`, i, c, numClasses)
+		}
+		if total += int(c); total > in.entries {
+			return fmt.Errorf(`blob "counts": rows hold more than %d entries`, in.entries)
+		}
+		sc.counts[i] = uint32(c)
+	}
+	if at != len(in.counts) {
+		return fmt.Errorf(`blob "counts": %d trailing bytes`, len(in.counts)-at)
+	}
+	if total != in.entries {
+		return fmt.Errorf(`blob "counts": rows hold %d entries, want %d`, total, in.entries)
+	}
+	return nil
+}
+
+// boundaries computes B(x) = ceil(x * 2^K / size), the smallest key (of K
+// bits) whose home line is x or later, for x = 1, 2, ... in turn, as
+// x*q0 + ceil(x*r0/size) with q0, r0 = 2^K divided by size, without
+// division.
+type boundaries struct {
+	q0, r0, size       uint64
+	x, bx, frac, carry uint64 // x*q0 = bx, x*r0 = carry*size + frac
+}
+
+func newBoundaries(K uint, size uint64) boundaries {
+	var q0, r0 uint64
+	if K == 64 {
+		q0, r0 = bits.Div64(1, 0, size)
+	} else {
+		q0, r0 = (1<<K)/size, (1<<K)%size
+	}
+	return boundaries{q0: q0, r0: r0, size: size}
+}
+
+// next returns B(x+1), or ok false if x+1 >= size (B is then 2^K), and
+// increments x.
+func (b *boundaries) next() (key uint64, ok bool) {
+	b.x++
+	if b.x >= b.size {
+		return 0, false
+	}
+	b.bx += b.q0
+	if b.frac += b.r0; b.frac >= b.size {
+		b.frac -= b.size
+		b.carry++
+	}
+	key = b.bx + b.carry
+	if b.frac > 0 {
+		key++
+	}
+	return key, true
+}
+
+// build sets up the table of m (whose numClasses, keyBits, prec and scale
+// are set) from in, checking everything and returning an error on the
+// first invalid key, row length, class or weight.
+//
+// The keys and row lengths are decoded into scratch memory, and the table
+// is built in two sweeps over them (no random access): the first finds the
+// line of each key and the largest displacement (line - home line), which
+// decides how many key bits a bucket value must drop (see Model); the
+// second fills the lines and rows in order. The model does not keep the
+// keys: Classifier recovers them from the table.
+func (m *Model) build(in *rowsIn) error {
+	n := in.features
+	K := uint(m.keyBits)
+	kshift := 64 - K
+	nc := m.numClasses
+	m.features = n
+	m.lowMask = 1<<kshift - 1
+	size := max(2, (uint64(n)+keysPerLine-1)/keysPerLine)
+	if size >= maxLines {
+		return fmt.Errorf("%d features are too many", n)
+	}
+
+	// Sweep 1: check the keys and row lengths, count the rows of each
+	// kind, place the keys.
+	int16s := m.prec == Int16
+	m.width = 0
+	dmin := math.MaxInt
+	if int16s && nc <= accClasses {
+		m.width = (nc + 15) &^ 15
+		dmin = denseMin(m.width)
+	}
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	defer scratchPool.Put(sc)
+	if err := sc.decode(in, K, nc); err != nil {
+		return err
+	}
+	keys, counts := sc.keys, sc.counts
+	var nSparse, nDense, nEnt int
+	var pl placer
+	pl.reset(kshift, size)
+	for j, k := range keys {
+		c := int(counts[j])
+		switch {
+		case !int16s:
+			nEnt += c
+		case c >= dmin:
+			nDense++
+		case c > inlineMax:
+			nSparse += c
+		}
+		pl.place(k)
+	}
+	// Bucket values must order the keys a lookup compares: they are less
+	// than (2*disp+3) shares of the key space of one line apart, each share
+	// less than 2^(K-len(size)+1). If 32 bits do not cover that distance,
+	// a larger table (smaller shares, less displacement) may; otherwise
+	// values drop their low vs bits and matches are checked against full
+	// keys (wide).
+	var vs uint
+	for {
+		need := K - uint(bits.Len64(size)) + 1 + uint(bits.Len64(2*pl.disp+3))
+		vs = 0
+		if need > 30 {
+			vs = need - 30
+		}
+		if vs == 0 || K > 48 || size > uint64(n)+64 {
+			break
+		}
+		size *= 2
+		pl.reset(kshift, size)
+		for _, k := range keys {
+			pl.place(k)
+		}
+	}
+	m.size = size
+	m.vshift = kshift + vs
+	m.wide = vs > 0
+	lines := max(size, pl.g+1) + 1 // the last line stays empty
+	m.lines = make([]line, lines)
+	m.sparse = make([]uint32, 0, nSparse)
+	m.dense = make([]int16, nDense*m.width)
+	m.ent = make([]mentry, 0, nEnt)
+	if m.wide {
+		m.bkeys = make([]uint64, lines*lineSlots)
+	}
+
+	// Sweep 2: fill the lines in order. The empty buckets of line g hold
+	// B(g+1) (see boundaries), the smallest key whose home is after g.
+	cb := 1
+	if nc > 256 {
+		cb = 2
+	}
+	rows := rowWriter{m: m, classes: in.classes, weights: in.weights, cb: cb, dmin: dmin, n: in.entries}
+	// The common case, Int16 weights and byte classes, has a faster row
+	// writer, which needs the weights checked beforehand.
+	fast := int16s && cb == 1
+	if int16s {
+		if err := checkInt16(in.weights); err != nil {
+			return err
+		}
+	}
+	top := uint32(0) // B(size) = 2^K, >> vs, mod 2^32
+	if K-vs < 32 {
+		top = uint32(1) << (K - vs)
+	}
+	bounds := newBoundaries(K, size)
+	var empty uint32    // value of the empty buckets of line g
+	var emptyKey uint64 // their key (wide)
+	nextEmpty := func() {
+		var ok bool
+		if emptyKey, ok = bounds.next(); ok {
+			empty = uint32(emptyKey >> vs)
+		} else {
+			emptyKey, empty = 0, top
+		}
+	}
+	g, used := uint64(0), 0 // the current line and its buckets in use
+	nextEmpty()
+	// closeLine fills the unused buckets of line g with empty values.
+	closeLine := func() {
+		l := &m.lines[g]
+		for s := used; s < lineSlots; s++ {
+			l.v[s] = empty
+			if m.wide {
+				m.bkeys[g*lineSlots+uint64(s)] = emptyKey
+			}
+		}
+	}
+	for j, k := range keys {
+		c := int(counts[j])
+		if h := home(k, kshift, size); h > g || used == lineSlots {
+			closeLine()
+			next := max(h, g+1)
+			for g++; ; g++ {
+				nextEmpty()
+				if g == next {
+					break
+				}
+				used = 0
+				closeLine()
+			}
+			used = 0
+		}
+		if m.wide {
+			m.bkeys[g*lineSlots+uint64(used)] = k
+		}
+		var b bucket
+		var err error
+		if fast {
+			b, err = rows.nextU8(uint32(k>>vs), c)
+		} else {
+			b, err = rows.next(uint32(k>>vs), c)
+		}
+		if err != nil {
+			return fmt.Errorf("row %d: %w", j, err)
+		}
+		m.lines[g].set(used, b)
+		used++
+	}
+	closeLine()
+	for g++; g < lines; g++ {
+		nextEmpty()
+		used = 0
+		closeLine()
+	}
+	m.weights = rows.e
+	return nil
+}
+
+// home returns the home line of stored key k (of 64-kshift bits) in a
+// table of size home lines: floor(k * size / 2^(64-kshift)).
+func home(k uint64, kshift uint, size uint64) uint64 {
+	h, _ := bits.Mul64(k<<kshift, size)
+	return h
+}
+
+// placer follows the placement of sorted keys in a table of size home
+// lines (see Model): the line of the last key placed and the largest
+// displacement (line - home line).
+type placer struct {
+	kshift    uint
+	size      uint64
+	g, disp   uint64
+	used      int
+	placedAny bool
+}
+
+func (p *placer) reset(kshift uint, size uint64) { *p = placer{kshift: kshift, size: size} }
+
+func (p *placer) place(k uint64) {
+	h := home(k, p.kshift, p.size)
+	switch {
+	case !p.placedAny || h > p.g:
+		p.g, p.used, p.placedAny = h, 0, true
+	case p.used == lineSlots:
+		p.g, p.used = p.g+1, 0
+	}
+	p.used++
+	p.disp = max(p.disp, p.g-h)
+}
+
+// rowWriter checks rows of entries in the blob formats of Layout and
+// stores them in a bucket and the row arrays of its model.
+type rowWriter struct {
+	m                *Model
+	classes, weights []byte
+	cb               int // bytes per class
+	dmin             int // shortest dense row
+	n                int // entries in the blobs
+	e                int // entries written
+	dense            int // dense rows written
+}
+
+// classError is the error for a row whose classes stop increasing after
+// class last, or whose last class is last.
+func (w *rowWriter) classError(last int) error {
+	if last >= w.m.numClasses {
+		return fmt.Errorf(`blob "classes": class %d out of range [0, %d)`, last, w.m.numClasses)
+	}
+	return errors.New(`blob "classes": classes not strictly increasing`)
+}
+
+// next checks the next row, of c entries, and returns the bucket holding
+// it with value v.
+func (w *rowWriter) next(v uint32, c int) (bucket, error) {
+	m := w.m
+	nc := m.numClasses
+	b := bucket{v: v}
+	e := w.e
+	if e+c > w.n || c < 1 {
+		return b, errors.New("internal error: row past the blobs")
+	}
+	w.e += c
+	// Classes: in range and strictly increasing.
+	var last int
+	if w.cb == 1 {
+		cls := w.classes[e : e+c]
+		last = int(cls[0])
+		for _, x := range cls[1:] {
+			if int(x) <= last {
+				return b, w.classError(last)
+			}
+			last = int(x)
+		}
+	} else {
+		cls := w.classes[2*e : 2*(e+c)]
+		last = int(binary.LittleEndian.Uint16(cls))
+		for i := 2; i < len(cls); i += 2 {
+			x := int(binary.LittleEndian.Uint16(cls[i:]))
+			if x <= last {
+				return b, w.classError(last)
+			}
+			last = x
+		}
+	}
+	if last >= nc {
+		return b, fmt.Errorf(`blob "classes": class %d out of range [0, %d)`, last, nc)
+	}
+	class := func(i int) uint32 {
+		if w.cb == 1 {
+			return uint32(w.classes[e+i])
+		}
+		return uint32(binary.LittleEndian.Uint16(w.classes[2*(e+i):]))
+	}
+	if m.prec == Float32 {
+		b.a, b.b, b.c = kindFloat<<16, uint32(len(m.ent)), uint32(c)
+		ws := w.weights[4*e : 4*(e+c)]
+		for i := 0; i < c; i++ {
+			x := math.Float32frombits(binary.LittleEndian.Uint32(ws[4*i:]))
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return b, fmt.Errorf(`blob "weights": entry %d is not finite`, e+i)
+			}
+			m.ent = append(m.ent, mentry{cls: class(i), w: x})
+		}
+		return b, nil
+	}
+	ws := w.weights[2*e : 2*(e+c)] // checked by checkInt16
+	q := func(i int) uint32 { return uint32(binary.LittleEndian.Uint16(ws[2*i:])) }
+	switch {
+	case c >= w.dmin:
+		off := w.dense * m.width
+		w.dense++
+		b.a, b.b, b.c = kindDense<<16, uint32(off), uint32(c)
+		row := m.dense[off : off+m.width]
+		if w.cb == 1 {
+			for i, x := range w.classes[e : e+c] {
+				row[x] = int16(q(i))
+			}
+		} else {
+			for i := 0; i < c; i++ {
+				row[class(i)] = int16(q(i))
+			}
+		}
+	case c > inlineMax:
+		off := len(m.sparse)
+		b.a, b.b, b.c = kindSparse<<16, uint32(off), uint32(c)
+		m.sparse = m.sparse[:off+c]
+		row := m.sparse[off : off+c]
+		if w.cb == 1 {
+			for i, x := range w.classes[e : e+c] {
+				row[i] = uint32(x)<<16 | q(i)
+			}
+		} else {
+			for i := range row {
+				row[i] = class(i)<<16 | q(i)
+			}
+		}
+	default:
+		var in [inlineMax]uint32
+		for i := 0; i < c; i++ {
+			in[i] = class(i)<<16 | q(i)
+		}
+		b.a, b.b, b.c = in[0], in[1], in[2]
+	}
+	return b, nil
+}
+
+// checkInt16 checks that no int16 LE weight of the blob is 0 or -32768.
+func checkInt16(weights []byte) error {
+	for i := 0; i+1 < len(weights); i += 2 {
+		if q := binary.LittleEndian.Uint16(weights[i:]); q == 0 || q == 0x8000 {
+			return fmt.Errorf(`blob "weights": entry %d: invalid quantized weight %d`, i/2, int16(q))
+		}
+	}
+	return nil
+}
+
+// nextU8 is next for Int16 weights (checked by checkInt16) and byte
+// classes.
+func (w *rowWriter) nextU8(v uint32, c int) (bucket, error) {
+	b := bucket{v: v}
+	e := w.e
+	if c < 1 || e+c > w.n {
+		return b, errors.New("internal error: row past the blobs")
+	}
+	w.e = e + c
+	cls := w.classes[e : e+c]
+	ws := w.weights[2*e : 2*(e+c)]
+	last := int(cls[0])
+	for _, x := range cls[1:] {
+		if int(x) <= last {
+			return b, w.classError(last)
+		}
+		last = int(x)
+	}
+	if last >= w.m.numClasses {
+		return b, w.classError(last)
+	}
+	switch {
+	case c <= inlineMax:
+		b.a = uint32(cls[0])<<16 | uint32(binary.LittleEndian.Uint16(ws))
+		if c > 1 {
+			b.b = uint32(cls[1])<<16 | uint32(binary.LittleEndian.Uint16(ws[2:]))
+			if c > 2 {
+				b.c = uint32(cls[2])<<16 | uint32(binary.LittleEndian.Uint16(ws[4:]))
+			}
+		}
+	case c >= w.dmin:
+		m := w.m
+		off := w.dense * m.width
+		w.dense++
+		b.a, b.b, b.c = kindDense<<16, uint32(off), uint32(c)
+		row := m.dense[off : off+m.width]
+		for i, x := range cls {
+			row[x] = int16(binary.LittleEndian.Uint16(ws[2*i:]))
+		}
+	default:
+		m := w.m
+		off := len(m.sparse)
+		b.a, b.b, b.c = kindSparse<<16, uint32(off), uint32(c)
+		m.sparse = m.sparse[:off+c]
+		row := m.sparse[off : off+c]
+		for i, x := range cls {
+			row[i] = uint32(x)<<16 | uint32(binary.LittleEndian.Uint16(ws[2*i:]))
+		}
+	}
+	return b, nil
+}

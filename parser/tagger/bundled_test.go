@@ -1,0 +1,202 @@
+package tagger
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// The bundled model (../../models/en_ewt.tpm, or $TRANSPARSE_MODEL) holds a
+// UPOS and an XPOS tagger trained on all of EWT train; the benchmarks and
+// tests of this file use them, and skip without the model (fail with $CI).
+
+var bundled struct {
+	once sync.Once
+	doc  *modelfmt.Model
+	err  error
+}
+
+func bundledClassifier(tb testing.TB, column string) *modelfmt.Classifier {
+	tb.Helper()
+	bundled.once.Do(func() {
+		path := os.Getenv("TRANSPARSE_MODEL")
+		if path == "" {
+			path = filepath.Join("..", "..", "models", "en_ewt.tpm")
+		}
+		bundled.doc, bundled.err = modelfmt.ReadFile(path)
+	})
+	if bundled.err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("no model: %v", bundled.err)
+		}
+		tb.Skipf("no model: %v", bundled.err)
+	}
+	name := ClassifierName(column)
+	for i := range bundled.doc.Classifiers {
+		if bundled.doc.Classifiers[i].Name == name {
+			return &bundled.doc.Classifiers[i]
+		}
+	}
+	tb.Fatalf("the bundled model has no classifier %q", name)
+	return nil
+}
+
+func bundledTagger(tb testing.TB, column string) *Tagger {
+	tb.Helper()
+	tg, err := FromClassifier(bundledClassifier(tb, column))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tg
+}
+
+// testForms returns the sentences of EWT test as words with forms only.
+func testForms(tb testing.TB) ([][]conllu.Word, int) {
+	var out [][]conllu.Word
+	n := 0
+	for _, s := range readEWT(tb, "test") {
+		ws := make([]conllu.Word, len(s.Words))
+		for i, w := range s.Words {
+			ws[i] = conllu.Word{ID: w.ID, Form: w.Form}
+		}
+		out = append(out, ws)
+		n += len(ws)
+	}
+	return out, n
+}
+
+// BenchmarkTagEWT tags EWT test with each bundled tagger, one goroutine:
+// words/s on the wall clock, and cpu-ns/word of the thread.
+func BenchmarkTagEWT(b *testing.B) {
+	for _, col := range []string{UPOS, XPOS} {
+		b.Run(col, func(b *testing.B) {
+			tg := bundledTagger(b, col)
+			sents, _ := testForms(b)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := threadCPU()
+			n := 0
+			for i := 0; i < b.N; i++ {
+				ws := sents[i%len(sents)]
+				tg.Tag(ws)
+				n += len(ws)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
+			b.ReportMetric(float64(threadCPU()-cpu)/float64(n), "cpu-ns/word")
+		})
+	}
+}
+
+// BenchmarkFromClassifierBundled measures decoding each bundled tagger
+// (linear model and tag dictionary).
+func BenchmarkFromClassifierBundled(b *testing.B) {
+	for _, col := range []string{UPOS, XPOS} {
+		b.Run(col, func(b *testing.B) {
+			c := bundledClassifier(b, col)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := threadCPU()
+			for i := 0; i < b.N; i++ {
+				if _, err := FromClassifier(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// TestTagWithAmbiguity checks on EWT test that TagWithAmbiguity tags as
+// Tag does and gives each word AmbiguityClass of its form, without
+// allocating.
+func TestTagWithAmbiguity(t *testing.T) {
+	sents, _ := testForms(t)
+	for _, col := range []string{UPOS, XPOS} {
+		tg := bundledTagger(t, col)
+		amb := make([]uint64, 512)
+		known := 0
+		words := 0
+		for _, s := range sents {
+			a := append([]conllu.Word(nil), s...)
+			b := append([]conllu.Word(nil), s...)
+			tg.Tag(a)
+			tg.TagWithAmbiguity(b, amb)
+			for i := range s {
+				if *columnOf(&a[i], col) != *columnOf(&b[i], col) {
+					t.Fatalf("%s: %q tagged %q by Tag, %q by TagWithAmbiguity", col, s[i].Form, *columnOf(&a[i], col), *columnOf(&b[i], col))
+				}
+				if want := tg.AmbiguityClass(s[i].Form); amb[i] != want {
+					t.Fatalf("%s: ambiguity class of %q is %#x, AmbiguityClass says %#x", col, s[i].Form, amb[i], want)
+				}
+				if amb[i] != 0 {
+					known++
+				}
+				words++
+			}
+		}
+		// Most words of EWT test are in the dictionary of EWT train.
+		if known < words*8/10 {
+			t.Errorf("%s: %d of %d words have an ambiguity class", col, known, words)
+		}
+		if !raceEnabled {
+			ws := append([]conllu.Word(nil), sents[5]...)
+			if n := testing.AllocsPerRun(50, func() { tg.TagWithAmbiguity(ws, amb) }); n != 0 {
+				t.Errorf("%s: TagWithAmbiguity allocates %v times per sentence", col, n)
+			}
+		}
+	}
+}
+
+// TestDictBundled decodes the tag dictionary of the bundled UPOS tagger
+// and checks every entry's lookup, that the keys next to entries are not
+// found (unless they are entries), and that encoding gives back the stored
+// blobs byte for byte.
+func TestDictBundled(t *testing.T) {
+	c := bundledClassifier(t, UPOS)
+	keyBlob, maskBlob := c.Blobs["tagger.dict.keys"], c.Blobs["tagger.dict.masks"]
+	n := c.Params["tagger.dict_entries"]
+	d, err := decodeDict(keyBlob, maskBlob, n, len(c.Classes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := map[uint64]uint64{}
+	var keys []uint64
+	prev := uint64(0)
+	for ka, ma := 0, 0; ka < len(keyBlob); {
+		delta, k := binary.Uvarint(keyBlob[ka:])
+		mask, m := binary.Uvarint(maskBlob[ma:])
+		ka, ma = ka+k, ma+m
+		prev += delta
+		entries[prev] = mask
+		keys = append(keys, prev)
+	}
+	if int64(len(keys)) != n || d.n != len(keys) {
+		t.Fatalf("%d keys, %d entries, dict says %d", len(keys), n, d.n)
+	}
+	full := func(k uint64) uint64 { return k << (64 - dictKeyBits) }
+	for _, k := range keys {
+		if got := d.lookup(full(k)); got != entries[k] {
+			t.Fatalf("key %#x: tag set %#x, want %#x", k, got, entries[k])
+		}
+		for _, kk := range []uint64{k - 1, k + 1} {
+			if got := d.lookup(full(kk) | 0xabcdef); got != entries[kk] {
+				t.Fatalf("key %#x: tag set %#x, want %#x", kk, got, entries[kk])
+			}
+		}
+	}
+	k2, m2 := d.encode()
+	if !bytes.Equal(k2, keyBlob) || !bytes.Equal(m2, maskBlob) {
+		t.Error("encoding the decoded dictionary gives different blobs")
+	}
+}
