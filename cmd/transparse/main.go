@@ -126,7 +126,7 @@ Errors are printed as "transparse: <message>". Exit status: 0 on success,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd())
+	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd(), newPruneCmd())
 	return root
 }
 

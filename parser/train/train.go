@@ -66,6 +66,8 @@ type Options struct {
 	// With baseline, trees are lifted one arc at a time only until the
 	// system derives them.
 	PseudoProjective string
+	caseFeats bool // set by Train: the treebank marks Case on many words
+
 	// GoldOnly trains only the gold-morphology classifier: no taggers, no
 	// jackknifing, no plain-token classifier. Such models parse only
 	// sentences given with tags; they are for comparing systems.
@@ -130,6 +132,10 @@ func Train(opt Options) (*parser.Model, error) {
 		fmt.Fprintf(opt.Log, "pseudo-projective (%s): %d training trees outside %s's class lifted and encoded\n", enc, n, sys.Name())
 	}
 	deprels, root := inventory(trainSents)
+	opt.caseFeats = caseShare(trainSents) >= minCaseShare
+	if opt.caseFeats {
+		fmt.Fprintf(opt.Log, "the treebank marks Case on %.0f%% of its words: adding Case feature templates\n", 100*caseShare(trainSents))
+	}
 	classes := transition.NewClasses(sys, deprels, root)
 
 	goldTrain := prepare(sys, trainSents, nil, deprels, opt.Log)
@@ -281,6 +287,25 @@ func inventory(sents []*conllu.Sentence) ([]string, int32) {
 		root = sort.SearchStrings(labels, best)
 	}
 	return labels, int32(root)
+}
+
+// minCaseShare is the share of words with a Case feature above which the
+// gold-morphology parser gets the Case templates (training sets: EWT 7 %,
+// Hungarian Szeged 48 %, Turkish IMST 43 %).
+const minCaseShare = 0.2
+
+// caseShare returns the share of words whose FEATS have Case=.
+func caseShare(sents []*conllu.Sentence) float64 {
+	words, withCase := 0, 0
+	for _, s := range sents {
+		for _, w := range s.Words {
+			words++
+			if strings.Contains(w.Feats, "Case=") {
+				withCase++
+			}
+		}
+	}
+	return float64(withCase) / float64(max(words, 1))
 }
 
 // encode returns sents with every tree outside the system's class made
@@ -489,7 +514,11 @@ func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 // trainVariant trains one classifier and returns the epoch with the best dev
 // LAS.
 func trainVariant(classes *transition.Classes, morph bool, exs []example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, what string) (parser.Variant, error) {
-	ext, err := feature.New(feature.ForSystem(classes.Sys.Name(), morph))
+	tpls := feature.ForSystem(classes.Sys.Name(), morph)
+	if morph && opt.caseFeats {
+		tpls = append(tpls, feature.CaseTemplates()...)
+	}
+	ext, err := feature.New(tpls)
 	if err != nil {
 		return parser.Variant{}, err
 	}

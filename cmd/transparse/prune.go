@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+func newPruneCmd() *cobra.Command {
+	var out string
+	var gold, plain, tagger float32
+	cmd := &cobra.Command{
+		Use:   "prune [flags] MODEL -o OUT",
+		Short: "Drop small weights from a model: smaller file, faster parsing",
+		Long: `Prune writes a copy of MODEL without the weights whose absolute value is
+below the given thresholds (per classifier: the gold-tag parser, the
+plain-token parser, the taggers), and without the features left with no
+weight. Fewer features make the file smaller and the scoring tables fit
+better in the processor's caches, at some cost in accuracy: measure it on
+dev with "transparse eval". The thresholds are recorded in the model card;
+the card's scores are those of the unpruned model.`,
+		Example: `  transparse prune --gold-min-abs 3 --plain-min-abs 1 models/en_ewt.tpm -o small.tpm
+  transparse eval -m small.tpm ../shared/data/ud/en_ewt-ud-dev.conllu`,
+		Args: cobra.ExactArgs(1),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usage("-o OUT is required")
+			}
+			doc, err := modelfmt.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			var notes []string
+			for i := range doc.Classifiers {
+				c := &doc.Classifiers[i]
+				t := tagger
+				switch {
+				case c.Name == "parser.gold":
+					t = gold
+				case c.Name == "parser.plain":
+					t = plain
+				case !strings.HasPrefix(c.Name, "tagger."):
+					continue
+				}
+				if t <= 0 {
+					continue
+				}
+				before := c.Params["entries"]
+				p, err := linear.Prune(c, t)
+				if err != nil {
+					return fmt.Errorf("%s: %w", c.Name, err)
+				}
+				*c = *p
+				notes = append(notes, fmt.Sprintf("%s min_abs %g: %d of %d weights kept", c.Name, t, p.Params["entries"], before))
+			}
+			if doc.Card.Options == nil {
+				doc.Card.Options = map[string]string{}
+			}
+			doc.Card.Options["pruned"] = strings.Join(notes, "; ")
+			if err := modelfmt.WriteFile(out, doc); err != nil {
+				return err
+			}
+			if _, err := parser.Load(out); err != nil {
+				os.Remove(out)
+				return fmt.Errorf("pruned model does not load: %w", err)
+			}
+			for _, n := range notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), n)
+			}
+			return nil
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "output", "o", "", "write the pruned model here")
+	f.Float32Var(&gold, "gold-min-abs", 0, "drop gold-tag parser weights smaller than this (0: keep)")
+	f.Float32Var(&plain, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: keep)")
+	f.Float32Var(&tagger, "tagger-min-abs", 0, "drop tagger weights smaller than this (0: keep)")
+	return cmd
+}
