@@ -66,7 +66,7 @@ type Options struct {
 	// With baseline, trees are lifted one arc at a time only until the
 	// system derives them.
 	PseudoProjective string
-	caseFeats bool // set by Train: the treebank marks Case on many words
+	caseFeats        bool // set by Train: the treebank marks Case on many words
 
 	// GoldOnly trains only the gold-morphology classifier: no taggers, no
 	// jackknifing, no plain-token classifier. Such models parse only
