@@ -10,7 +10,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -176,6 +178,23 @@ func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out 
 	return finish(fn, msg, parse(h, forms, n, tags, out), C.TP_ERR_INTERNAL)
 }
 
+// callScratch is the Go memory of one tp_parse call: the words handed to
+// the parser and the bytes of every string of the call. It is reused
+// through callScratches, so that a long run of calls makes no garbage (the
+// parser itself allocates nothing per sentence) and the resident memory of
+// the host stays flat instead of growing by the garbage collector's
+// headroom, which is as large as the model (issue 4, long runs).
+//
+// The strings of the words are views of text (see goToken), valid until the
+// scratch is reused: the parser does not keep the strings of the words it
+// parses (it hashes them), and buildResult copies the ones it returns.
+type callScratch struct {
+	words []conllu.Word
+	text  []byte
+}
+
+var callScratches = sync.Pool{New: func() any { return new(callScratch) }}
+
 func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
 	// Cheap argument checks first, in argument order; the handle is looked
 	// up last so that the lock is held only around the parse.
@@ -194,14 +213,21 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	if uint64(n) > parser.MaxWords {
 		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
 	}
-	words := make([]conllu.Word, int(n))
+	sc := callScratches.Get().(*callScratch)
+	defer callScratches.Put(sc) // after buildResult has copied the result
+	sc.text = sc.text[:0]
+	sc.words = slices.Grow(sc.words[:0], int(n))[:n]
+	words := sc.words
 	for i, f := range unsafe.Slice(forms, int(n)) {
 		if f == nil {
 			return argErr("forms[%d] is NULL", i)
 		}
-		s, err := goToken(f, "forms", i)
+		s, err := sc.goToken(f, "forms", i)
 		if err != nil {
 			return err
+		}
+		if s == "" {
+			return inputErr("forms[%d] is empty", i)
 		}
 		words[i] = conllu.Word{ID: i + 1, Form: s, Lemma: "_", UPOS: "_", XPOS: "_",
 			Feats: "_", Head: -1, Deprel: "_", Deps: "_", Misc: "_"}
@@ -225,7 +251,7 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 				if t == nil {
 					continue // absent for this word
 				}
-				s, err := goToken(t, col.name, i)
+				s, err := sc.goToken(t, col.name, i)
 				if err != nil {
 					return err
 				}
@@ -252,16 +278,28 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	return nil
 }
 
-// goToken reads the C string p (a word form or tag) into Go, reading at most
-// MaxTokenBytes+1 bytes of it. name and i name the argument in errors.
-func goToken(p *C.char, name string, i int) (string, error) {
-	l := C.tp__strnlen(p, parser.MaxTokenBytes+1)
+// goToken copies the C string p (a word form or tag) into sc.text, reading
+// at most MaxTokenBytes+1 bytes of it, and returns it as a string that views
+// sc.text (valid until sc is reused; if text grows, earlier strings keep the
+// old array alive). It checks what parser.CheckWords checks of every value
+// (length, UTF-8, no tab or line break), so that the error names the C
+// argument. name and i name the argument in errors.
+func (sc *callScratch) goToken(p *C.char, name string, i int) (string, error) {
+	l := int(C.tp__strnlen(p, parser.MaxTokenBytes+1))
 	if l > parser.MaxTokenBytes {
 		return "", inputErr("%s[%d] is longer than TP_MAX_TOKEN_BYTES (%d bytes)", name, i, parser.MaxTokenBytes)
 	}
-	s := C.GoStringN(p, C.int(l))
+	if l == 0 {
+		return "", nil
+	}
+	off := len(sc.text)
+	sc.text = append(sc.text, unsafe.Slice((*byte)(unsafe.Pointer(p)), l)...)
+	s := unsafe.String(&sc.text[off], l)
 	if !utf8.ValidString(s) {
 		return "", inputErr("%s[%d] is not valid UTF-8", name, i)
+	}
+	if strings.ContainsAny(s, "\t\n\r") {
+		return "", inputErr("%s[%d] contains a tab or line break", name, i)
 	}
 	return s, nil
 }

@@ -46,10 +46,19 @@
  *  - Every object the library allocates has a matching free function:
  *    tp_model -> tp_model_free, tp_result -> tp_result_free,
  *    strings -> tp_string_free, tp_error -> tp_error_free. Never pass them
- *    to free(3) yourself.
+ *    to free(3) yourself. Freeing a model twice, or using a freed model, is
+ *    detected (TP_ERR_ARGUMENT, see tp_model). Freeing a result, string or
+ *    error object twice is not detectable and is undefined behaviour, as
+ *    with free(3).
  *  - All strings are NUL-terminated UTF-8.
- *  - Error messages start with the name of the function and name the
- *    offending argument, e.g. "tp_parse: forms[3] is not valid UTF-8".
+ *  - Error messages start with the name of the function and say what failed
+ *    and where: the offending argument ("tp_parse: forms[3] is not valid
+ *    UTF-8", "tp_parse: tags->upos[0] is longer than TP_MAX_TOKEN_BYTES
+ *    (1024 bytes)"), the file, the byte offset or section of a model file
+ *    ("tp_model_load: modelfmt: m.tpm: corrupt at byte 4242 (snappy chunk
+ *    checksum mismatch)"), the line of CoNLL-U text ("tp_parse_conllu:
+ *    conllu: text:12: ..."). The status code says what kind of failure it
+ *    is; the text is for people and may change between versions.
  *
  * THREAD SAFETY
  *
@@ -61,9 +70,22 @@
  *
  * LIMITS
  *
- *  A sentence has at most TP_MAX_WORDS words; each word form and each tag
- *  string (UPOS, XPOS, FEATS, LEMMA) has at most TP_MAX_TOKEN_BYTES bytes.
- *  Longer input is rejected with TP_ERR_INPUT.
+ *  A sentence has at most TP_MAX_WORDS (10000) words; each word form and
+ *  each tag string (UPOS, XPOS, FEATS, LEMMA) has at most
+ *  TP_MAX_TOKEN_BYTES (1024) bytes, not counting the terminating NUL.
+ *  Longer input is rejected with TP_ERR_INPUT and a message naming the
+ *  argument. The library reads exactly n_words elements of each array it
+ *  is given and at most TP_MAX_TOKEN_BYTES + 1 bytes of each string, so
+ *  a string without a NUL in its first TP_MAX_TOKEN_BYTES + 1 bytes is
+ *  refused, not overrun. Each transition system bounds the number of
+ *  transitions per sentence (linear in the number of words for
+ *  arc-standard, arc-eager and arc-hybrid, quadratic for systems that may
+ *  compare every pair of words), so every call ends, and the limits bound
+ *  its time and memory: a sentence of TP_MAX_WORDS words parses in well
+ *  under a second with the bundled model. A model file's sizes are checked
+ *  before anything is allocated for them: a corrupt or truncated file gives
+ *  TP_ERR_MODEL_FORMAT (never a crash or a hang) and makes the library
+ *  allocate at most 64 times the file's size plus 1 MiB.
  *
  * GO SHARED LIBRARY CAVEATS (read these)
  *
@@ -74,18 +96,32 @@
  *    into one process is not supported by Go.
  *  - The library cannot be unloaded: dlclose() does not unload it (and must
  *    not be relied upon to). Load it once and keep it.
- *  - fork(): the Go runtime's threads do not survive fork(). In a child
- *    process created by fork() without exec, every function that needs the
- *    runtime returns TP_ERR_FORK without touching it (tp_version*,
- *    tp_status_name, tp_error_*, tp_string_free and tp_result_free still
- *    work). Models loaded in the parent cannot be used or freed in the
- *    child. Load the library after forking, or exec; Python users of
- *    multiprocessing should use the "spawn" or "forkserver" start method.
+ *  - fork(): the Go runtime's threads do not survive fork(). The library
+ *    notices that it runs in a child created by fork() without exec (its
+ *    process id differs from the one that loaded it) and every function
+ *    that needs the runtime returns TP_ERR_FORK at once, without touching
+ *    it, so the child gets an error instead of a hang, even if other threads
+ *    of the parent were inside the library when it forked. The message
+ *    names the function and both process ids. tp_version*, tp_status_name,
+ *    tp_error_*, tp_string_free and tp_result_free still work, also on
+ *    objects made by the parent before the fork. Models loaded in the
+ *    parent cannot be used or freed in the child (tp_model_free returns
+ *    TP_ERR_FORK). The parent is not affected. Use the library in a child
+ *    only after exec (posix_spawn, fork + exec); Python users of
+ *    multiprocessing should use the "spawn" or "forkserver" start method
+ *    and load the model in each worker (and not preload transparse in the
+ *    forkserver).
  *  - Signals: the Go runtime installs handlers for synchronous signals
  *    (SIGSEGV, SIGBUS, SIGFPE, ...) and runs on its own signal stacks. Any
  *    signal handler the host installs must use SA_ONSTACK (sigaction), or
  *    the process may crash when a signal arrives on a Go thread.
  *  - The runtime starts a few threads when the library is loaded.
+ *  - Memory: a Go garbage collector manages the library's memory. A loaded
+ *    model is the bulk of it; tp_parse makes no garbage, so a long run of
+ *    calls keeps the resident memory flat (scripts/longrun.sh checks this
+ *    over 1M words). tp_parse_conllu makes garbage in proportion to its
+ *    text, which the collector reclaims once it amounts to about the size
+ *    of the loaded models.
  */
 #ifndef TRANSPARSE_H
 #define TRANSPARSE_H
@@ -139,9 +175,11 @@ TP_API unsigned tp_version_number(void);
  * Limits
  * ====================================================================== */
 
-/* Maximum number of words in one sentence given to tp_parse. */
+/* Maximum number of words in one sentence given to tp_parse (and in one
+ * sentence of tp_parse_conllu's text). More gives TP_ERR_INPUT. */
 #define TP_MAX_WORDS 10000
-/* Maximum length in bytes of one word form or tag string. */
+/* Maximum length in bytes, without the terminating NUL, of one word form
+ * or tag string. Longer gives TP_ERR_INPUT. */
 #define TP_MAX_TOKEN_BYTES 1024
 
 /* ======================================================================
@@ -152,18 +190,27 @@ TP_API unsigned tp_version_number(void);
 typedef enum tp_status {
     TP_OK = 0,
     /* A caller error: a NULL pointer where one is required, a freed or
-     * invalid model handle, an argument out of range. */
+     * invalid model handle (use after free, double free), an argument out
+     * of range. The message names the argument, e.g. "tp_parse: forms is
+     * NULL", "tp_model_card_json: model handle was freed or is invalid". */
     TP_ERR_ARGUMENT = 1,
     /* The input text or sentence is unacceptable: no words, too many
-     * words, a token too long, invalid UTF-8, malformed CoNLL-U. */
+     * words, an empty form, a token too long, invalid UTF-8, a tab or line
+     * break in a form or tag, malformed CoNLL-U. The message names the
+     * argument ("tp_parse: forms[3] is empty") or the line of the text. */
     TP_ERR_INPUT = 2,
-    /* A file could not be opened or read (missing, permissions, ...). */
+    /* A file could not be opened or read (missing, permissions, a
+     * directory, ...). The message contains the path. */
     TP_ERR_IO = 3,
-    /* The data is not a transparse model, or it is truncated or corrupt. */
+    /* The data is not a transparse model ("not a transparse model (first
+     * bytes ...)"), or it is truncated or corrupt; the message gives the
+     * byte offset or the section at fault. */
     TP_ERR_MODEL_FORMAT = 4,
-    /* The model was written by a newer transparse than this library. */
+    /* The model was written by a newer transparse than this library; the
+     * message names both format versions. */
     TP_ERR_MODEL_VERSION = 5,
-    /* Called in a child created by fork() without exec (see caveats). */
+    /* Called in a child created by fork() without exec (see the caveats
+     * at the top of this header). */
     TP_ERR_FORK = 6,
     /* Memory allocation failed. */
     TP_ERR_NOMEM = 7,
@@ -323,16 +370,24 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
 
 /*
  * Optional per-word annotations given to tp_parse. Each member is either
- * NULL (the column is absent for every word) or an array of n_words
- * strings, where an element that is NULL, "" or "_" means absent for that
- * word. Strings are read during the call only; each obeys the limits of a
- * form (at most TP_MAX_TOKEN_BYTES bytes of UTF-8, no tab or line break).
+ * NULL (the column is absent for every word) or an array of (at least)
+ * n_words strings, of which exactly n_words are read: the length of every
+ * array is the n_words argument of tp_parse, which cannot check it. An
+ * element that is NULL, "" or "_" means absent for that word. Strings are
+ * read during the call only; each obeys the limits of a form (at most
+ * TP_MAX_TOKEN_BYTES bytes of UTF-8, no tab or line break); errors name
+ * the element, e.g. "tp_parse: tags->xpos[2] contains a tab or line
+ * break".
  *
  * Which classifier parses the sentence:
  *  - UPOS given for every word and XPOS, FEATS or LEMMA for at least one:
  *    the model's gold-morphology parser, with the tags as given;
  *  - otherwise: the tagger predicts UPOS for the words that lack it (given
- *    UPOS tags are kept) and the plain-token parser runs.
+ *    UPOS tags are kept) and the plain-token parser runs. A model without
+ *    a tagger (tp_model_upos_tags gives n == 0) parses only sentences of
+ *    the first kind and refuses others with TP_ERR_INPUT ("tp_parse:
+ *    invalid input: this model has no tagger and parses only sentences
+ *    given with UPOS and XPOS, LEMMA or FEATS").
  */
 typedef struct tp_tags {
     const char *const *upos;  /* universal POS tags, e.g. "NOUN" */
@@ -374,8 +429,8 @@ typedef struct tp_result {
  *
  *   model    a loaded model.
  *   forms    array of n_words word forms: NUL-terminated UTF-8, non-empty,
- *            at most TP_MAX_TOKEN_BYTES bytes, no tab or line break. Read
- *            during the call only.
+ *            at most TP_MAX_TOKEN_BYTES bytes, no tab or line break. Exactly
+ *            n_words elements are read, during the call only.
  *   n_words  number of words, 1 to TP_MAX_WORDS.
  *   tags     optional annotations (see tp_tags), or NULL for none: the
  *            tagger then predicts UPOS.
@@ -383,15 +438,20 @@ typedef struct tp_result {
  *            on failure.
  *   err      out, may be NULL.
  *
- * Errors:
- *   TP_ERR_ARGUMENT  model, forms or result is NULL; forms[i] is NULL;
- *                    the model handle was freed or is invalid.
- *   TP_ERR_INPUT     n_words is 0 or more than TP_MAX_WORDS; a form or tag
- *                    is longer than TP_MAX_TOKEN_BYTES or not valid UTF-8
- *                    (the message names the argument: "tp_parse: forms[3]
- *                    is not valid UTF-8"); an empty form; a tab or line
- *                    break in a form or tag (the message names the 1-based
- *                    word: "tp_parse: invalid input: word 4: empty form").
+ * Errors (arguments are checked in order; the first bad one is reported):
+ *   TP_ERR_ARGUMENT  model, forms or result is NULL; forms[i] is NULL
+ *                    ("tp_parse: forms[1] is NULL"); the model handle was
+ *                    freed or is invalid.
+ *   TP_ERR_INPUT     n_words is 0 or more than TP_MAX_WORDS ("tp_parse:
+ *                    n_words is 10001, more than TP_MAX_WORDS (10000)");
+ *                    a form or tag that is longer than TP_MAX_TOKEN_BYTES,
+ *                    not valid UTF-8 or contains a tab or line break, or
+ *                    an empty form (the message names the argument:
+ *                    "tp_parse: forms[3] is not valid UTF-8", "tp_parse:
+ *                    forms[0] is empty", "tp_parse: tags->lemma[2] is
+ *                    longer than TP_MAX_TOKEN_BYTES (1024 bytes)"); a
+ *                    sentence without tags given to a model without a
+ *                    tagger (see tp_tags).
  *   TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
  *
  * Thread-safe: any number of threads may parse with the same model at once.
@@ -402,7 +462,8 @@ TP_API int tp_parse(const tp_model *model, const char *const *forms,
                     tp_error **err);
 
 /*
- * tp_result_free frees a result. NULL is ignored. Works after fork().
+ * tp_result_free frees a result. NULL is ignored. Works after fork(). A
+ * second free of the same result is undefined behaviour (not detectable).
  */
 TP_API void tp_result_free(tp_result *result);
 
@@ -412,8 +473,8 @@ TP_API void tp_result_free(tp_result *result);
  * absent). Comments, multiword tokens and empty nodes are kept.
  *
  *   model     a loaded model.
- *   text      the CoNLL-U text, len bytes (need not be NUL-terminated).
- *             Read during the call only.
+ *   text      the CoNLL-U text, len bytes (need not be NUL-terminated;
+ *             exactly len bytes are read, during the call only).
  *   len       its length in bytes.
  *   out_text  out: a new NUL-terminated string holding the parsed
  *             CoNLL-U; free with tp_string_free. NULL on failure.
@@ -422,9 +483,14 @@ TP_API void tp_result_free(tp_result *result);
  *   err       out, may be NULL.
  *
  * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
- * TP_ERR_INPUT (malformed CoNLL-U or a sentence the parser rejects; the
- * message gives the line), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
- * Each sentence obeys the limits of tp_parse. Thread-safe.
+ * TP_ERR_INPUT (malformed CoNLL-U: the message gives the line, e.g.
+ * "tp_parse_conllu: conllu: text:12: invalid UTF-8 at byte 7"; a sentence
+ * the parser rejects: the message names the sentence by its sent_id or
+ * first word, e.g. "tp_parse_conllu: text: sentence weblog-12: invalid
+ * input: sentence has 10001 words, the limit is 10000"), TP_ERR_NOMEM,
+ * TP_ERR_FORK, TP_ERR_INTERNAL. The first error ends the call; nothing is
+ * returned for the sentences before it. Each sentence obeys the limits of
+ * tp_parse. Thread-safe.
  */
 TP_API int tp_parse_conllu(const tp_model *model, const char *text,
                            size_t len, char **out_text, size_t *out_len,

@@ -1,17 +1,29 @@
 /*
  * test_capi.c -- tests of every function of include/transparse.h.
  *
- *   usage: test_capi [MODEL]
+ *   usage: test_capi [MODEL [EWT_TEST]]
  *
- * MODEL defaults to $TRANSPARSE_MODEL, then ../models/en_ewt.tpm relative to
- * the current directory's repository (build.sh passes it explicitly). Tests
- * that need a model are skipped, and say so, when the file does not exist.
- * The last line of output is "N passed, M failed"; the exit status is 0 only
- * if nothing failed.
+ * MODEL defaults to $TRANSPARSE_MODEL, then models/en_ewt.tpm (build.sh runs
+ * the test from the repository and passes it explicitly). EWT_TEST, the
+ * CoNLL-U file the threads test parses, defaults to
+ * ../shared/data/ud/en_ewt-ud-test.conllu. Tests that need a model or the
+ * treebank are skipped, and say so, when the file does not exist (the
+ * treebank is required when $CI is set). The last line of output is
+ * "N passed, M failed"; the exit status is 0 only if nothing failed.
+ *
+ * The C contract of include/transparse.h is checked function by function:
+ * NULL for every pointer argument, empty and over-long input, invalid UTF-8,
+ * the word and token limits, reads that stay within n_words and
+ * TP_MAX_TOKEN_BYTES (arrays and strings that end at a page the process
+ * cannot read), freed and made-up handles, fork() with and without exec,
+ * and 16 threads parsing the EWT test set with one model.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +187,30 @@ static void test_load_errors(void) {
 
     rc = tp_model_load_from_memory(text, sizeof text - 1, &m, &err);
     EXPECT_ERR(rc, err, TP_ERR_MODEL_FORMAT, "tp_model_load_from_memory: ", "not a transparse model");
+
+    /* A model file from a newer format version, and one whose header
+     * declares more document than its stream can hold: each its own code,
+     * the message with the versions or the byte offset, and the path. */
+    {
+        unsigned char hdr[20] = {0x89, 'T', 'P', 'M', '\r', '\n', 0x1a, '\n', 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        char newer[512];
+        snprintf(newer, sizeof newer, "%s/newer.tpm", dir);
+        write_file(newer, hdr, sizeof hdr);
+        rc = tp_model_load(newer, &m, &err);
+        EXPECT_ERR(rc, err, TP_ERR_MODEL_VERSION, newer,
+                   "made by a newer transparse (format version 2; this library reads versions up to 1)");
+        rc = tp_model_load_from_memory(hdr, sizeof hdr, &m, &err);
+        EXPECT_ERR(rc, err, TP_ERR_MODEL_VERSION, "tp_model_load_from_memory: ", "format version 2");
+        hdr[8] = 1;    /* version 1 */
+        hdr[12] = 200; /* 200 bytes of document, no stream */
+        write_file(newer, hdr, sizeof hdr);
+        rc = tp_model_load(newer, &m, &err);
+        EXPECT_ERR(rc, err, TP_ERR_MODEL_FORMAT, newer, "corrupt at byte 12 (header says 200 bytes of document");
+        rc = tp_model_load_from_memory(hdr, 10, &m, &err);
+        EXPECT_ERR(rc, err, TP_ERR_MODEL_FORMAT, "tp_model_load_from_memory: ", "truncated: input ends after 10 bytes");
+        CHECK(m == NULL);
+        unlink(newer);
+    }
     rc = tp_model_load_from_memory(text, 0, &m, &err);
     EXPECT_ERR(rc, err, TP_ERR_MODEL_FORMAT, "tp_model_load_from_memory: ");
 
@@ -220,6 +256,46 @@ static void test_null_arguments(void) {
     EXPECT_ERR(tp_parse_conllu(bogus, NULL, 1, &s, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_conllu: text is NULL");
     EXPECT_ERR(tp_parse_conllu(bogus, "x", 1, NULL, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_conllu: out_text is NULL");
     CHECK(s == NULL);
+
+    /* NULL data is refused whatever the size. */
+    EXPECT_ERR(tp_model_load_from_memory(NULL, 0, &m, &err), err, TP_ERR_ARGUMENT,
+               "tp_model_load_from_memory: data is NULL");
+    /* A size that cannot be the size of a buffer. */
+    EXPECT_ERR(tp_model_load_from_memory("abc", SIZE_MAX, &m, &err), err, TP_ERR_ARGUMENT,
+               "tp_model_load_from_memory: size 18446744073709551615 is too large");
+    EXPECT_ERR(tp_parse_conllu(bogus, "x", SIZE_MAX, &s, &len, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_conllu: len 18446744073709551615 is too large");
+    CHECK(m == NULL && s == NULL && len == 0);
+
+    /* The optional pointers may be NULL: out_len, tags (and tags whose
+     * members are all NULL), err. These calls get past the argument checks
+     * and fail only on the made-up handle. */
+    EXPECT_ERR(tp_parse_conllu(bogus, "x", 1, &s, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_conllu: model handle was freed or is invalid");
+    tp_tags none = {NULL, NULL, NULL, NULL};
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &none, &res, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse: model handle was freed or is invalid");
+
+    /* err == NULL: every fallible function still returns the code. */
+    CHECK(tp_model_load(NULL, &m, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_model_load_from_memory(NULL, 1, &m, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_model_card_json(NULL, &s, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_model_deprels(bogus, NULL, &n, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_model_upos_tags(bogus, &names, NULL, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_parse(bogus, NULL, 3, NULL, &res, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_parse_conllu(bogus, NULL, 1, &s, &len, NULL) == TP_ERR_ARGUMENT);
+
+    /* Out parameters are reset on failure. */
+    names = (const char *const *)forms;
+    n = 7;
+    EXPECT_ERR(tp_model_deprels(NULL, &names, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_deprels: model is NULL");
+    CHECK(names == NULL && n == 0);
+    s = (char *)forms;
+    EXPECT_ERR(tp_model_card_json(bogus, &s, &err), err, TP_ERR_ARGUMENT, "tp_model_card_json: model handle");
+    CHECK(s == NULL);
+    /* *err is overwritten, not read, on failure; set to NULL on success. */
+    err = (tp_error *)forms;
+    EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
 }
 
 static void test_bad_input(void) {
@@ -246,6 +322,7 @@ static void test_bad_input(void) {
     free(big);
 
     const char *good[] = {"I", "saw", "her"};
+    const char *const *good3 = good;
     const char *bad_upos[] = {"PRON", "\x80", "PRON"};
     tp_tags tags = {0};
     tags.upos = bad_upos;
@@ -255,6 +332,71 @@ static void test_bad_input(void) {
     tags.lemma = bad_upos;
     EXPECT_ERR(tp_parse(bogus, good, 3, &tags, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: tags->lemma[1] is not valid UTF-8");
+
+    /* Empty forms, tabs and line breaks: the message names the argument. */
+    const char *empty_form[] = {"a", ""};
+    EXPECT_ERR(tp_parse(bogus, empty_form, 2, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+    const char *tabbed[] = {"a\tb"}, *newline[] = {"ok", "a\n"}, *cr[] = {"\r"};
+    EXPECT_ERR(tp_parse(bogus, tabbed, 1, NULL, &res, &err), err, TP_ERR_INPUT,
+               "tp_parse: forms[0] contains a tab or line break");
+    EXPECT_ERR(tp_parse(bogus, newline, 2, NULL, &res, &err), err, TP_ERR_INPUT,
+               "tp_parse: forms[1] contains a tab or line break");
+    EXPECT_ERR(tp_parse(bogus, cr, 1, NULL, &res, &err), err, TP_ERR_INPUT,
+               "tp_parse: forms[0] contains a tab or line break");
+    {
+        const char *xpos[] = {"NN", "VB", "N\tN"};
+        tp_tags t = {NULL, xpos, NULL, NULL};
+        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+                   "tp_parse: tags->xpos[2] contains a tab or line break");
+    }
+
+    /* Invalid UTF-8 of every kind, in every string argument. */
+    {
+        static const char *const bad_utf8[] = {
+            "\xed\xa0\x80",         /* a UTF-16 surrogate (U+D800) */
+            "\xf4\x90\x80\x80",     /* beyond U+10FFFF */
+            "ab\xe2\x82",           /* truncated at the end */
+            "\x80",                 /* a lone continuation byte */
+            "\xf8\x88\x80\x80\x80", /* a 5-byte sequence */
+            "\xe0\x80\xaf",         /* overlong */
+            "\xc3",                 /* truncated 2-byte sequence */
+        };
+        for (size_t k = 0; k < sizeof bad_utf8 / sizeof bad_utf8[0]; k++) {
+            const char *f[] = {"fine", bad_utf8[k]};
+            EXPECT_ERR(tp_parse(bogus, f, 2, NULL, &res, &err), err, TP_ERR_INPUT,
+                       "tp_parse: forms[1] is not valid UTF-8");
+            const char *col[] = {"fine", "fine", bad_utf8[k]};
+            tp_tags t = {NULL, NULL, col, NULL};
+            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+                       "tp_parse: tags->feats[2] is not valid UTF-8");
+            t.feats = NULL;
+            t.xpos = col;
+            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+                       "tp_parse: tags->xpos[2] is not valid UTF-8");
+        }
+    }
+
+    /* Over-long tags; the most words a size_t can say. */
+    {
+        char *big = malloc(TP_MAX_TOKEN_BYTES + 2);
+        memset(big, 'L', TP_MAX_TOKEN_BYTES + 1);
+        big[TP_MAX_TOKEN_BYTES + 1] = '\0';
+        const char *lemma[] = {big, "x", "y"};
+        tp_tags t = {NULL, NULL, NULL, lemma};
+        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+                   "tp_parse: tags->lemma[0] is longer than TP_MAX_TOKEN_BYTES (1024 bytes)");
+        free(big);
+        EXPECT_ERR(tp_parse(bogus, good3, SIZE_MAX, NULL, &res, &err), err, TP_ERR_INPUT,
+                   "tp_parse: n_words is 18446744073709551615, more than TP_MAX_WORDS (10000)");
+    }
+
+    /* The first bad argument is the one reported: forms before tags. */
+    {
+        const char *upos[] = {"\xff", "NOUN", "NOUN"};
+        const char *f[] = {"a", "", "c"};
+        tp_tags t = {upos, NULL, NULL, NULL};
+        EXPECT_ERR(tp_parse(bogus, f, 3, &t, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+    }
 
     /* Good arguments, unknown handle. */
     EXPECT_ERR(tp_parse(bogus, good, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT,
@@ -269,9 +411,187 @@ static void test_bad_input(void) {
     CHECK(tp_parse(bogus, good, 0, NULL, &res, NULL) == TP_ERR_INPUT);
 }
 
-/* In a child created by fork() every call that needs the Go runtime fails
- * with TP_ERR_FORK; the pure-C functions still work. */
-static void test_fork(const char *model_path) {
+/* guarded(n) returns n bytes that end where a page the process cannot read
+ * begins: reading one byte past them crashes. Freed with unguard. */
+static void *guarded(size_t n) {
+    long page = sysconf(_SC_PAGESIZE);
+    size_t span = (n + (size_t)page - 1) / (size_t)page * (size_t)page;
+    char *p = mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || mprotect(p + span, (size_t)page, PROT_NONE) != 0) {
+        perror("mmap");
+        exit(2);
+    }
+    return p + span - n;
+}
+
+static void unguard(void *q, size_t n) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t span = (n + page - 1) / page * page;
+    munmap((char *)q + n - span, span + page);
+}
+
+/* The library reads exactly n_words elements of each array, at most
+ * TP_MAX_TOKEN_BYTES + 1 bytes of each string, and exactly len bytes of a
+ * text or model: arguments that end where unreadable memory begins do not
+ * crash it. (A made-up handle: the arguments are read before the handle is
+ * looked up; see test_with_model for the same with a model.) */
+static void test_bounded_reads(void) {
+    tp_error *err = NULL;
+    tp_result *res = NULL;
+
+    const char **forms = guarded(3 * sizeof *forms);
+    forms[0] = "a";
+    forms[1] = "b";
+    forms[2] = "c";
+    const char **upos = guarded(3 * sizeof *upos);
+    upos[0] = "NOUN";
+    upos[1] = NULL;
+    upos[2] = "_";
+    tp_tags tags = {upos, upos, upos, upos};
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse: model handle was freed or is invalid");
+
+    /* A token without a NUL in its first TP_MAX_TOKEN_BYTES + 1 bytes. */
+    char *unterminated = guarded(TP_MAX_TOKEN_BYTES + 1);
+    memset(unterminated, 'u', TP_MAX_TOKEN_BYTES + 1);
+    forms[1] = unterminated;
+    EXPECT_ERR(tp_parse(bogus, forms, 3, NULL, &res, &err), err, TP_ERR_INPUT,
+               "tp_parse: forms[1] is longer than TP_MAX_TOKEN_BYTES");
+    forms[1] = "b";
+    upos[1] = unterminated;
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_INPUT,
+               "tp_parse: tags->upos[1] is longer than TP_MAX_TOKEN_BYTES");
+    /* The longest token, its NUL the last readable byte. */
+    unterminated[TP_MAX_TOKEN_BYTES] = '\0';
+    forms[2] = unterminated;
+    upos[1] = NULL;
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse: model handle was freed or is invalid");
+
+    /* Model bytes and CoNLL-U text that end at unreadable memory, without a
+     * terminating NUL. */
+    static const char junk[] = "not a model at all, and no NUL after it";
+    char *data = guarded(sizeof junk - 1);
+    memcpy(data, junk, sizeof junk - 1);
+    tp_model *m = NULL;
+    EXPECT_ERR(tp_model_load_from_memory(data, sizeof junk - 1, &m, &err), err, TP_ERR_MODEL_FORMAT,
+               "tp_model_load_from_memory: ", "not a transparse model");
+    char *out = NULL;
+    EXPECT_ERR(tp_parse_conllu(bogus, data, sizeof junk - 1, &out, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_conllu: model handle was freed or is invalid");
+
+    unguard(forms, 3 * sizeof *forms);
+    unguard(upos, 3 * sizeof *upos);
+    unguard(unterminated, TP_MAX_TOKEN_BYTES + 1);
+    unguard(data, sizeof junk - 1);
+}
+
+/* wait_child waits for pid and checks that it exited with status 0; a child
+ * killed by SIGALRM (its watchdog) hung. what names the child. */
+static void wait_child(pid_t pid, const char *what) {
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) {
+        perror("waitpid");
+        failed++;
+        return;
+    }
+    if (WIFSIGNALED(status)) {
+        failed++;
+        fprintf(stderr, "%s:%d: FAIL: %s: killed by signal %d%s\n", __FILE__, __LINE__, what, WTERMSIG(status),
+                WTERMSIG(status) == SIGALRM ? " (SIGALRM: the child hung)" : "");
+        return;
+    }
+    CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: exit status %d (bit mask of failed checks)", what,
+           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* fork_child_checks runs in a child created by fork() and returns a bit mask
+ * of failed checks: every function that needs the Go runtime fails at once
+ * with TP_ERR_FORK and a message that names the function and says what to
+ * do; the pure-C functions work, also on objects made before the fork; m (a
+ * model loaded by the parent, or the made-up handle) cannot be used or
+ * freed; parent_res (a result made by the parent, or NULL) can be read and
+ * freed. */
+static int fork_child_checks(const char *model_path, const tp_model *m, tp_result *parent_res) {
+    int bad = 0;
+    alarm(20); /* a hang becomes SIGALRM */
+    tp_model *nm = (tp_model *)1;
+    tp_error *err = NULL;
+    const char *forms[] = {"x"};
+    tp_result *res = (tp_result *)1;
+    char *s = (char *)1;
+    const char *const *names = (const char *const *)forms;
+    size_t n = 9;
+
+    if (tp_model_load(model_path, &nm, &err) != TP_ERR_FORK || nm != NULL) bad |= 1;
+    if (tp_error_code(err) != TP_ERR_FORK || !strstr(tp_error_message(err), "tp_model_load: called in a child process created by fork()") ||
+        !strstr(tp_error_message(err), "spawn"))
+        bad |= 2;
+    tp_error_free(err);
+    if (tp_model_load_from_memory("x", 1, &nm, &err) != TP_ERR_FORK || nm != NULL ||
+        !strstr(tp_error_message(err), "tp_model_load_from_memory: called in a child"))
+        bad |= 4;
+    tp_error_free(err);
+    if (tp_parse(m, forms, 1, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
+        !strstr(tp_error_message(err), "tp_parse: called in a child"))
+        bad |= 8;
+    tp_error_free(err);
+    if (tp_parse_conllu(m, "", 0, &s, NULL, NULL) != TP_ERR_FORK || s != NULL) bad |= 16;
+    if (tp_model_card_json(m, &s, NULL) != TP_ERR_FORK || s != NULL ||
+        tp_model_deprels(m, &names, &n, NULL) != TP_ERR_FORK || names != NULL || n != 0 ||
+        tp_model_upos_tags(m, &names, &n, NULL) != TP_ERR_FORK)
+        bad |= 32;
+    if (tp_model_free((tp_model *)m) != TP_ERR_FORK) bad |= 64;
+    /* Pure C: works. */
+    if (strcmp(tp_version(), TP_VERSION_STRING) != 0 || tp_version_number() != TP_VERSION_NUMBER ||
+        strcmp(tp_status_name(TP_ERR_FORK), "TP_ERR_FORK") != 0 || tp_error_code(NULL) != TP_OK)
+        bad |= 128;
+    if (parent_res) {
+        size_t roots = 0;
+        for (size_t i = 0; i < parent_res->n_words; i++)
+            roots += parent_res->heads[i] == 0;
+        if (roots != 1 || !parent_res->deprels[0][0])
+            bad |= 128;
+        tp_result_free(parent_res);
+    }
+    tp_string_free(NULL);
+    alarm(0);
+    return bad;
+}
+
+/* A racing thread for test_fork: parses until told to stop. */
+typedef struct {
+    const tp_model *model;
+    volatile int stop;
+    int errors;
+} fork_racer;
+
+static void *fork_race_thread(void *p) {
+    fork_racer *a = p;
+    const char *forms[] = {"Threads", "are", "parsing", "while", "the", "process", "forks", "."};
+    while (!a->stop) {
+        tp_result *r = NULL;
+        if (tp_parse(a->model, forms, 8, NULL, &r, NULL) != TP_OK)
+            a->errors++;
+        tp_result_free(r);
+    }
+    return NULL;
+}
+
+/* fork() without exec: the child gets TP_ERR_FORK from every call that needs
+ * the runtime, at once — also when other threads of the parent were inside
+ * the library at the moment of the fork. fork() then exec: the new program
+ * loads the library and parses. The parent is unaffected. */
+static void test_fork(const char *model_path, const char *self) {
+    tp_model *m = NULL;
+    int have_model = access(model_path, R_OK) == 0 && tp_model_load(model_path, &m, NULL) == TP_OK;
+    tp_result *res = NULL;
+    if (have_model) {
+        const char *forms[] = {"Parsed", "before", "the", "fork", "."};
+        CHECK(tp_parse(m, forms, 5, NULL, &res, NULL) == TP_OK);
+    }
+    const tp_model *use = have_model ? m : bogus;
+
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -280,29 +600,74 @@ static void test_fork(const char *model_path) {
         failed++;
         return;
     }
-    if (pid == 0) {
-        int bad = 0;
-        tp_model *m = NULL;
-        tp_error *err = NULL;
-        const char *forms[] = {"x"};
-        tp_result *res = NULL;
-        char *s = NULL;
-        if (tp_model_load(model_path, &m, &err) != TP_ERR_FORK) bad |= 1;
-        if (tp_error_code(err) != TP_ERR_FORK || !strstr(tp_error_message(err), "tp_model_load: ") ||
-            !strstr(tp_error_message(err), "fork"))
-            bad |= 2;
-        tp_error_free(err);
-        if (tp_parse(bogus, forms, 1, NULL, &res, &err) != TP_ERR_FORK) bad |= 4;
-        tp_error_free(err);
-        if (tp_parse_conllu(bogus, "", 0, &s, NULL, NULL) != TP_ERR_FORK) bad |= 8;
-        if (tp_model_free(bogus) != TP_ERR_FORK) bad |= 16;
-        if (strcmp(tp_version(), TP_VERSION_STRING) != 0) bad |= 32;
-        _exit(bad);
+    if (pid == 0)
+        _exit(fork_child_checks(model_path, use, res));
+    wait_child(pid, "forked child");
+
+    if (have_model) {
+        /* Fork while 4 threads are inside tp_parse. */
+        enum { N = 4 };
+        pthread_t th[N];
+        fork_racer args[N];
+        for (int i = 0; i < N; i++) {
+            args[i] = (fork_racer){m, 0, 0};
+            pthread_create(&th[i], NULL, fork_race_thread, &args[i]);
+        }
+        for (int round = 0; round < 5; round++) {
+            usleep(20 * 1000);
+            fflush(stdout);
+            fflush(stderr);
+            pid = fork();
+            if (pid == 0)
+                _exit(fork_child_checks(model_path, m, NULL));
+            if (pid > 0)
+                wait_child(pid, "child forked while threads parse");
+        }
+        int errors = 0;
+        for (int i = 0; i < N; i++) {
+            args[i].stop = 1;
+            pthread_join(th[i], NULL);
+            errors += args[i].errors;
+        }
+        CHECKF(errors == 0, "%d parse errors in the parent's threads", errors);
+
+        /* fork() + exec: a fresh process loads the library and works. */
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+        if (pid == 0) {
+            execl(self, self, "--exec-child", model_path, (char *)NULL);
+            _exit(99);
+        }
+        wait_child(pid, "fork + exec child");
+
+        /* The parent goes on. */
+        tp_result_free(res);
+        const char *forms[] = {"The", "parent", "still", "works", "."};
+        res = NULL;
+        CHECK(tp_parse(m, forms, 5, NULL, &res, NULL) == TP_OK && res->n_words == 5);
+        tp_result_free(res);
+        CHECK(tp_model_free(m) == TP_OK);
+    } else {
+        skip("fork with a model and fork + exec", "no model file");
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-           "child status %d (bit mask of failed checks)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* The program run by the fork + exec test: load, parse, exit 0 if fine. */
+static int exec_child(const char *model_path) {
+    alarm(60);
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    if (tp_model_load(model_path, &m, &err) != TP_OK) {
+        fprintf(stderr, "exec child: %s\n", tp_error_message(err));
+        return 1;
+    }
+    const char *forms[] = {"A", "new", "program", "works", "."};
+    tp_result *res = NULL;
+    int rc = tp_parse(m, forms, 5, NULL, &res, NULL);
+    tp_result_free(res);
+    tp_model_free(m);
+    return rc == TP_OK ? 0 : 2;
 }
 
 /* ------------------------------------------------------------------ */
@@ -586,10 +951,18 @@ static void test_with_model(const char *path) {
             tp_error_free(err);
         free(big);
 
-        const char **many = malloc(TP_MAX_WORDS * sizeof *many);
-        for (size_t i = 0; i < TP_MAX_WORDS; i++)
+        const char **many = malloc((TP_MAX_WORDS + 1) * sizeof *many);
+        for (size_t i = 0; i < TP_MAX_WORDS + 1; i++)
             many[i] = (i % 10 == 9) ? "." : (i % 2 ? "dogs" : "bark");
+        EXPECT_ERR(tp_parse(m, many, TP_MAX_WORDS + 1, NULL, &r, &err), err, TP_ERR_INPUT,
+                   "tp_parse: n_words is 10001, more than TP_MAX_WORDS (10000)");
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         rc = tp_parse(m, many, TP_MAX_WORDS, NULL, &r, &err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        printf("a sentence of TP_MAX_WORDS (%d) words parsed in %.3f s\n", TP_MAX_WORDS, secs);
+        CHECKF(secs < 30, "TP_MAX_WORDS words took %.1f s", secs);
         CHECKF(rc == TP_OK, "TP_MAX_WORDS words: %s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             char why[128] = "";
@@ -746,26 +1119,401 @@ static void test_with_model(const char *path) {
         CHECK(r == NULL);
         EXPECT_ERR(tp_model_card_json(m, &js, &err), err, TP_ERR_ARGUMENT, "freed");
         EXPECT_ERR(tp_model_deprels(m, &deprels, &n_deprels, &err), err, TP_ERR_ARGUMENT, "freed");
+        EXPECT_ERR(tp_model_upos_tags(m, &upos, &n_upos, &err), err, TP_ERR_ARGUMENT,
+                   "tp_model_upos_tags: model handle was freed or is invalid");
+        CHECK(upos == NULL && n_upos == 0);
         char *out = NULL;
         EXPECT_ERR(tp_parse_conllu(m, "", 0, &out, NULL, &err), err, TP_ERR_ARGUMENT, "freed");
         CHECK(tp_model_free(m) == TP_ERR_ARGUMENT);
     }
 }
 
+/* The contract with a model: what the made-up-handle tests check, plus what
+ * only a parse can show. */
+static void test_contract_with_model(tp_model *m) {
+    tp_error *err = NULL;
+    tp_result *r = NULL;
+    const char *const *upos_set = NULL;
+    size_t n_upos = 0;
+    CHECK(tp_model_upos_tags(m, &upos_set, &n_upos, NULL) == TP_OK);
+
+    /* Argument errors come first with a real model too. */
+    const char *forms[] = {"Dogs", "", "bark"};
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+    CHECK(r == NULL);
+    forms[1] = "\xc0\x80";
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
+    forms[1] = "often\n";
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT,
+               "tp_parse: forms[1] contains a tab or line break");
+    forms[1] = "often";
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
+    EXPECT_ERR(tp_parse(m, forms, 0, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
+
+    /* Empty strings and "_" as tags mean absent: UPOS is predicted. */
+    {
+        const char *empty[] = {"", "_", NULL};
+        tp_tags t = {empty, empty, empty, empty};
+        int rc = tp_parse(m, forms, 3, &t, &r, &err);
+        CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc == TP_OK) {
+            CHECK(r->n_words == 3);
+            for (size_t i = 0; i < 3; i++)
+                CHECKF(contains(upos_set, n_upos, r->upos[i]), "upos[%zu] = \"%s\"", i, r->upos[i]);
+            tp_result_free(r);
+        } else {
+            tp_error_free(err);
+        }
+    }
+
+    /* n_words smaller than the arrays: only n_words elements are read. */
+    {
+        const char *five[] = {"One", "two", "three", "\xff", ""};
+        const char *tags5[] = {"NUM", "NUM", "NUM", "\xff", "\t"};
+        tp_tags t = {tags5, NULL, NULL, NULL};
+        int rc = tp_parse(m, five, 3, &t, &r, &err);
+        CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc == TP_OK) {
+            CHECK(r->n_words == 3 && strcmp(r->upos[2], "NUM") == 0);
+            tp_result_free(r);
+        } else {
+            tp_error_free(err);
+        }
+    }
+
+    /* Arrays and strings that end at unreadable memory, with a model. */
+    {
+        const char **g = guarded(2 * sizeof *g);
+        char *tok = guarded(6);
+        memcpy(tok, "guard", 6);
+        g[0] = "A";
+        g[1] = tok;
+        int rc = tp_parse(m, g, 2, NULL, &r, &err);
+        CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc == TP_OK)
+            tp_result_free(r);
+        else
+            tp_error_free(err);
+        static const char doc[] = "1\tThe\t_\t_\t_\t_\t_\t_\t_\t_\n2\tend\t_\t_\t_\t_\t_\t_\t_\t_";
+        char *text = guarded(sizeof doc - 1); /* no final newline, no NUL */
+        memcpy(text, doc, sizeof doc - 1);
+        char *out = NULL;
+        size_t out_len = 0;
+        rc = tp_parse_conllu(m, text, sizeof doc - 1, &out, &out_len, &err);
+        CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc == TP_OK) {
+            CHECK(out_len == strlen(out) && strstr(out, "2\tend\t") != NULL);
+            tp_string_free(out);
+        } else {
+            tp_error_free(err);
+        }
+        unguard(g, 2 * sizeof *g);
+        unguard(tok, 6);
+        unguard(text, sizeof doc - 1);
+    }
+
+    /* CoNLL-U errors give the name "text" and the line. */
+    {
+        char *out = NULL;
+        const char bad_utf8[] = "1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\xff" "d\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+        EXPECT_ERR(tp_parse_conllu(m, bad_utf8, sizeof bad_utf8 - 1, &out, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_conllu: conllu: text:2: ", "invalid UTF-8");
+        const char cols[] = "# sent_id = x\n1\tonly\tthree\n\n";
+        EXPECT_ERR(tp_parse_conllu(m, cols, sizeof cols - 1, &out, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_conllu: conllu: text:2: ");
+        CHECK(out == NULL);
+        /* A sentence over the word limit names the sentence. */
+        size_t cap = (TP_MAX_WORDS + 1) * 32 + 64, len = 0;
+        char *big = malloc(cap);
+        len += (size_t)snprintf(big + len, cap - len, "# sent_id = huge\n");
+        for (int i = 1; i <= TP_MAX_WORDS + 1; i++)
+            len += (size_t)snprintf(big + len, cap - len, "%d\tw\t_\t_\t_\t_\t_\t_\t_\t_\n", i);
+        len += (size_t)snprintf(big + len, cap - len, "\n");
+        EXPECT_ERR(tp_parse_conllu(m, big, len, &out, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_conllu: text: sentence huge: ", "10001 words");
+        free(big);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* 16 threads parse the EWT test set with one model. */
+
+typedef struct {
+    size_t n;
+    const char **forms, **lemma, **upos, **xpos, **feats;
+} ud_sentence;
+
+typedef struct {
+    char *buf;
+    ud_sentence *s;
+    size_t n;
+    size_t words;
+} treebank;
+
+/* read_treebank reads the words of every sentence of a CoNLL-U file (word
+ * lines only: multiword tokens and empty nodes are skipped). */
+static int read_treebank(const char *path, treebank *tb) {
+    memset(tb, 0, sizeof *tb);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    tb->buf = malloc((size_t)size + 1);
+    if (fread(tb->buf, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        return 0;
+    }
+    fclose(f);
+    tb->buf[size] = '\0';
+    size_t cap = 0;
+    ud_sentence cur = {0};
+    size_t cur_cap = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(tb->buf, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+        /* strtok_r skips blank lines: a sentence ends at a line whose ID is
+         * 1 (a new sentence) or at the end. */
+        int end = line == NULL;
+        char *cols[10] = {0};
+        if (!end && line[0] != '#') {
+            int nc = 0;
+            for (char *c = line; nc < 10;) {
+                cols[nc++] = c;
+                char *tab = strchr(c, '\t');
+                if (!tab)
+                    break;
+                *tab = '\0';
+                c = tab + 1;
+            }
+            if (nc < 10 || strpbrk(cols[0], "-."))
+                continue;
+            if (strcmp(cols[0], "1") == 0 && cur.n > 0)
+                end = 2;
+        } else if (!end) {
+            continue;
+        }
+        if (end) {
+            if (cur.n > 0) {
+                if (tb->n == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    tb->s = realloc(tb->s, cap * sizeof *tb->s);
+                }
+                tb->s[tb->n++] = cur;
+                tb->words += cur.n;
+                memset(&cur, 0, sizeof cur);
+                cur_cap = 0;
+            }
+            if (end == 1)
+                break;
+        }
+        if (cur.n == cur_cap) {
+            cur_cap = cur_cap ? 2 * cur_cap : 32;
+            cur.forms = realloc(cur.forms, cur_cap * sizeof *cur.forms);
+            cur.lemma = realloc(cur.lemma, cur_cap * sizeof *cur.lemma);
+            cur.upos = realloc(cur.upos, cur_cap * sizeof *cur.upos);
+            cur.xpos = realloc(cur.xpos, cur_cap * sizeof *cur.xpos);
+            cur.feats = realloc(cur.feats, cur_cap * sizeof *cur.feats);
+        }
+        cur.forms[cur.n] = cols[1];
+        cur.lemma[cur.n] = cols[2];
+        cur.upos[cur.n] = cols[3];
+        cur.xpos[cur.n] = cols[4];
+        cur.feats[cur.n] = cols[5];
+        cur.n++;
+    }
+    return tb->n > 0;
+}
+
+static void free_treebank(treebank *tb) {
+    for (size_t i = 0; i < tb->n; i++) {
+        free(tb->s[i].forms);
+        free(tb->s[i].lemma);
+        free(tb->s[i].upos);
+        free(tb->s[i].xpos);
+        free(tb->s[i].feats);
+    }
+    free(tb->s);
+    free(tb->buf);
+}
+
+/* parse_ud parses sentence s from plain tokens (gold == 0) or with its gold
+ * tags, and returns the result as text: one "head deprel upos xpos" line
+ * per word. NULL on error. */
+static char *parse_ud(const tp_model *m, const ud_sentence *s, int gold) {
+    tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
+    tp_result *r = NULL;
+    if (tp_parse(m, s->forms, s->n, gold ? &tags : NULL, &r, NULL) != TP_OK)
+        return NULL;
+    size_t cap = 16, len = 0;
+    for (size_t i = 0; i < r->n_words; i++)
+        cap += 16 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]);
+    char *out = malloc(cap);
+    for (size_t i = 0; i < r->n_words; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%d\t%s\t%s\t%s\n", (int)r->heads[i], r->deprels[i],
+                                r->upos[i], r->xpos[i]);
+    tp_result_free(r);
+    return out;
+}
+
+typedef struct {
+    const tp_model *model;
+    const treebank *tb;
+    char **expected[2];
+    int id;
+    size_t parsed, errors, mismatches;
+} ewt_thread;
+
+/* Threads 0-7 parse from plain tokens, threads 8-15 with the gold tags;
+ * thread id takes every sentence i with i % 8 == id % 8. So every sentence
+ * is parsed once in each mode, by two threads at once with the other
+ * fourteen busy on neighbouring sentences. */
+static void *ewt_thread_main(void *p) {
+    ewt_thread *a = p;
+    int gold = a->id / 8;
+    for (size_t i = (size_t)(a->id % 8); i < a->tb->n; i += 8) {
+        char *got = parse_ud(a->model, &a->tb->s[i], gold);
+        a->parsed++;
+        if (!got)
+            a->errors++;
+        else if (strcmp(got, a->expected[gold][i]) != 0)
+            a->mismatches++;
+        free(got);
+    }
+    return NULL;
+}
+
+static void test_threads_ewt(tp_model *m, const char *path) {
+    treebank tb;
+    if (!read_treebank(path, &tb)) {
+        if (getenv("CI") && *getenv("CI")) {
+            failed++;
+            fprintf(stderr, "%s:%d: FAIL: cannot read %s (needed in CI)\n", __FILE__, __LINE__, path);
+        } else {
+            skip("16 threads over EWT test", "treebank not found");
+        }
+        free_treebank(&tb);
+        return;
+    }
+    /* One thread: the reference. */
+    char **expected[2];
+    int errors = 0;
+    for (int gold = 0; gold < 2; gold++) {
+        expected[gold] = calloc(tb.n, sizeof *expected[gold]);
+        for (size_t i = 0; i < tb.n; i++) {
+            expected[gold][i] = parse_ud(m, &tb.s[i], gold);
+            if (!expected[gold][i]) {
+                errors++;
+                expected[gold][i] = strdup("(error)");
+            }
+        }
+    }
+    CHECKF(errors == 0, "%d sentences of %s failed to parse", errors, path);
+
+    enum { N_THREADS = 16 };
+    pthread_t th[N_THREADS];
+    ewt_thread args[N_THREADS];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < N_THREADS; i++) {
+        args[i] = (ewt_thread){m, &tb, {expected[0], expected[1]}, i, 0, 0, 0};
+        CHECK(pthread_create(&th[i], NULL, ewt_thread_main, &args[i]) == 0);
+    }
+    size_t parsed = 0, errs = 0, mismatches = 0;
+    for (int i = 0; i < N_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        parsed += args[i].parsed;
+        errs += args[i].errors;
+        mismatches += args[i].mismatches;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("16 threads, one model: EWT test (%zu sentences, %zu words) from plain tokens and with gold tags: "
+           "%zu parses in %.1f s, %zu errors, %zu differ from the single-threaded parse\n",
+           tb.n, tb.words, parsed, secs, errs, mismatches);
+    CHECKF(parsed == 2 * tb.n && errs == 0 && mismatches == 0, "%zu parsed, %zu errors, %zu mismatches", parsed, errs,
+           mismatches);
+    for (int gold = 0; gold < 2; gold++) {
+        for (size_t i = 0; i < tb.n; i++)
+            free(expected[gold][i]);
+        free(expected[gold]);
+    }
+    free_treebank(&tb);
+}
+
+static long rss_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* A short version of scripts/longrun.sh: three passes over the EWT test set
+ * with the gold tags; the resident memory after the third is less than 5 %
+ * above the one after the first (tp_parse makes no garbage). */
+static void test_memory_steady(tp_model *m, const char *path) {
+    treebank tb;
+    if (!read_treebank(path, &tb)) {
+        skip("memory over 3 passes", "treebank not found");
+        free_treebank(&tb);
+        return;
+    }
+    long rss[3];
+    size_t errors = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < tb.n; i++) {
+            ud_sentence *s = &tb.s[i];
+            tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
+            tp_result *r = NULL;
+            errors += tp_parse(m, s->forms, s->n, &tags, &r, NULL) != TP_OK;
+            tp_result_free(r);
+        }
+        rss[pass] = rss_kib();
+    }
+    double growth = 100.0 * (double)(rss[2] - rss[0]) / (double)rss[0];
+    printf("3 passes over EWT test (gold tags): RSS %ld, %ld, %ld KiB; growth %.2f %%\n", rss[0], rss[1], rss[2],
+           growth);
+    CHECKF(errors == 0 && growth < 5.0, "%zu errors, RSS growth %.2f %%", errors, growth);
+    free_treebank(&tb);
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
+        return exec_child(argv[2]);
     const char *model = argc > 1 ? argv[1] : getenv("TRANSPARSE_MODEL");
     if (!model || !*model)
         model = "models/en_ewt.tpm";
+    const char *ewt = argc > 2 ? argv[2] : "../shared/data/ud/en_ewt-ud-test.conllu";
+    char self[4096];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[k > 0 ? k : 0] = '\0';
 
     test_version();
     test_status_and_errors();
     test_null_arguments();
     test_bad_input();
+    test_bounded_reads();
     test_load_errors();
-    test_fork(model);
+    test_fork(model, self);
     if (access(model, R_OK) == 0) {
         test_with_model(model);
         test_free_while_parsing(model);
+        tp_model *m = NULL;
+        tp_error *err = NULL;
+        if (tp_model_load(model, &m, &err) == TP_OK) {
+            test_contract_with_model(m);
+            test_threads_ewt(m, ewt);
+            test_memory_steady(m, ewt);
+            CHECK(tp_model_free(m) == TP_OK);
+        } else {
+            CHECKF(0, "load %s: %s", model, tp_error_message(err));
+            tp_error_free(err);
+        }
     } else
         skip("tests with a model", "no model file (pass a path or set TRANSPARSE_MODEL)");
 

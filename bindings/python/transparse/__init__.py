@@ -22,12 +22,22 @@ Threads
 Processes
     The library contains a Go runtime, which does not survive ``fork()``. In a
     child created by ``os.fork()`` (or multiprocessing's "fork" start method)
-    every call raises :class:`ForkError`. Use the "spawn" or "forkserver"
-    start method and load the model in each worker.
+    every call raises :class:`ForkError` at once (it does not hang). Use the
+    "spawn" or "forkserver" start method and load the model in each worker,
+    e.g. in the pool's ``initializer`` (and do not preload transparse in the
+    forkserver)::
+
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(4, initializer=load_model, initargs=(path,)) as pool:
+            ...
 
 Errors
     Every failure raises a subclass of :class:`Error` carrying the library's
-    message (``err.message``) and status code (``err.code``).
+    message (``err.message``) and status code (``err.code``). The message
+    says what failed and where: the argument (``"tp_parse: forms[3] is
+    empty"``), the CoNLL-U line (``"tp_parse_conllu: conllu: text:12:
+    ..."``), the file and byte offset of a damaged model. Errors pickle (a
+    multiprocessing worker's error reaches the parent as the same class).
 
 Limits
     At most :data:`MAX_WORDS` words per sentence and :data:`MAX_TOKEN_BYTES`
@@ -107,6 +117,11 @@ class Error(Exception):
 
     def __str__(self):
         return self.message
+
+    def __reduce__(self):
+        # Keep the class, message and code across pickling (multiprocessing
+        # sends a worker's exception to the parent this way).
+        return (type(self), (self.message, self.code))
 
 
 class ArgumentError(Error, ValueError):
@@ -476,10 +491,11 @@ class Model:
             library memory and outlives the model.
 
         Raises:
-            InputError: no words, more than MAX_WORDS, a word or tag longer
-                than MAX_TOKEN_BYTES, invalid UTF-8 (the message names it,
-                e.g. ``"tp_parse: forms[3] is not valid UTF-8"``), a NUL
-                character.
+            InputError: no words, more than MAX_WORDS, an empty word, a word
+                or tag longer than MAX_TOKEN_BYTES, invalid UTF-8, a tab or
+                line break (the message names it, e.g. ``"tp_parse:
+                forms[3] is not valid UTF-8"``), a NUL character; a sentence
+                without tags for a model without a tagger.
             ArgumentError: a tag list of the wrong length; closed model.
             TypeError: a word that is not a string.
         """
@@ -517,11 +533,15 @@ class Model:
             v = col[i] if col is not None else None
             return v.decode("utf-8", "replace") if v else "_"
 
-        return Sentence(
+        # A list, not a generator: tuple() of a generator over-allocates and
+        # shrinks, which leaves the freed tuples on free lists of sizes that
+        # are never asked for again: the resident memory of a long run
+        # creeps up by a few MB (scripts/longrun.sh).
+        return Sentence([
             Token(i + 1, forms[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
                   xpos_out[i], given(cols[2], i), heads[i], deprels[i])
             for i in range(n)
-        )
+        ])
 
     def parse_conllu(self, text):
         """Parse every sentence of a CoNLL-U document.

@@ -1,0 +1,209 @@
+/*
+ * longrun.c -- parse a treebank many times through the C API and watch the
+ * resident memory of the process (issue 4: long runs do not leak).
+ *
+ *   usage: longrun [-p PASSES] [-g] [-c] [-t THREADS] MODEL CONLLU
+ *
+ *   -p PASSES   passes over the treebank (default 40)
+ *   -g          give the gold UPOS/XPOS/FEATS/LEMMA (default: plain tokens,
+ *               the model's taggers predict the tags)
+ *   -c          also parse the whole file with tp_parse_conllu in each pass
+ *   -t THREADS  split each pass over this many threads (default 1)
+ *
+ * Each pass parses every sentence of CONLLU with tp_parse (and frees every
+ * result). After each pass it prints the pass number, the words parsed so
+ * far and the resident set size (VmRSS of /proc/self/status); at the end
+ *
+ *   RSS after pass 1: X KiB; after pass N: Y KiB; growth Z %
+ *
+ * The exit status is 0 if every parse succeeded and the growth is below
+ * 5 %, 1 otherwise (2 for a usage or I/O error). scripts/longrun.sh builds
+ * and runs it.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <transparse.h>
+
+typedef struct {
+    size_t n;
+    const char **forms, **lemma, **upos, **xpos, **feats;
+} sentence;
+
+static sentence *sents;
+static size_t n_sents, n_words;
+static char *text; /* the file, for tp_parse_conllu */
+static size_t text_len;
+
+static long rss_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static void push(const char ***a, size_t n, const char *v) {
+    if ((n & (n - 1)) == 0) /* n is 0 or a power of two: grow */
+        *a = realloc(*a, (n ? 2 * n : 1) * sizeof **a);
+    (*a)[n] = v;
+}
+
+/* read_conllu keeps the words of each sentence (pointers into buf). */
+static int read_conllu(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = malloc((size_t)size + 1);
+    text_len = fread(text, 1, (size_t)size, f);
+    fclose(f);
+    text[text_len] = '\0';
+    char *buf = strdup(text);
+    size_t cap = 0;
+    sentence cur = {0};
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+        char *cols[10] = {0};
+        int nc = 0;
+        if (line && line[0] != '#') {
+            for (char *c = line; nc < 10;) {
+                cols[nc++] = c;
+                char *tab = strchr(c, '\t');
+                if (!tab)
+                    break;
+                *tab = '\0';
+                c = tab + 1;
+            }
+            if (nc < 10 || strpbrk(cols[0], "-."))
+                continue;
+        } else if (line) {
+            continue;
+        }
+        if (!line || (strcmp(cols[0], "1") == 0 && cur.n > 0)) {
+            if (n_sents == cap) {
+                cap = cap ? 2 * cap : 1024;
+                sents = realloc(sents, cap * sizeof *sents);
+            }
+            sents[n_sents++] = cur;
+            n_words += cur.n;
+            memset(&cur, 0, sizeof cur);
+            if (!line)
+                break;
+        }
+        push(&cur.forms, cur.n, cols[1]);
+        push(&cur.lemma, cur.n, cols[2]);
+        push(&cur.upos, cur.n, cols[3]);
+        push(&cur.xpos, cur.n, cols[4]);
+        push(&cur.feats, cur.n, cols[5]);
+        cur.n++;
+    }
+    return n_sents > 0;
+}
+
+typedef struct {
+    const tp_model *m;
+    int gold;
+    size_t from, to;
+    size_t errors;
+} job;
+
+static void *run(void *p) {
+    job *j = p;
+    for (size_t i = j->from; i < j->to; i++) {
+        sentence *s = &sents[i];
+        tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
+        tp_result *r = NULL;
+        tp_error *err = NULL;
+        if (tp_parse(j->m, s->forms, s->n, j->gold ? &tags : NULL, &r, &err) != TP_OK) {
+            if (j->errors++ == 0)
+                fprintf(stderr, "sentence %zu: %s\n", i, tp_error_message(err));
+            tp_error_free(err);
+        }
+        tp_result_free(r);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    int passes = 40, gold = 0, conllu = 0, threads = 1, opt;
+    while ((opt = getopt(argc, argv, "p:gct:")) != -1) {
+        switch (opt) {
+        case 'p': passes = atoi(optarg); break;
+        case 'g': gold = 1; break;
+        case 'c': conllu = 1; break;
+        case 't': threads = atoi(optarg); break;
+        default: goto usage;
+        }
+    }
+    if (argc - optind != 2 || passes < 1 || threads < 1) {
+    usage:
+        fprintf(stderr, "usage: longrun [-p PASSES] [-g] [-c] [-t THREADS] MODEL CONLLU\n");
+        return 2;
+    }
+    if (!read_conllu(argv[optind + 1])) {
+        fprintf(stderr, "longrun: cannot read sentences from %s\n", argv[optind + 1]);
+        return 2;
+    }
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    if (tp_model_load(argv[optind], &m, &err) != TP_OK) {
+        fprintf(stderr, "longrun: %s\n", tp_error_message(err));
+        return 2;
+    }
+    printf("C API: %d passes over %zu sentences (%zu words), %s, %d thread%s%s; RSS after loading: %ld KiB\n", passes,
+           n_sents, n_words, gold ? "gold tags" : "plain tokens", threads, threads == 1 ? "" : "s",
+           conllu ? ", plus tp_parse_conllu of the file" : "", rss_kib());
+    long first = 0, last = 0;
+    size_t errors = 0, words = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t *th = calloc((size_t)threads, sizeof *th);
+    job *jobs = calloc((size_t)threads, sizeof *jobs);
+    for (int pass = 1; pass <= passes; pass++) {
+        for (int k = 0; k < threads; k++) {
+            jobs[k] = (job){m, gold, n_sents * (size_t)k / (size_t)threads, n_sents * (size_t)(k + 1) / (size_t)threads, 0};
+            pthread_create(&th[k], NULL, run, &jobs[k]);
+        }
+        for (int k = 0; k < threads; k++) {
+            pthread_join(th[k], NULL);
+            errors += jobs[k].errors;
+        }
+        words += n_words;
+        if (conllu) {
+            char *out = NULL;
+            if (tp_parse_conllu(m, text, text_len, &out, NULL, &err) != TP_OK) {
+                fprintf(stderr, "tp_parse_conllu: %s\n", tp_error_message(err));
+                tp_error_free(err);
+                errors++;
+            }
+            tp_string_free(out);
+            words += n_words;
+        }
+        last = rss_kib();
+        if (pass == 1)
+            first = last;
+        printf("pass %2d: %8zu words, RSS %ld KiB\n", pass, words, last);
+        fflush(stdout);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    double growth = 100.0 * (double)(last - first) / (double)first;
+    printf("C API: %zu words in %.1f s (%.0f words/s), %zu errors\n", words, secs, (double)words / secs, errors);
+    printf("RSS after pass 1: %ld KiB; after pass %d: %ld KiB; growth %.2f %%\n", first, passes, last, growth);
+    tp_model_free(m);
+    free(th);
+    free(jobs);
+    return errors == 0 && growth < 5.0 ? 0 : 1;
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""longrun.py -- parse a treebank many times through the Python binding and
+watch the resident memory of the process (issue 4: long runs do not leak).
+
+    scripts/longrun.py [--passes N] [--gold] [--threads T] [--conllu] MODEL CONLLU
+
+Each pass parses every sentence of CONLLU with Model.parse (from plain
+tokens, or with the gold tags given with --gold; spread over T threads of a
+ThreadPoolExecutor with --threads), or the whole file with
+Model.parse_conllu (--conllu). After each pass it prints the resident set
+size (VmRSS of /proc/self/status); at the end
+
+    RSS after pass 1: X KiB; after pass N: Y KiB; growth Z %
+
+The exit status is 0 if every parse succeeded and the growth is below 5 %
+(--max-growth), 1 otherwise. scripts/longrun.sh runs it after the C driver.
+"""
+
+import argparse
+import pathlib
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+
+import transparse  # noqa: E402
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return -1
+
+
+def read_words(path):
+    sents, cur = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if cur:
+                    sents.append(cur)
+                    cur = []
+            elif not line.startswith("#"):
+                cols = line.split("\t")
+                if cols[0].isdigit():
+                    cur.append(cols[1:6])
+    if cur:
+        sents.append(cur)
+    return sents
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("model")
+    ap.add_argument("conllu")
+    ap.add_argument("--passes", type=int, default=40)
+    ap.add_argument("--gold", action="store_true", help="give the gold UPOS/XPOS/FEATS/LEMMA")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--conllu", dest="whole", action="store_true", help="parse the whole file with parse_conllu")
+    ap.add_argument("--max-growth", type=float, default=5.0, help="the largest RSS growth in %% that passes")
+    args = ap.parse_args(argv)
+
+    sents = read_words(args.conllu)
+    text = pathlib.Path(args.conllu).read_text(encoding="utf-8")
+    n_words = sum(len(s) for s in sents)
+    model = transparse.Model.load(args.model)
+    mode = "parse_conllu" if args.whole else ("gold tags" if args.gold else "plain tokens")
+    print(f"Python: {args.passes} passes over {len(sents)} sentences ({n_words} words), {mode}, "
+          f"{args.threads} thread{'s' if args.threads != 1 else ''}; RSS after loading: {rss_kib()} KiB",
+          flush=True)
+
+    def parse(s):
+        forms = [w[0] for w in s]
+        if args.gold:
+            return model.parse(forms, lemma=[w[1] for w in s], upos=[w[2] for w in s],
+                               xpos=[w[3] for w in s], feats=[w[4] for w in s])
+        return model.parse(forms)
+
+    pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
+    errors = 0
+    first = last = 0
+    start = time.perf_counter()
+    for p in range(1, args.passes + 1):
+        try:
+            if args.whole:
+                model.parse_conllu(text)
+            elif pool:
+                for _ in pool.map(parse, sents):
+                    pass
+            else:
+                for s in sents:
+                    parse(s)
+        except transparse.Error as e:
+            errors += 1
+            print(f"pass {p}: {e}", file=sys.stderr)
+        last = rss_kib()
+        if p == 1:
+            first = last
+        print(f"pass {p:2d}: {p * n_words:8d} words, RSS {last} KiB", flush=True)
+    took = time.perf_counter() - start
+    if pool:
+        pool.shutdown()
+    model.close()
+    growth = 100.0 * (last - first) / first
+    words = args.passes * n_words
+    print(f"Python: {words} words in {took:.1f} s ({words / took:.0f} words/s), {errors} errors")
+    print(f"RSS after pass 1: {first} KiB; after pass {args.passes}: {last} KiB; growth {growth:.2f} %")
+    return 0 if errors == 0 and growth < args.max_growth else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
