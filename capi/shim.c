@@ -221,3 +221,36 @@ int tp_parse_conllu(const tp_model *model, const char *text, size_t len,
                                out_len, &msg);
     return tp__finish(rc, msg, err);
 }
+
+/* ---- systems, training, saving ---------------------------------------- */
+
+int tp_systems(char **names, tp_error **err) {
+    if (names != NULL)
+        *names = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_systems", err);
+    char *msg = NULL;
+    int rc = tpgo_systems(names, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_train(const char *options, tp_model **model, tp_error **err) {
+    if (model != NULL)
+        *model = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_train", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_train((char *)options, model ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *model = (tp_model *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_model_save(const tp_model *model, const char *path, tp_error **err) {
+    if (tp__forked())
+        return tp__fork_error("tp_model_save", err);
+    char *msg = NULL;
+    int rc = tpgo_model_save((uintptr_t)model, (char *)path, &msg);
+    return tp__finish(rc, msg, err);
+}

@@ -496,6 +496,68 @@ TP_API int tp_parse_conllu(const tp_model *model, const char *text,
                            size_t len, char **out_text, size_t *out_len,
                            tp_error **err);
 
+/* ======================================================================
+ * Transition systems, training, saving
+ * ====================================================================== */
+
+/*
+ * tp_systems lists the transition systems the library implements (and
+ * tp_train accepts), one name per line, each followed by '\n', sorted:
+ * "2-planar\n3-planar\narc-eager\n...". Their papers, oracles and bounds:
+ * docs/systems.md.
+ *
+ *   names  out: a malloc'd NUL-terminated string; free with
+ *          tp_string_free. NULL on failure.
+ *   err    out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (names is NULL), TP_ERR_NOMEM, TP_ERR_FORK.
+ * Thread-safe.
+ */
+TP_API int tp_systems(char **names, tp_error **err);
+
+/*
+ * tp_train trains a model on a CoNLL-U treebank, as `transparse train`
+ * does, and returns it as a new model handle.
+ *
+ *   options  in: a JSON object (UTF-8, NUL-terminated). Required:
+ *            "system" (a name of tp_systems), "train" and "dev" (paths of
+ *            CoNLL-U files: the training set and the development set used
+ *            to select the best epoch). Optional: "test" (scored once for
+ *            the model card), "output" (also save the model file there),
+ *            "name", "epochs", "tagger_epochs", "folds", "max_sentences",
+ *            "seed", "pseudo_projective" ("baseline", "head", "path",
+ *            "head+path"), "gold_only" (true: no taggers; the model then
+ *            parses only sentences given with tags), "min_updates",
+ *            "min_abs", "plain_min_abs", "explore". Unknown keys are an
+ *            error.
+ *   model    out: the new model; free with tp_model_free. NULL on failure.
+ *   err      out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (options or model is NULL; options not a JSON
+ * object, an unknown key, a required key missing, an unknown system: the
+ * message lists the known ones), TP_ERR_IO (a treebank or the output cannot
+ * be read or written: the message has the path), TP_ERR_INPUT (malformed
+ * CoNLL-U: the message has the file and line), TP_ERR_NOMEM, TP_ERR_FORK,
+ * TP_ERR_INTERNAL. Blocks for the whole training (minutes on a full
+ * treebank; it uses every core). Thread-safe.
+ */
+TP_API int tp_train(const char *options, tp_model **model, tp_error **err);
+
+/*
+ * tp_model_save writes model to a model file at path (atomically: a
+ * temporary file in the same directory, then renamed).
+ *
+ *   model  in: a loaded or trained model.
+ *   path   in: NUL-terminated file name.
+ *   err    out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (model or path is NULL; model freed), TP_ERR_IO
+ * (the file cannot be written: the message has the path), TP_ERR_NOMEM,
+ * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_model_save(const tp_model *model, const char *path,
+                         tp_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1482,6 +1482,79 @@ static void test_memory_steady(tp_model *m, const char *path) {
     free_treebank(&tb);
 }
 
+/* tp_systems lists every system; tp_train rejects bad options naming them
+ * and unknown systems listing the known ones, trains a small gold-only
+ * model, which tp_model_save writes and tp_model_load reads back, and both
+ * parse a sentence alike. */
+static void test_train_and_save(const char *ewt) {
+    char *names = NULL;
+    tp_error *err = NULL;
+    CHECK(tp_systems(&names, &err) == TP_OK && names != NULL);
+    CHECK(names && strstr(names, "arc-eager\n") && strstr(names, "covington-nonprojective\n") &&
+          strstr(names, "swap-lazy\n") && strstr(names, "2-planar\n") && strstr(names, "two-registers\n"));
+    tp_string_free(names);
+    EXPECT_ERR(tp_systems(NULL, &err), err, TP_ERR_ARGUMENT, "tp_systems", "names is NULL");
+    tp_model *m = NULL;
+    EXPECT_ERR(tp_train(NULL, &m, &err), err, TP_ERR_ARGUMENT, "tp_train", "options is NULL");
+    EXPECT_ERR(tp_train("{}", NULL, &err), err, TP_ERR_ARGUMENT, "model is NULL");
+    EXPECT_ERR(tp_train("{not json", &m, &err), err, TP_ERR_ARGUMENT, "options");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\"}", &m, &err), err, TP_ERR_ARGUMENT, "required");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"a\",\"dev\":\"b\",\"colour\":1}", &m, &err),
+               err, TP_ERR_ARGUMENT, "colour");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-wobbly\",\"train\":\"a\",\"dev\":\"b\"}", &m, &err), err,
+               TP_ERR_ARGUMENT, "arc-wobbly", "covington-nonprojective");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t.conllu\",\"dev\":\"/nonexistent/d.conllu\"}",
+                        &m, &err), err, TP_ERR_IO, "/nonexistent/t.conllu");
+    CHECK(m == NULL);
+    EXPECT_ERR(tp_model_save(NULL, "/tmp/x.tpm", &err), err, TP_ERR_ARGUMENT, "tp_model_save", "model is NULL");
+    EXPECT_ERR(tp_model_save(bogus, NULL, &err), err, TP_ERR_ARGUMENT, "path is NULL");
+    if (access(ewt, R_OK) != 0) {
+        skip("tp_train", "no treebank");
+        return;
+    }
+    char opts[8192];
+    snprintf(opts, sizeof opts,
+             "{\"system\":\"swap-lazy\",\"train\":\"%s\",\"dev\":\"%s\",\"gold_only\":true,"
+             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\"}", ewt, ewt);
+    int rc = tp_train(opts, &m, &err);
+    CHECKF(rc == TP_OK && m != NULL, "tp_train: %s", tp_error_message(err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    char path[] = "/tmp/tp_train_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        close(fd);
+    CHECK(tp_model_save(m, path, &err) == TP_OK);
+    EXPECT_ERR(tp_model_save(m, "/nonexistent-dir/x.tpm", &err), err, TP_ERR_IO, "/nonexistent-dir");
+    tp_model *m2 = NULL;
+    CHECK(tp_model_load(path, &m2, &err) == TP_OK);
+    char *card = NULL;
+    CHECK(m2 && tp_model_card_json(m2, &card, &err) == TP_OK && strstr(card, "swap-lazy") && strstr(card, "c-test"));
+    tp_string_free(card);
+    const char *forms[] = {"They", "saw", "it", "."};
+    const char *upos[] = {"PRON", "VERB", "PRON", "PUNCT"};
+    const char *xpos[] = {"PRP", "VBD", "PRP", "."};
+    tp_tags tags = {upos, xpos, NULL, NULL};
+    tp_result *a = NULL, *b = NULL;
+    CHECK(tp_parse(m, forms, 4, &tags, &a, &err) == TP_OK);
+    CHECK(m2 && tp_parse(m2, forms, 4, &tags, &b, &err) == TP_OK);
+    if (a && b) {
+        int same = 1;
+        for (size_t i = 0; i < 4; i++)
+            same &= a->heads[i] == b->heads[i] && strcmp(a->deprels[i], b->deprels[i]) == 0;
+        CHECK(same);
+    }
+    tp_result_free(a);
+    tp_result_free(b);
+    /* A gold-only model has no tagger: plain tokens are refused clearly. */
+    EXPECT_ERR(tp_parse(m, forms, 4, NULL, &a, &err), err, TP_ERR_INPUT, "no tagger");
+    CHECK(tp_model_free(m2) == TP_OK);
+    CHECK(tp_model_free(m) == TP_OK);
+    unlink(path);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -1499,6 +1572,7 @@ int main(int argc, char **argv) {
     test_bad_input();
     test_bounded_reads();
     test_load_errors();
+    test_train_and_save(ewt);
     test_fork(model, self);
     if (access(model, R_OK) == 0) {
         test_with_model(model);

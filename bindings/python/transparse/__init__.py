@@ -56,6 +56,8 @@ from . import _lib
 
 __all__ = [
     "Model",
+    "systems",
+    "train",
     "Sentence",
     "Token",
     "Error",
@@ -94,6 +96,52 @@ if library_version().split(".")[0] != __version__.split(".")[0]:
         f"transparse: package {__version__} cannot use libtransparse {library_version()} "
         f"from {library_path} (different major version)"
     )
+
+def systems():
+    """Return the names of the transition systems the library implements,
+    sorted, e.g. ``["2-planar", ..., "arc-eager", ..., "two-registers", ...]``
+    (docs/systems.md gives their papers and oracles)."""
+    out = ctypes.c_void_p()
+    err = ctypes.c_void_p()
+    _check(_lib.tp_systems(ctypes.byref(out), ctypes.byref(err)), err)
+    try:
+        text = ctypes.string_at(out.value).decode("utf-8")
+    finally:
+        _lib.tp_string_free(out)
+    return text.split()
+
+
+def train(system, train, dev, **options):
+    """Train a model on CoNLL-U treebanks and return it (a :class:`Model`).
+
+    Args:
+        system: a name from :func:`systems`, e.g. ``"arc-eager"``.
+        train: path of the training treebank (CoNLL-U).
+        dev: path of the development treebank (selects the best epoch).
+        **options: as ``transparse train`` and ``tp_train``: ``test``,
+            ``output`` (also save the model there), ``name``, ``epochs``,
+            ``tagger_epochs``, ``folds``, ``max_sentences``, ``seed``,
+            ``pseudo_projective`` (``"head"``, ...), ``gold_only``,
+            ``min_updates``, ``min_abs``, ``plain_min_abs``, ``explore``.
+
+    Blocks for the whole training (minutes on a full treebank) without
+    holding the GIL.
+
+    Raises:
+        ArgumentError: an unknown system (the message lists the known ones)
+            or option.
+        IoError: a treebank cannot be read.
+        InputError: malformed CoNLL-U (the message has the file and line).
+    """
+    opts = dict(options, system=system, train=os.fspath(train), dev=os.fspath(dev))
+    for k in ("test", "output"):
+        if k in opts:
+            opts[k] = os.fspath(opts[k])
+    h = ctypes.c_void_p()
+    err = ctypes.c_void_p()
+    _check(_lib.tp_train(json.dumps(opts).encode("utf-8"), ctypes.byref(h), ctypes.byref(err)), err)
+    return Model._from_handle(h.value)
+
 
 # ---- errors ------------------------------------------------------------------
 
@@ -433,6 +481,22 @@ class Model:
 
     def __repr__(self):
         return f"<transparse.Model {'closed' if self.closed else 'handle=%#x' % self._handle}>"
+
+    def save(self, path):
+        """Write the model file to ``path`` (atomically).
+
+        Raises:
+            IoError: the file cannot be written (the message has the path).
+        """
+        p = os.fsencode(path)
+        if b"\0" in p:
+            raise ArgumentError("tp_model_save: path contains a NUL character", _lib.TP_ERR_ARGUMENT)
+        h = self._acquire()
+        try:
+            err = ctypes.c_void_p()
+            _check(_lib.tp_model_save(h, p, ctypes.byref(err)), err)
+        finally:
+            self._release()
 
     # -- queries --
 

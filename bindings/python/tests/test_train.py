@@ -1,0 +1,54 @@
+"""Systems, training and saving through the binding (tp_systems, tp_train,
+tp_model_save): the same library calls as C."""
+import pytest
+
+import transparse
+from conftest import EWT_TEST, need_file
+
+ALL = ["2-planar", "3-planar", "arc-eager", "arc-hybrid", "arc-standard", "covington-nonprojective",
+       "covington-projective", "planar", "swap-eager", "swap-lazy", "two-registers", "two-registers-literal"]
+
+
+def test_systems():
+    assert transparse.systems() == ALL
+
+
+def test_train_errors(tmp_path):
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-wobbly", "a.conllu", "b.conllu")
+    assert "arc-wobbly" in str(e.value) and "covington-nonprojective" in str(e.value)
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-eager", "a.conllu", "b.conllu", colour=1)
+    assert "colour" in str(e.value)
+    with pytest.raises(transparse.IoError) as e:
+        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu")
+    assert "missing.conllu" in str(e.value)
+    bad = tmp_path / "bad.conllu"
+    bad.write_text("1\tonly\tthree\n\n")
+    with pytest.raises(transparse.InputError) as e:
+        transparse.train("arc-eager", bad, bad)
+    assert "bad.conllu:1" in str(e.value)
+
+
+@pytest.mark.parametrize("system", ["covington-nonprojective", "two-registers"])
+def test_train_save_load(tmp_path, system):
+    ewt = need_file(EWT_TEST)
+    out = tmp_path / "m.tpm"
+    m = transparse.train(system, ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
+                         pseudo_projective="head", output=out, name="py-test")
+    assert m.card["system"] == system and m.card["name"] == "py-test"
+    saved = tmp_path / "again.tpm"
+    m.save(saved)
+    words = ["They", "saw", "it", "."]
+    tags = dict(upos=["PRON", "VERB", "PRON", "PUNCT"], xpos=["PRP", "VBD", "PRP", "."])
+    want = m.parse(words, **tags)
+    for p in (out, saved):
+        with transparse.Model.load(p) as m2:
+            assert m2.card["system"] == system
+            assert m2.parse(words, **tags) == want
+    assert sum(t.head == 0 for t in want) == 1
+    with pytest.raises(transparse.InputError):
+        m.parse(words)  # gold-only: no tagger
+    with pytest.raises(transparse.IoError):
+        m.save(tmp_path / "no-such-dir" / "x.tpm")
+    m.close()

@@ -1,0 +1,133 @@
+package main
+
+/*
+#include "internal.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/transparse/transparse/parser/train"
+	"github.com/transparse/transparse/parser/transition"
+)
+
+// trainOptions is the JSON object tp_train accepts (see the header).
+type trainOptions struct {
+	System           string   `json:"system"`
+	Train            string   `json:"train"`
+	Dev              string   `json:"dev"`
+	Test             string   `json:"test"`
+	Output           string   `json:"output"`
+	Name             string   `json:"name"`
+	Epochs           int      `json:"epochs"`
+	TaggerEpochs     int      `json:"tagger_epochs"`
+	Folds            int      `json:"folds"`
+	MaxSentences     int      `json:"max_sentences"`
+	Seed             int64    `json:"seed"`
+	PseudoProjective string   `json:"pseudo_projective"`
+	GoldOnly         bool     `json:"gold_only"`
+	MinUpdates       int      `json:"min_updates"`
+	MinAbs           *float32 `json:"min_abs"`
+	PlainMinAbs      *float32 `json:"plain_min_abs"`
+	Explore          *float64 `json:"explore"`
+}
+
+//export tpgo_systems
+func tpgo_systems(out **C.char, msg **C.char) (rc C.int) {
+	const fn = "tp_systems"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, systems(out), C.TP_ERR_INTERNAL)
+}
+
+func systems(out **C.char) error {
+	if out == nil {
+		return argErr("names is NULL")
+	}
+	cs := cString(strings.Join(transition.Names(), "\n") + "\n")
+	if cs == nil {
+		return errNoMem
+	}
+	*out = cs
+	return nil
+}
+
+//export tpgo_train
+func tpgo_train(options *C.char, out *C.uintptr_t, msg **C.char) (rc C.int) {
+	const fn = "tp_train"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, trainModel(options, out), C.TP_ERR_INPUT)
+}
+
+func trainModel(options *C.char, out *C.uintptr_t) error {
+	if options == nil {
+		return argErr("options is NULL")
+	}
+	if out == nil {
+		return argErr("model is NULL")
+	}
+	var o trainOptions
+	dec := json.NewDecoder(bytes.NewReader([]byte(C.GoString(options))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return argErr("options: %v", err)
+	}
+	if o.System == "" || o.Train == "" || o.Dev == "" {
+		return argErr("options: \"system\", \"train\" and \"dev\" are required")
+	}
+	if _, err := transition.Lookup(o.System); err != nil {
+		return argErr("options: %v", err)
+	}
+	opt := train.Options{System: o.System, TrainPath: o.Train, DevPath: o.Dev, TestPath: o.Test,
+		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
+		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
+		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates}
+	if o.MinAbs != nil {
+		opt.MinAbs = *o.MinAbs
+	}
+	if o.PlainMinAbs != nil {
+		opt.PlainMinAbs = *o.PlainMinAbs
+	}
+	if o.Explore != nil {
+		opt.Explore = *o.Explore
+	}
+	m, err := train.Train(opt)
+	if err != nil {
+		return err
+	}
+	if o.Output != "" {
+		if err := m.Save(o.Output); err != nil {
+			return err
+		}
+	}
+	h, err := register(m)
+	if err != nil {
+		return err
+	}
+	*out = C.uintptr_t(h)
+	return nil
+}
+
+//export tpgo_model_save
+func tpgo_model_save(h C.uintptr_t, path *C.char, msg **C.char) (rc C.int) {
+	const fn = "tp_model_save"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelSave(h, path), C.TP_ERR_IO)
+}
+
+func modelSave(h C.uintptr_t, path *C.char) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if path == nil {
+		return argErr("path is NULL")
+	}
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	return e.model.Save(C.GoString(path))
+}
