@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Throughput of the Python binding: words/s parsing a CoNLL-U file's
-sentences with Model.parse, on one thread and on N threads
-(concurrent.futures.ThreadPoolExecutor; ctypes releases the GIL inside the
-library, so threads run in parallel), with the file's gold tags and from
-forms only. Best of PASSES timed passes after a warm-up.
+sentences with Model.parse (one call per sentence), on one thread and on N
+threads (concurrent.futures.ThreadPoolExecutor; ctypes releases the GIL
+inside the library), with the file's gold tags and from forms only; and
+with Model.parse_conllu (one call per thread for its share of the
+document: the batch entry point, where the GIL is released for the whole
+share). Best of PASSES timed passes after a warm-up.
 
     scripts/bench_python.py [-m MODEL] [-t THREADS] [-p PASSES] [-k] CONLLU
 """
@@ -15,6 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bindings", "python"))
 import transparse  # noqa: E402
+
+
+def read_blocks(path):
+    """The sentences of a CoNLL-U file as text blocks."""
+    with open(path, encoding="utf-8") as f:
+        return [b + "\n\n" for b in f.read().strip("\n").split("\n\n")]
 
 
 def read_conllu(path):
@@ -64,6 +72,22 @@ def main():
                 list(ex.map(lambda kw: m.parse(**kw), batch, chunksize=64))
                 return time.perf_counter() - t0
 
+        blocks = read_blocks(a.conllu)
+        for threads in (1, a.threads):
+            shares = ["".join(blocks[i::threads]) for i in range(threads)]
+
+            def run_conllu():
+                t0 = time.perf_counter()
+                if threads == 1:
+                    m.parse_conllu(shares[0])
+                else:
+                    with ThreadPoolExecutor(threads) as ex:
+                        list(ex.map(m.parse_conllu, shares))
+                return time.perf_counter() - t0
+
+            run_conllu()
+            best = min(run_conllu() for _ in range(a.passes))
+            results[f"py_conllu_{'1' if threads == 1 else 'n'}"] = words / best
         for name, batch in (("gold", gold), ("tagged", plain)):
             for threads in (1, a.threads):
                 run(batch, threads)
