@@ -127,6 +127,37 @@ public:
         return Model(m);
     }
 
+    // train trains a model (tp_train): options is a JSON object with at least
+    // "system", "train" and "dev"; throws Error (TP_ERR_ARGUMENT for an
+    // unknown system or option, TP_ERR_IO, TP_ERR_INPUT with file:line).
+    static Model train(const std::string &options_json) {
+        tp_model *m = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_train(options_json.c_str(), &m, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return Model(m);
+    }
+
+    // systems lists the transition systems the library implements (tp_systems).
+    static std::vector<std::string> systems() {
+        char *names = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_systems(&names, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        std::vector<std::string> out;
+        std::string cur;
+        for (const char *p = names; *p; ++p) {
+            if (*p == '\n') {
+                out.push_back(cur);
+                cur.clear();
+            } else {
+                cur += *p;
+            }
+        }
+        tp_string_free(names);
+        return out;
+    }
+
     Model(Model &&o) noexcept : m_(o.m_) { o.m_ = nullptr; }
     Model &operator=(Model &&o) noexcept {
         if (this != &o) {
@@ -179,6 +210,13 @@ public:
         std::string s(out, len);
         tp_string_free(out);
         return s;
+    }
+
+    // save writes the model file to path (tp_model_save); throws Error.
+    void save(const std::string &path) const {
+        tp_error *err = nullptr;
+        const int rc = tp_model_save(m_, path.c_str(), &err);
+        detail::check(rc, err); // rc first: err is set by the call
     }
 
     // card_json returns the model card as a JSON object.

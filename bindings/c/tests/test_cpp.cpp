@@ -4,6 +4,7 @@
 //
 // The last line is "N passed, M failed".
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -43,10 +44,18 @@ static int passed, failed, skipped;
         }                                                                              \
     } while (0)
 
+static void test_systems_and_train() {
+    std::vector<std::string> names = transparse::Model::systems();
+    CHECK(names.size() == 12 && names.front() == "2-planar" && names.back() == "two-registers-literal");
+    EXPECT_THROW(transparse::Model::train("{\"system\":\"arc-wobbly\",\"train\":\"a\",\"dev\":\"b\"}"),
+                 TP_ERR_ARGUMENT, "known:");
+}
+
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : std::getenv("TRANSPARSE_MODEL");
     if (!path || !*path)
         path = "models/en_ewt.tpm";
+    test_systems_and_train();
 
     CHECK(transparse::version() == TP_VERSION_STRING);
 
@@ -100,6 +109,17 @@ int main(int argc, char **argv) {
             CHECK(!card.empty() && card[0] == '{');
             CHECK(!model.deprels().empty());
             CHECK(!model.upos_tags().empty());
+
+            // Saving and loading back gives the same parse.
+            char tmpl[] = "/tmp/tp_cpp_XXXXXX";
+            int fd = mkstemp(tmpl);
+            if (fd >= 0)
+                close(fd);
+            model.save(tmpl);
+            transparse::Model again = transparse::Model::load(tmpl);
+            CHECK(again.parse({"I", "saw", "her", "."}).head(1) == model.parse({"I", "saw", "her", "."}).head(1));
+            unlink(tmpl);
+            EXPECT_THROW(model.save("/nonexistent-dir/x.tpm"), TP_ERR_IO, "/nonexistent-dir");
 
             transparse::Model moved = std::move(model);
             CHECK(model.get() == nullptr && moved.get() != nullptr);
