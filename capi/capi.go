@@ -9,6 +9,7 @@ import "C"
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -378,6 +379,26 @@ func tpgo_parse_conllu(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, ou
 }
 
 func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {
+	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
+		return m.ParseCoNLLU(r, w, "text")
+	})
+}
+
+//export tpgo_parse_tokens
+func tpgo_parse_tokens(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_tokens"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
+		_, err := m.ParseTokens(r, w, "text", 0)
+		return err
+	}), C.TP_ERR_INPUT)
+}
+
+// parseText runs a whole-document parse (CoNLL-U or pre-tokenized text) on
+// a copy of the caller's n bytes and returns the CoNLL-U it writes as a
+// malloc'd string.
+func parseText(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t,
+	run func(m *parser.Model, r io.Reader, w io.Writer) error) error {
 	if h == 0 {
 		return argErr("model is NULL")
 	}
@@ -397,7 +418,7 @@ func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *
 	defer e.mu.RUnlock()
 	in := bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n)))
 	var buf bytes.Buffer
-	if err := e.model.ParseCoNLLU(bytes.NewReader(in), &buf, "text"); err != nil {
+	if err := run(e.model, bytes.NewReader(in), &buf); err != nil {
 		return err
 	}
 	cs := cBytes(buf.Bytes())

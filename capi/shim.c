@@ -222,6 +222,20 @@ int tp_parse_conllu(const tp_model *model, const char *text, size_t len,
     return tp__finish(rc, msg, err);
 }
 
+int tp_parse_tokens(const tp_model *model, const char *text, size_t len,
+                    char **out_text, size_t *out_len, tp_error **err) {
+    if (out_text != NULL)
+        *out_text = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_tokens", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_tokens((uintptr_t)model, (char *)text, len, out_text,
+                               out_len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
 /* ---- systems, training, saving ---------------------------------------- */
 
 int tp_systems(char **names, tp_error **err) {

@@ -496,6 +496,25 @@ TP_API int tp_parse_conllu(const tp_model *model, const char *text,
                            size_t len, char **out_text, size_t *out_len,
                            tp_error **err);
 
+/*
+ * tp_parse_tokens parses pre-tokenized text — one sentence per line, tokens
+ * separated by spaces or tabs, blank lines ignored — from plain tokens (the
+ * model's taggers predict the tags) and returns CoNLL-U, each sentence with
+ * "# sent_id = N" (1, 2, ...) and "# text" comments. The batch entry point
+ * for plain text: one call for any number of sentences.
+ *
+ * Arguments, ownership and thread-safety as for tp_parse_conllu.
+ *
+ * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
+ * TP_ERR_INPUT (invalid UTF-8 or an over-long token: the message gives the
+ * line, e.g. "tp_parse_tokens: conllu: text:3: ..."; a sentence the parser
+ * rejects: "tp_parse_tokens: text: sentence 3: invalid input: ..."; a
+ * gold-tags-only model), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
+ */
+TP_API int tp_parse_tokens(const tp_model *model, const char *text,
+                           size_t len, char **out_text, size_t *out_len,
+                           tp_error **err);
+
 /* ======================================================================
  * Transition systems, training, saving
  * ====================================================================== */

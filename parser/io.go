@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -209,6 +210,44 @@ func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// ParseTokens reads pre-tokenized text from r — one sentence per line,
+// tokens separated by spaces (conllu.TokenReader) — parses every sentence
+// from its plain tokens and writes CoNLL-U to w, each sentence with a
+// "# sent_id = N" (from first+1 on) and a "# text" comment. It returns the
+// number of sentences written. name is used in error messages, which carry
+// the line number (malformed text) or the sentence number (a sentence the
+// parser refuses).
+func (m *Model) ParseTokens(r io.Reader, w io.Writer, name string, first int) (int, error) {
+	tr := conllu.NewTokenReader(r, name)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	n := 0
+	for {
+		s, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err
+		}
+		forms := make([]string, len(s.Words))
+		for i, w := range s.Words {
+			forms[i] = w.Form
+		}
+		s.Comments = []string{
+			fmt.Sprintf("# sent_id = %d", first+n+1),
+			"# text = " + strings.Join(forms, " "),
+		}
+		if err := m.Parse(s.Words); err != nil {
+			return n, fmt.Errorf("%s: sentence %d: %w", name, first+n+1, err)
+		}
+		if err := conllu.Write(bw, s); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, bw.Flush()
 }
 
 func sentName(s *conllu.Sentence) string {

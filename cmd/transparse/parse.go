@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -140,32 +139,9 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 
 // tokens parses one pre-tokenized sentence per line.
 func (p *parseRun) tokens(r io.Reader, name string) error {
-	tr := conllu.NewTokenReader(r, name)
-	for {
-		s, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		p.sents++
-		// The words have Form only; every other column is "_".
-		forms := make([]string, len(s.Words))
-		for i, w := range s.Words {
-			forms[i] = w.Form
-		}
-		s.Comments = []string{
-			fmt.Sprintf("# sent_id = %d", p.sents),
-			"# text = " + strings.Join(forms, " "),
-		}
-		if err := p.model.Parse(s.Words); err != nil {
-			return fmt.Errorf("%s: sentence %d: %w", name, p.sents, err)
-		}
-		if err := conllu.Write(p.out, s); err != nil {
-			return err
-		}
-	}
+	n, err := p.model.ParseTokens(r, p.out, name, p.sents)
+	p.sents += n
+	return err
 }
 
 // sniffFormat decides between CoNLL-U and tokens from the first non-blank

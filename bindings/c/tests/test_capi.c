@@ -1555,6 +1555,24 @@ static void test_train_and_save(const char *ewt) {
     unlink(path);
 }
 
+/* tp_parse_tokens: one sentence per line in, CoNLL-U with sent_id and text
+ * out; errors name the argument or the line. */
+static void test_parse_tokens(tp_model *m) {
+    const char text[] = "I saw her .\n\nThey left\n";
+    char *out = NULL;
+    size_t len = 0;
+    tp_error *err = NULL;
+    CHECK(tp_parse_tokens(m, text, strlen(text), &out, &len, &err) == TP_OK);
+    CHECK(out && len == strlen(out) && strncmp(out, "# sent_id = 1\n# text = I saw her .\n1\tI\t", 37) == 0 &&
+          strstr(out, "# sent_id = 2\n# text = They left\n"));
+    tp_string_free(out);
+    EXPECT_ERR(tp_parse_tokens(NULL, text, 1, &out, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_tokens", "model is NULL");
+    EXPECT_ERR(tp_parse_tokens(m, NULL, 1, &out, &len, &err), err, TP_ERR_ARGUMENT, "text is NULL");
+    EXPECT_ERR(tp_parse_tokens(m, text, 1, NULL, &len, &err), err, TP_ERR_ARGUMENT, "out_text is NULL");
+    EXPECT_ERR(tp_parse_tokens(m, "ok\n\xff\n", 5, &out, &len, &err), err, TP_ERR_INPUT, "tp_parse_tokens", ":2");
+    CHECK(out == NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -1581,6 +1599,7 @@ int main(int argc, char **argv) {
         tp_error *err = NULL;
         if (tp_model_load(model, &m, &err) == TP_OK) {
             test_contract_with_model(m);
+            test_parse_tokens(m);
             test_threads_ewt(m, ewt);
             test_memory_steady(m, ewt);
             CHECK(tp_model_free(m) == TP_OK);

@@ -52,3 +52,19 @@ def test_train_save_load(tmp_path, system):
     with pytest.raises(transparse.IoError):
         m.save(tmp_path / "no-such-dir" / "x.tpm")
     m.close()
+
+
+def test_parse_tokens_matches_cli_format(model):
+    text = "The quick brown fox jumps .\n\nI saw her .\n"
+    out = model.parse_tokens(text)
+    blocks = out.strip("\n").split("\n\n")
+    assert len(blocks) == 2
+    assert blocks[0].startswith("# sent_id = 1\n# text = The quick brown fox jumps .\n1\tThe\t")
+    assert blocks[1].startswith("# sent_id = 2\n# text = I saw her .\n")
+    # the same parse as one sentence through Model.parse
+    words = ["I", "saw", "her", "."]
+    heads = [int(line.split("\t")[6]) for line in blocks[1].split("\n")[2:]]
+    assert heads == [t.head for t in model.parse(words)]
+    with pytest.raises(transparse.InputError) as e:
+        model.parse_tokens("ok\n\xff".encode("latin-1"))
+    assert "2" in str(e.value)

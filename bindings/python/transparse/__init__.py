@@ -621,19 +621,38 @@ class Model:
             InputError: malformed CoNLL-U or a sentence the parser rejects
                 (the message gives the line).
         """
+        return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
+
+    def parse_tokens(self, text):
+        """Parse pre-tokenized text: one sentence per line, tokens separated
+        by spaces (the batch entry point for plain text; one library call,
+        the GIL released throughout).
+
+        Args:
+            text: str, or UTF-8 bytes.
+
+        Returns:
+            CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``.
+
+        Raises:
+            InputError: invalid text or a sentence the parser rejects (the
+                message gives the line or the sentence number).
+        """
+        return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
+
+    def _parse_text(self, fn, name, text):
         if isinstance(text, str):
             data = text.encode("utf-8", "surrogatepass")
         elif isinstance(text, (bytes, bytearray, memoryview)):
             data = bytes(text)
         else:
-            raise TypeError(f"transparse: parse_conllu needs str, not {type(text).__name__}")
+            raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")
         h = self._acquire()
         try:
             out = ctypes.c_void_p()
             n = ctypes.c_size_t()
             err = ctypes.c_void_p()
-            _check(_lib.tp_parse_conllu(h, data, len(data), ctypes.byref(out), ctypes.byref(n),
-                                        ctypes.byref(err)), err)
+            _check(fn(h, data, len(data), ctypes.byref(out), ctypes.byref(n), ctypes.byref(err)), err)
             try:
                 result = ctypes.string_at(out.value, n.value)
             finally:
