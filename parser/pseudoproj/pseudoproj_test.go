@@ -212,28 +212,6 @@ func TestProjectivizeRejectsNonForest(t *testing.T) {
 	}
 }
 
-// allTrees calls f with every tree over n words with one word attached to 0.
-func allTrees(n int, f func(head []int32)) {
-	head := make([]int32, n+1)
-	head[0] = -1
-	var rec func(d int)
-	rec = func(d int) {
-		if d > n {
-			if tree.Check(head) == nil {
-				f(head)
-			}
-			return
-		}
-		for h := int32(0); h <= int32(n); h++ {
-			if h != int32(d) {
-				head[d] = h
-				rec(d + 1)
-			}
-		}
-	}
-	rec(1)
-}
-
 // Every tree of up to 7 words: Projectivize gives a projective tree with
 // the same root; with distinct labels (so that a label names a node) Head
 // and Head+Path recover every tree exactly. Path, whose marks do not say
@@ -250,7 +228,7 @@ func TestExhaustiveSmallTrees(t *testing.T) {
 		}
 		var total, nonProj int
 		recovered := map[Encoding]int{}
-		allTrees(n, func(head []int32) {
+		tree.Each(n, true, func(head []int32) {
 			total++
 			proj := tree.Projective(head)
 			if !proj {

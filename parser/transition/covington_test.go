@@ -260,7 +260,7 @@ func npExhaustive(t *testing.T, sys System, maxN int, want func(head []int32) bo
 	var s State
 	for n := 1; n <= maxN; n++ {
 		total := 0
-		allTrees(n, func(head []int32) {
+		tree.Each(n, true, func(head []int32) {
 			total++
 			g := NewGold(slices.Clone(head), labelsFor(head))
 			c := sys.InClass(g)

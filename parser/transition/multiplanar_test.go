@@ -206,7 +206,7 @@ func TestTwoPlanarOraclesAgree(t *testing.T) {
 		}
 	}
 	for n := 1; n <= 6; n++ {
-		allTrees(n, check)
+		tree.Each(n, true, check)
 	}
 	rng := rand.New(rand.NewSource(10))
 	nonPlanar := 0
@@ -319,7 +319,7 @@ func plRandomKPlanar(rng *rand.Rand, n, k int) []int32 {
 		}
 		old := head[d]
 		head[d] = h
-		if !isSingleRootTree(head) || !tree.KPlanar(head, k) {
+		if tree.Check(head) != nil || !tree.KPlanar(head, k) {
 			head[d] = old
 		}
 	}

@@ -225,7 +225,7 @@ func TestPlanarSystemsExhaustive(t *testing.T) {
 	for n := 1; n <= maxN; n++ {
 		counts := make([]int, len(plTreebankSystems))
 		total := 0
-		allTrees(n, func(head []int32) {
+		tree.Each(n, true, func(head []int32) {
 			total++
 			g := NewGold(head, labelsFor(head))
 			for i, ps := range plTreebankSystems {

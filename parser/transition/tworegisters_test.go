@@ -470,46 +470,6 @@ func trKeyHeads(k string) []int32 {
 	return h
 }
 
-// trRootedTrees calls f with every tree of n words rooted at 0, with any
-// number of words attached to 0 ((n+1)^(n-1) trees).
-func trRootedTrees(n int, f func(head []int32)) {
-	head := make([]int32, n+1)
-	head[0] = None
-	var rec func(d int)
-	rec = func(d int) {
-		if d > n {
-			if tree.Check(trReroot(head)) == nil {
-				f(head)
-			}
-			return
-		}
-		for h := int32(0); h <= int32(n); h++ {
-			if h != int32(d) {
-				head[d] = h
-				rec(d + 1)
-			}
-		}
-	}
-	rec(1)
-}
-
-// trReroot hangs every root word but the first from the first, so that
-// tree.Check tests acyclicity only.
-func trReroot(head []int32) []int32 {
-	h := append([]int32(nil), head...)
-	first := int32(None)
-	for d := 1; d < len(h); d++ {
-		if h[d] == 0 {
-			if first == None {
-				first = int32(d)
-			} else {
-				h[d] = first
-			}
-		}
-	}
-	return h
-}
-
 // trForestInClass tests a forest output against PM15 Def. 3 with condition
 // (b) applied to the far-side arcs that are crossed. In a tree every
 // far-side arc is crossed (PM15 §5.1), so on trees this is exactly 2-CI; in
@@ -589,7 +549,7 @@ func TestTwoRegistersExhaustive(t *testing.T) {
 	wantLongest := []int{1: 5, 2: 8, 3: 12, 4: 16, 5: 19, 6: 23}
 	for n := 1; n <= maxN; n++ {
 		var ci []string
-		trRootedTrees(n, func(h []int32) {
+		tree.Each(n, false, func(h []int32) {
 			if tree.KCrossingInterval(h, 2) {
 				ci = append(ci, trHeadsKey(h))
 			}
@@ -694,7 +654,7 @@ func TestTwoRegistersAllTrees(t *testing.T) {
 		for n := 1; n <= 7; n++ {
 			var s State
 			total, ci, in, out, retried, maxLen := 0, 0, 0, 0, 0, 0
-			allTrees(n, func(h []int32) {
+			tree.Each(n, true, func(h []int32) {
 				total++
 				g := NewGold(h, trLabels(h))
 				is2CI := tree.KCrossingInterval(h, 2)
@@ -1244,7 +1204,7 @@ func TestTwoRegistersExhaustiveN7(t *testing.T) {
 		}
 	}
 	unreachable := 0
-	allTrees(7, func(h []int32) {
+	tree.Each(7, true, func(h []int32) {
 		if !tree.KCrossingInterval(h, 2) {
 			return
 		}

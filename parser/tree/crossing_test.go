@@ -5,43 +5,6 @@ import (
 	"testing"
 )
 
-// ciRootedTrees calls f with every tree over words 1..n rooted at node 0, with
-// any number of words attached to 0: (n+1)^(n-1) trees. f must not keep head.
-func ciRootedTrees(n int, f func(head []int32)) {
-	head := make([]int32, n+1)
-	head[0] = -1
-	var rec func(d int)
-	rec = func(d int) {
-		if d > n {
-			if ciAcyclic(head) {
-				f(head)
-			}
-			return
-		}
-		for h := 0; h <= n; h++ {
-			if h != d {
-				head[d] = int32(h)
-				rec(d + 1)
-			}
-		}
-	}
-	rec(1)
-}
-
-func ciAcyclic(head []int32) bool {
-	n := len(head) - 1
-	for d := 1; d <= n; d++ {
-		x := int32(d)
-		for k := 0; x != 0 && k <= n; k++ {
-			x = head[x]
-		}
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // ciBruteIntervals follows PM15 Def. 2 literally: crossed arcs by pairs,
 // union-find over arcs with intersecting closed spans, the span of each
 // component's endpoints.
@@ -265,7 +228,7 @@ func TestCrossingClassesExhaustive(t *testing.T) {
 	want2CI := map[int][2]int{5: {1018, 1296}, 6: {8521, 16807}}
 	for n := 1; n <= 6; n++ {
 		var total, proj, ci2, ci3, ec1 int
-		ciRootedTrees(n, func(head []int32) {
+		Each(n, false, func(head []int32) {
 			total++
 			ivs := CrossingIntervals(head)
 			brute := ciBruteIntervals(head)

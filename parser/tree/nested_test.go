@@ -99,28 +99,6 @@ func nestedBruteWellNested(head []int32) bool {
 	return true
 }
 
-// eachTreeNested calls f with every tree over n words with one word attached to 0.
-func eachTreeNested(n int, f func(head []int32)) {
-	head := make([]int32, n+1)
-	head[0] = -1
-	var rec func(d int)
-	rec = func(d int) {
-		if d > n {
-			if Check(head) == nil {
-				f(head)
-			}
-			return
-		}
-		for h := int32(0); h <= int32(n); h++ {
-			if h != int32(d) {
-				head[d] = h
-				rec(d + 1)
-			}
-		}
-	}
-	rec(1)
-}
-
 // Every tree of up to 7 words (up to 6 with -short): GapDegree and
 // WellNested agree with the literal definitions, gap degree 0 is exactly
 // projectivity, and projective trees are well-nested.
@@ -132,7 +110,7 @@ func TestNestedExhaustive(t *testing.T) {
 	for n := 1; n <= maxN; n++ {
 		var total, illNested int
 		byGap := map[int]int{}
-		eachTreeNested(n, func(head []int32) {
+		Each(n, true, func(head []int32) {
 			total++
 			g, w := GapDegree(head), WellNested(head)
 			if bg := nestedBruteGapDegree(head); g != bg {

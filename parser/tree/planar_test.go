@@ -174,28 +174,6 @@ func plExactColourable(head []int32, k int) bool {
 	return rec(0)
 }
 
-// plEveryTree calls f with every single-root tree of n words.
-func plEveryTree(n int, f func(head []int32)) {
-	head := make([]int32, n+1)
-	head[0] = -1
-	var rec func(d int)
-	rec = func(d int) {
-		if d > n {
-			if Check(head) == nil {
-				f(head)
-			}
-			return
-		}
-		for h := int32(0); h <= int32(n); h++ {
-			if h != int32(d) {
-				head[d] = h
-				rec(d + 1)
-			}
-		}
-	}
-	rec(1)
-}
-
 // Every single-root tree of up to 7 words: Planar = Projective, Planes
 // gives a proper colouring whenever it succeeds and fails only when no
 // colouring exists (checked by exhaustive search), and k-planarity is
@@ -213,7 +191,7 @@ func TestPlanesExhaustive(t *testing.T) {
 	}
 	for n := 1; n <= maxN; n++ {
 		var c counts
-		plEveryTree(n, func(head []int32) {
+		Each(n, true, func(head []int32) {
 			c.trees++
 			p := Planar(head)
 			if p != Projective(head) {

@@ -25,21 +25,8 @@ func Check(head []int32) error {
 	if n > 0 && roots != 1 {
 		return fmt.Errorf("tree: %d words attached to the root, want 1", roots)
 	}
-	// Cycle check: walk up from every word with a step bound.
-	state := make([]uint8, n+1) // 0 unvisited, 1 on path, 2 done
-	state[0] = 2
-	for d := 1; d <= n; d++ {
-		x := int32(d)
-		for state[x] == 0 {
-			state[x] = 1
-			x = head[x]
-		}
-		if state[x] == 1 {
-			return fmt.Errorf("tree: cycle through word %d", x)
-		}
-		for y := int32(d); state[y] == 1; y = head[y] {
-			state[y] = 2
-		}
+	if x := cycleAt(head, make([]uint8, n+1)); x >= 0 {
+		return fmt.Errorf("tree: cycle through word %d", x)
 	}
 	return nil
 }
