@@ -39,7 +39,7 @@ func Crossed(head []int32) []bool {
 			if head[e] < 0 {
 				continue
 			}
-			if c, f := minmax(head[e], e); ciCrosses(a, b, c, f) {
+			if c, f := minmax(head[e], e); spansCross(a, b, c, f) {
 				crossed[d], crossed[e] = true, true
 			}
 		}
@@ -47,11 +47,6 @@ func Crossed(head []int32) []bool {
 	return crossed
 }
 
-// ciCrosses reports whether the spans (a, b) and (c, f), a < b and c < f,
-// cross.
-func ciCrosses(a, b, c, f int32) bool {
-	return (a < c && c < b && b < f) || (c < a && a < f && f < b)
-}
 
 // CrossingIntervals returns the crossing intervals of the tree (PM15 Def. 2):
 // the crossed arcs are grouped into the connected components of the graph
@@ -291,7 +286,7 @@ func OneEndpointCrossing(head []int32) bool {
 				continue
 			}
 			c, f := minmax(head[e], e)
-			if !ciCrosses(a, b, c, f) {
+			if !spansCross(a, b, c, f) {
 				continue
 			}
 			if first {

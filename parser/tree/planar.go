@@ -31,7 +31,7 @@ var maxColourSteps = 1 << 20
 func Crosses(h1, d1, h2, d2 int32) bool {
 	a, b := minmax(h1, d1)
 	c, d := minmax(h2, d2)
-	return (a < c && c < b && b < d) || (c < a && a < d && d < b)
+	return spansCross(a, b, c, d)
 }
 
 // Planar reports whether no two arcs of head cross (GN13 Def. 2), arcs from
@@ -50,7 +50,7 @@ func Planar(head []int32) bool {
 				continue
 			}
 			c, f := minmax(head[e], e)
-			if (a < c && c < b && b < f) || (c < a && a < f && f < b) {
+			if spansCross(a, b, c, f) {
 				return false
 			}
 		}
@@ -110,7 +110,7 @@ func Planes(head []int32, k int) (plane []int8, ok bool) {
 				continue
 			}
 			c, f := minmax(head[e], int32(e))
-			if (a < c && c < b && b < f) || (c < a && a < f && f < b) {
+			if spansCross(a, b, c, f) {
 				adj[d] = append(adj[d], int32(e))
 				adj[e] = append(adj[e], int32(d))
 				edges++

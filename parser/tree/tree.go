@@ -31,6 +31,13 @@ func Check(head []int32) error {
 	return nil
 }
 
+// spansCross reports whether the spans (a, b) and (c, f), a < b and c < f,
+// cross: one starts strictly inside the other and ends strictly outside it
+// (arcs sharing an endpoint never cross).
+func spansCross(a, b, c, f int32) bool {
+	return (a < c && c < b && b < f) || (c < a && a < f && f < b)
+}
+
 // Dominates reports whether h dominates d (h →* d, reflexively).
 func Dominates(head []int32, h, d int32) bool {
 	for steps := 0; d >= 0 && steps <= len(head); steps++ {
@@ -62,20 +69,8 @@ func ArcProjective(head []int32, d int32) bool {
 }
 
 // Projective reports whether the tree is projective. With the artificial
-// root at position 0 this is the same as: no two arcs cross.
-func Projective(head []int32) bool {
-	n := int32(len(head) - 1)
-	for d := int32(1); d <= n; d++ {
-		a, b := minmax(head[d], d)
-		for e := d + 1; e <= n; e++ {
-			c, f := minmax(head[e], e)
-			if (a < c && c < b && b < f) || (c < a && a < f && f < b) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// root at position 0 this is the same as: no two arcs cross (Planar).
+func Projective(head []int32) bool { return Planar(head) }
 
 func minmax(a, b int32) (int32, int32) {
 	if a < b {
