@@ -132,9 +132,9 @@ func Train(opt Options) (*parser.Model, error) {
 		fmt.Fprintf(opt.Log, "pseudo-projective (%s): %d training trees outside %s's class lifted and encoded\n", enc, n, sys.Name())
 	}
 	deprels, root := inventory(trainSents)
-	opt.caseFeats = caseShare(trainSents) >= minCaseShare
-	if opt.caseFeats {
-		fmt.Fprintf(opt.Log, "the treebank marks Case on %.0f%% of its words: adding Case feature templates\n", 100*caseShare(trainSents))
+	if share := caseShare(trainSents); share >= minCaseShare {
+		opt.caseFeats = true
+		fmt.Fprintf(opt.Log, "the treebank marks Case on %.0f%% of its words: adding Case feature templates\n", 100*share)
 	}
 	classes := transition.NewClasses(sys, deprels, root)
 

@@ -142,27 +142,10 @@ tp_parse = _declare(
 )
 tp_result_free = _declare("tp_result_free", None, tp_result_p)
 
-tp_parse_conllu = _declare(
-    "tp_parse_conllu",
-    ctypes.c_int,
-    _model,
-    ctypes.c_char_p,
-    ctypes.c_size_t,
-    c_void_p_p,
-    c_size_t_p,
-    _err_out,
-)
-
-tp_parse_tokens = _declare(
-    "tp_parse_tokens",
-    ctypes.c_int,
-    _model,
-    ctypes.c_char_p,
-    ctypes.c_size_t,
-    c_void_p_p,
-    c_size_t_p,
-    _err_out,
-)
+# tp_parse_conllu and tp_parse_tokens: model, text, len, out_text, out_len, err.
+_document_args = (_model, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, c_size_t_p, _err_out)
+tp_parse_conllu = _declare("tp_parse_conllu", ctypes.c_int, *_document_args)
+tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
 tp_systems = _declare("tp_systems", ctypes.c_int, c_void_p_p, _err_out)
 tp_train = _declare("tp_train", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
 tp_model_save = _declare("tp_model_save", ctypes.c_int, _model, ctypes.c_char_p, _err_out)
