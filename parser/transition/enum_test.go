@@ -13,4 +13,3 @@ func labelsFor(head []int32) []int32 {
 	}
 	return l
 }
-

@@ -47,7 +47,6 @@ func Crossed(head []int32) []bool {
 	return crossed
 }
 
-
 // CrossingIntervals returns the crossing intervals of the tree (PM15 Def. 2):
 // the crossed arcs are grouped into the connected components of the graph
 // that joins two crossed arcs whose closed spans [min, max] intersect; the
