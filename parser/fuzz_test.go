@@ -160,7 +160,7 @@ func shrink(b []byte) []byte {
 	}
 	for i := range doc.Classifiers {
 		c := &doc.Classifiers[i]
-		if c.Layout != linear.Layout || !strings.HasPrefix(c.Name, "tagger.") {
+		if (c.Layout != linear.Layout && c.Layout != linear.LayoutCodebook) || !strings.HasPrefix(c.Name, "tagger.") {
 			continue
 		}
 		c.Params["features"], c.Params["entries"] = 0, 0
@@ -169,7 +169,10 @@ func shrink(b []byte) []byte {
 		}
 		if _, ok := c.Params["tagger.dict_entries"]; ok {
 			c.Params["tagger.dict_entries"] = 0
-			c.Blobs["tagger.dict.keys"], c.Blobs["tagger.dict.masks"] = []byte{}, []byte{}
+			c.Blobs["tagger.dict.masks"] = []byte{}
+			if _, ok := c.Blobs["tagger.dict.keys"]; ok { // else shared with the UPOS tagger
+				c.Blobs["tagger.dict.keys"] = []byte{}
+			}
 		}
 	}
 	small, err := modelfmt.Marshal(doc)

@@ -36,12 +36,7 @@ func (m *Model) Document() *modelfmt.Model {
 	if m.plain.Clf != nil {
 		doc.Classifiers = append(doc.Classifiers, m.plain.classifier(clfPlain, names))
 	}
-	if m.taggers.UPOS != nil {
-		doc.Classifiers = append(doc.Classifiers, m.taggers.UPOS.Classifier())
-	}
-	if m.taggers.XPOS != nil {
-		doc.Classifiers = append(doc.Classifiers, m.taggers.XPOS.Classifier())
-	}
+	doc.Classifiers = append(doc.Classifiers, tagger.Classifiers(m.taggers.UPOS, m.taggers.XPOS)...)
 	return doc
 }
 
@@ -149,18 +144,9 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	}()
 	decodeTagger := func(col string, out **tagger.Tagger, err *error) {
 		defer wg.Done()
-		name := tagger.ClassifierName(col)
-		tc := byName[name]
-		if tc == nil {
-			return
-		}
-		t, e := tagger.FromClassifier(tc)
+		t, e := tagger.FromDocument(doc.Classifiers, col)
 		if e != nil {
-			*err = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, name, e)
-			return
-		}
-		if t.Column() != col {
-			*err = bad("classifier %q tags %s", name, t.Column())
+			*err = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
 			return
 		}
 		*out = t

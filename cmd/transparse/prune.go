@@ -15,6 +15,7 @@ import (
 func newPruneCmd() *cobra.Command {
 	var out string
 	var gold, plain, tagger float32
+	var levels int
 	cmd := &cobra.Command{
 		Use:   "prune [flags] MODEL -o OUT",
 		Short: "Drop small weights from a model: smaller file, faster parsing",
@@ -23,8 +24,10 @@ below the given thresholds (per classifier: the gold-tag parser, the
 plain-token parser, the taggers), and without the features left with no
 weight. Fewer features make the file smaller and the scoring tables fit
 better in the processor's caches, at some cost in accuracy: measure it on
-dev with "transparse eval". The thresholds are recorded in the model card;
-the card's scores are those of the unpruned model.`,
+dev with "transparse eval". --levels rounds the weights of every classifier
+to a codebook of that many values, so the file stores one byte per weight.
+The thresholds are recorded in the model card; the card's scores are those
+of the unpruned model.`,
 		Example: `  transparse prune --gold-min-abs 3 --plain-min-abs 1 models/en_ewt.tpm -o small.tpm
   transparse eval -m small.tpm ../shared/data/ud/en_ewt-ud-dev.conllu`,
 		Args: cobra.ExactArgs(1),
@@ -48,16 +51,23 @@ the card's scores are those of the unpruned model.`,
 				case !strings.HasPrefix(c.Name, "tagger."):
 					continue
 				}
-				if t <= 0 {
-					continue
+				if t > 0 {
+					before := c.Params["entries"]
+					p, err := linear.Prune(c, t)
+					if err != nil {
+						return fmt.Errorf("%s: %w", c.Name, err)
+					}
+					*c = *p
+					notes = append(notes, fmt.Sprintf("%s min_abs %g: %d of %d weights kept", c.Name, t, p.Params["entries"], before))
 				}
-				before := c.Params["entries"]
-				p, err := linear.Prune(c, t)
-				if err != nil {
-					return fmt.Errorf("%s: %w", c.Name, err)
+				if levels > 0 {
+					p, err := linear.Requantize(c, levels)
+					if err != nil {
+						return fmt.Errorf("%s: %w", c.Name, err)
+					}
+					*c = *p
+					notes = append(notes, fmt.Sprintf("%s: weights rounded to %d levels", c.Name, len(p.Blobs["codebook"])/2))
 				}
-				*c = *p
-				notes = append(notes, fmt.Sprintf("%s min_abs %g: %d of %d weights kept", c.Name, t, p.Params["entries"], before))
 			}
 			if doc.Card.Options == nil {
 				doc.Card.Options = map[string]string{}
@@ -81,5 +91,6 @@ the card's scores are those of the unpruned model.`,
 	f.Float32Var(&gold, "gold-min-abs", 0, "drop gold-tag parser weights smaller than this (0: keep)")
 	f.Float32Var(&plain, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: keep)")
 	f.Float32Var(&tagger, "tagger-min-abs", 0, "drop tagger weights smaller than this (0: keep)")
+	f.IntVar(&levels, "levels", 0, "round every classifier's weights to this many values (2..256: one byte per weight; 0: keep)")
 	return cmd
 }

@@ -36,6 +36,19 @@ import (
 // without any per-entry floating-point work.
 const Layout = "linear-sparse/v1"
 
+// LayoutCodebook is Layout with one byte per Int16 weight: it is written
+// instead of Layout when an Int16 model has at most MaxLevels distinct
+// quantized weights (FreezeOptions.Levels, Requantize). It differs from
+// Layout in two fields:
+//
+//	Params["precision"]  8
+//	Blobs["codebook"]    L (1..256) distinct quantized weights, int16 LE,
+//	                     ascending (not 0 or -32768)
+//	Blobs["weights"]     E codes, uint8 < L: weight = codebook[code] * scale
+//
+// Readers that know only Layout reject it by its name.
+const LayoutCodebook = "linear-sparse/v2"
+
 // Classifier encodes the model for the model file under the given name,
 // feature template descriptions and class names (which the model does not
 // interpret; classes should have NumClasses() names). Blobs and Params are
@@ -124,6 +137,13 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 	c.Blobs["counts"] = counts
 	c.Blobs["classes"] = classBytes
 	c.Blobs["weights"] = weights
+	if m.prec == Int16 {
+		q := make([]int16, nw)
+		for i := range q {
+			q[i] = int16(binary.LittleEndian.Uint16(weights[2*i:]))
+		}
+		setInt16Weights(&c, q)
+	}
 	return c
 }
 
@@ -144,8 +164,8 @@ func FromClassifier(c *modelfmt.Classifier) (*Model, error) {
 }
 
 func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
-	if c.Layout != Layout {
-		return nil, fmt.Errorf("layout %q, want %q", c.Layout, Layout)
+	if c.Layout != Layout && c.Layout != LayoutCodebook {
+		return nil, fmt.Errorf("layout %q, want %q or %q", c.Layout, Layout, LayoutCodebook)
 	}
 	param := func(name string, lo, hi int64) (int64, error) {
 		v, ok := c.Params[name]
@@ -175,11 +195,14 @@ func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	precBits, err := param("precision", 16, 32)
+	precBits, err := param("precision", 8, 32)
 	if err != nil {
 		return nil, err
 	}
-	if precBits != 16 && precBits != 32 {
+	switch {
+	case c.Layout == LayoutCodebook && precBits != 8:
+		return nil, fmt.Errorf("param \"precision\" = %d, want 8 in layout %q", precBits, c.Layout)
+	case c.Layout == Layout && precBits != 16 && precBits != 32:
 		return nil, fmt.Errorf("param \"precision\" = %d, want 16 or 32", precBits)
 	}
 	keyBlob, err := blob("keys")
@@ -218,6 +241,13 @@ func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
 	wb := precBits / 8
 	if int64(len(weightBlob)) != ne*wb {
 		return nil, fmt.Errorf("blob \"weights\" has %d bytes, want %d", len(weightBlob), ne*wb)
+	}
+	if precBits == 8 {
+		// Expand the codes to int16 weights: the rest is Layout's.
+		if weightBlob, err = decodeCodes(weightBlob, c.Blobs["codebook"]); err != nil {
+			return nil, err
+		}
+		precBits = 16
 	}
 	m := &Model{numClasses: int(nc), keyBits: int(kb), scale: 1, prec: Float32}
 	if precBits == 16 {

@@ -123,10 +123,10 @@ func record(tb testing.TB, name string, sample int) *recording {
 	morph := name == "parser.gold"
 	var upos, xpos *tagger.Tagger
 	if !morph {
-		if upos, err = tagger.FromClassifier(classifier(tb, "tagger.upos")); err != nil {
+		if upos, err = tagger.FromDocument(bundledDoc(tb).Classifiers, tagger.UPOS); err != nil {
 			tb.Fatal(err)
 		}
-		if xpos, err = tagger.FromClassifier(classifier(tb, "tagger.xpos")); err != nil {
+		if xpos, err = tagger.FromDocument(bundledDoc(tb).Classifiers, tagger.XPOS); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -270,6 +270,7 @@ func TestRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	for _, opt := range []FreezeOptions{
 		{}, {Precision: Float32}, {MinUpdates: 2, MinAbs: 0.01}, {KeyBits: 24}, {KeyBits: 40, Precision: Float32},
+		{Levels: 2}, {Levels: 256, KeyBits: 32},
 	} {
 		m := tr.Freeze(opt)
 		if m.NumFeatures() == 0 {
@@ -307,6 +308,7 @@ func TestFromClassifierRejectsCorruption(t *testing.T) {
 	tr := trained(5, 3000, 9)
 	good := tr.Freeze(FreezeOptions{}).Classifier("x", nil, nil)
 	goodF := tr.Freeze(FreezeOptions{Precision: Float32}).Classifier("x", nil, nil)
+	goodC := tr.Freeze(FreezeOptions{Levels: 40}).Classifier("x", nil, nil)
 	clone := func(c modelfmt.Classifier) modelfmt.Classifier {
 		d := c
 		d.Params = map[string]int64{}
@@ -394,6 +396,12 @@ func TestFromClassifierRejectsCorruption(t *testing.T) {
 			t.Fatal("no row with two entries")
 		}, "increasing"},
 		{"zero q", good, func(c *modelfmt.Classifier) { c.Blobs["weights"][0], c.Blobs["weights"][1] = 0, 0 }, "quantized"},
+		{"codebook layout, precision 16", goodC, func(c *modelfmt.Classifier) { c.Params["precision"] = 16 }, "precision"},
+		{"precision 8 in v1", goodC, func(c *modelfmt.Classifier) { c.Layout = Layout }, "precision"},
+		{"no codebook", goodC, func(c *modelfmt.Classifier) { delete(c.Blobs, "codebook") }, "codebook"},
+		{"odd codebook", goodC, func(c *modelfmt.Classifier) { c.Blobs["codebook"] = c.Blobs["codebook"][1:] }, "codebook"},
+		{"zero level", goodC, func(c *modelfmt.Classifier) { c.Blobs["codebook"][0], c.Blobs["codebook"][1] = 0, 0 }, "codebook"},
+		{"code beyond codebook", goodC, func(c *modelfmt.Classifier) { c.Blobs["weights"][0] = 200 }, "code 200"},
 		{"nan weight", goodF, func(c *modelfmt.Classifier) {
 			binary.LittleEndian.PutUint32(c.Blobs["weights"], math.Float32bits(float32(math.Inf(1))))
 		}, "finite"},
@@ -413,7 +421,7 @@ func TestFromClassifierRejectsCorruption(t *testing.T) {
 	if _, err := FromClassifier(nil); err == nil {
 		t.Error("nil classifier: no error")
 	}
-	for _, c := range []modelfmt.Classifier{good, goodF} {
+	for _, c := range []modelfmt.Classifier{good, goodF, goodC} {
 		if _, err := FromClassifier(&c); err != nil {
 			t.Fatalf("good classifier: %v", err)
 		}
@@ -421,10 +429,10 @@ func TestFromClassifierRejectsCorruption(t *testing.T) {
 
 	// Random byte flips, truncations and parameter changes never panic.
 	rng := rand.New(rand.NewSource(10))
-	names := []string{"keys", "counts", "classes", "weights"}
+	names := []string{"keys", "counts", "classes", "weights", "codebook"}
 	params := []string{"classes", "features", "entries", "key_bits", "precision", "scale_bits"}
-	for i := 0; i < 1000; i++ {
-		c := clone([]modelfmt.Classifier{good, goodF}[i%2])
+	for i := 0; i < 1500; i++ {
+		c := clone([]modelfmt.Classifier{good, goodF, goodC}[i%3])
 		for k := 0; k < 1+rng.Intn(3); k++ {
 			b := c.Blobs[names[rng.Intn(len(names))]]
 			switch {

@@ -59,6 +59,12 @@ type FreezeOptions struct {
 	// whose kept bits collide and of matching unseen features with
 	// probability about NumFeatures / 2^KeyBits per lookup.
 	KeyBits int
+	// Levels, when in [2, MaxLevels] with Int16 precision, rounds the
+	// quantized weights to a codebook of at most Levels values fitted to
+	// them (least squares, see Requantize), so that the model file stores
+	// one byte per weight (LayoutCodebook) instead of two. 0 keeps every
+	// int16 value.
+	Levels int
 }
 
 // Freeze returns the averaged weights as an immutable Model. The averaged
@@ -76,6 +82,9 @@ func (t *Trainer) Freeze(opt FreezeOptions) *Model {
 	}
 	if opt.Precision != Int16 && opt.Precision != Float32 {
 		panic(fmt.Sprintf("linear: Freeze: invalid precision %v", opt.Precision))
+	}
+	if opt.Levels != 0 && (opt.Levels < 2 || opt.Levels > MaxLevels || opt.Precision != Int16) {
+		panic(fmt.Sprintf("linear: Freeze: Levels %d, want 0, or 2..%d with Int16 precision", opt.Levels, MaxLevels))
 	}
 	kshift := uint(64 - keyBits)
 
@@ -144,6 +153,9 @@ func (t *Trainer) Freeze(opt FreezeOptions) *Model {
 	var q []int16
 	if opt.Precision == Int16 {
 		keys, counts, out, q, m.scale = quantize(keys, counts, out)
+		if opt.Levels > 0 {
+			roundTo(q, codebook(q, opt.Levels))
+		}
 	}
 	in := &rowsIn{features: len(keys), entries: len(out)}
 	in.classes, in.weights = entryBlobs(t.numClasses, out, q)

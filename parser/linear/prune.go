@@ -12,7 +12,8 @@ import (
 // Prune returns a copy of the encoded classifier c (layout Layout, int16
 // weights) without the weights whose absolute value is below minAbs and
 // without the features left with no weight: the post-hoc form of
-// FreezeOptions.MinAbs. Fewer features make a smaller file and a smaller
+// FreezeOptions.MinAbs (weights stay in the classifier's layout: Layout
+// with precision 16, or LayoutCodebook). Fewer features make a smaller file and a smaller
 // scoring table (fewer cache misses per lookup), at some cost in accuracy
 // that the caller measures. c is validated first (FromClassifier) and not
 // modified; other params and blobs (a tagger's dictionary) are kept.
@@ -20,7 +21,8 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 	if _, err := FromClassifier(c); err != nil {
 		return nil, err
 	}
-	if c.Params["precision"] != 16 {
+	q, err := int16Weights(c)
+	if err != nil {
 		return nil, errors.New("linear: Prune: only int16 classifiers can be pruned")
 	}
 	scale := math.Float32frombits(uint32(c.Params["scale_bits"]))
@@ -30,8 +32,9 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 		cb = 2
 	}
 	keyBlob, countBlob := c.Blobs["keys"], c.Blobs["counts"]
-	classBlob, weightBlob := c.Blobs["classes"], c.Blobs["weights"]
-	var keys, counts, classes, weights []byte
+	classBlob := c.Blobs["classes"]
+	var keys, counts, classes []byte
+	var weights []int16
 	var prev, key, kept uint64
 	features := int64(0)
 	e := 0
@@ -44,14 +47,13 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 		cat = next
 		start := len(weights)
 		for j := 0; j < int(n); j++ {
-			q := int16(binary.LittleEndian.Uint16(weightBlob[2*e:]))
-			if abs := int(q); abs >= minQ || -abs >= minQ {
+			if abs := int(q[e]); abs >= minQ || -abs >= minQ {
 				classes = append(classes, classBlob[cb*e:cb*e+cb]...)
-				weights = append(weights, weightBlob[2*e:2*e+2]...)
+				weights = append(weights, q[e])
 			}
 			e++
 		}
-		if m := (len(weights) - start) / 2; m > 0 {
+		if m := len(weights) - start; m > 0 {
 			keys = binary.AppendUvarint(keys, key-prev)
 			prev = key
 			counts = binary.AppendUvarint(counts, uint64(m))
@@ -59,21 +61,14 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 			features++
 		}
 	}
-	out := *c
-	out.Params = map[string]int64{}
-	for k, v := range c.Params {
-		out.Params[k] = v
-	}
-	out.Blobs = map[string][]byte{}
-	for k, v := range c.Blobs {
-		out.Blobs[k] = v
-	}
+	out := cloneClassifier(c)
 	out.Params["features"] = features
 	out.Params["entries"] = int64(kept)
 	out.Blobs["keys"], out.Blobs["counts"] = keys, counts
-	out.Blobs["classes"], out.Blobs["weights"] = classes, weights
-	if _, err := FromClassifier(&out); err != nil {
+	out.Blobs["classes"] = classes
+	setInt16Weights(out, weights)
+	if _, err := FromClassifier(out); err != nil {
 		return nil, fmt.Errorf("linear: Prune: %w", err)
 	}
-	return &out, nil
+	return out, nil
 }

@@ -50,7 +50,8 @@ func bundledClassifier(tb testing.TB, column string) *modelfmt.Classifier {
 
 func bundledTagger(tb testing.TB, column string) *Tagger {
 	tb.Helper()
-	tg, err := FromClassifier(bundledClassifier(tb, column))
+	bundledClassifier(tb, column)
+	tg, err := FromDocument(bundled.doc.Classifiers, column)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -101,14 +102,14 @@ func BenchmarkTagEWT(b *testing.B) {
 func BenchmarkFromClassifierBundled(b *testing.B) {
 	for _, col := range []string{UPOS, XPOS} {
 		b.Run(col, func(b *testing.B) {
-			c := bundledClassifier(b, col)
+			bundledClassifier(b, col)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := threadCPU()
 			for i := 0; i < b.N; i++ {
-				if _, err := FromClassifier(c); err != nil {
+				if _, err := FromDocument(bundled.doc.Classifiers, col); err != nil {
 					b.Fatal(err)
 				}
 			}

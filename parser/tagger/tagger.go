@@ -27,9 +27,11 @@
 package tagger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand"
 	"slices"
@@ -467,7 +469,7 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	c.Params["tagger.dict_entries"] = int64(t.dict.n)
 	c.Params["tagger.pass2_margin_bits"] = int64(math.Float32bits(t.margin))
 	keys, masks := t.dict.encode()
-	c.Blobs["tagger.dict.keys"] = keys
+	c.Blobs[dictKeysBlob] = keys
 	c.Blobs["tagger.dict.masks"] = masks
 	return c
 }
@@ -509,7 +511,7 @@ func FromClassifier(c *modelfmt.Classifier) (*Tagger, error) {
 	if !ok || mb < 0 || mb > math.MaxUint32 || math.IsNaN(float64(margin)) {
 		return fail("missing or invalid param \"tagger.pass2_margin_bits\"")
 	}
-	d, err := decodeDict(c.Blobs["tagger.dict.keys"], c.Blobs["tagger.dict.masks"], c.Params["tagger.dict_entries"], len(c.Classes))
+	d, err := decodeDict(c.Blobs[dictKeysBlob], c.Blobs["tagger.dict.masks"], c.Params["tagger.dict_entries"], len(c.Classes))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -518,4 +520,77 @@ func FromClassifier(c *modelfmt.Classifier) (*Tagger, error) {
 		return fail("unknown tagger name (want %q or %q)", ClassifierName(UPOS), ClassifierName(XPOS))
 	}
 	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col}, nil
+}
+
+// Params and blobs of the dictionary shared by a model's two taggers.
+const (
+	dictKeysBlob = "tagger.dict.keys"
+	// DictKeysShared is the XPOS tagger's param that, set to 1, says its
+	// dictionary keys are the UPOS tagger's blob "tagger.dict.keys" (both
+	// taggers are trained on the same words), which it then does not hold.
+	DictKeysShared = "tagger.dict.keys_shared"
+)
+
+// Classifiers encodes a model's taggers for its document, UPOS first;
+// either may be nil. When the two dictionaries have the same keys, the
+// XPOS tagger's are not stored again (DictKeysShared): FromDocument
+// restores them.
+func Classifiers(upos, xpos *Tagger) []modelfmt.Classifier {
+	var out []modelfmt.Classifier
+	if upos != nil {
+		out = append(out, upos.Classifier())
+	}
+	if xpos != nil {
+		x := xpos.Classifier()
+		if upos != nil && bytes.Equal(x.Blobs[dictKeysBlob], out[0].Blobs[dictKeysBlob]) {
+			delete(x.Blobs, dictKeysBlob)
+			x.Params[DictKeysShared] = 1
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// FromDocument decodes the tagger of column (UPOS or XPOS) from the
+// classifiers of a model document, nil without error if there is none. An
+// XPOS tagger whose dictionary keys are shared (DictKeysShared) takes them
+// from the UPOS tagger; sharing without a UPOS tagger, or with keys of its
+// own, is an error, as is anything FromClassifier rejects.
+func FromDocument(classifiers []modelfmt.Classifier, column string) (*Tagger, error) {
+	find := func(name string) *modelfmt.Classifier {
+		for i := range classifiers {
+			if classifiers[i].Name == name {
+				return &classifiers[i]
+			}
+		}
+		return nil
+	}
+	c := find(ClassifierName(column))
+	if c == nil {
+		return nil, nil
+	}
+	if v, ok := c.Params[DictKeysShared]; ok {
+		u := find(ClassifierName(UPOS))
+		switch {
+		case v != 1 || column != XPOS:
+			return nil, fmt.Errorf("tagger: classifier %q: param %q = %d", c.Name, DictKeysShared, v)
+		case u == nil:
+			return nil, fmt.Errorf("tagger: classifier %q shares the dictionary keys of a missing UPOS tagger", c.Name)
+		case c.Blobs[dictKeysBlob] != nil:
+			return nil, fmt.Errorf("tagger: classifier %q shares dictionary keys but has its own", c.Name)
+		}
+		shared := *c
+		shared.Blobs = make(map[string][]byte, len(c.Blobs)+1) // c.Blobs may be nil
+		maps.Copy(shared.Blobs, c.Blobs)
+		shared.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob]
+		c = &shared
+	}
+	t, err := FromClassifier(c)
+	if err != nil {
+		return nil, err
+	}
+	if t.Column() != column {
+		return nil, fmt.Errorf("tagger: classifier %q tags %s", c.Name, t.Column())
+	}
+	return t, nil
 }
