@@ -32,6 +32,7 @@ type trainOptions struct {
 	MinUpdates       int      `json:"min_updates"`
 	MinAbs           *float32 `json:"min_abs"`
 	PlainMinAbs      *float32 `json:"plain_min_abs"`
+	PlainRuns        int      `json:"plain_runs"`
 	Explore          *float64 `json:"explore"`
 }
 
@@ -83,7 +84,7 @@ func trainModel(options *C.char, out *C.uintptr_t) error {
 	opt := train.Options{System: o.System, TrainPath: o.Train, DevPath: o.Dev, TestPath: o.Test,
 		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
 		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
-		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates}
+		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates, PlainRuns: o.PlainRuns}
 	if o.MinAbs != nil {
 		opt.MinAbs = *o.MinAbs
 	}

@@ -547,8 +547,9 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "seed", "pseudo_projective" ("baseline", "head", "path",
  *            "head+path"), "gold_only" (true: no taggers; the model then
  *            parses only sentences given with tags), "min_updates",
- *            "min_abs", "plain_min_abs", "explore". Unknown keys are an
- *            error.
+ *            "min_abs", "plain_min_abs", "plain_runs" (plain-token parsers
+ *            trained with different seeds and averaged into one; default
+ *            2), "explore". Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
  *

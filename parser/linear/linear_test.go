@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand"
@@ -218,9 +219,7 @@ func trained(classes, n int, seed int64) *Trainer {
 	tr := NewTrainer(classes)
 	f := make([]uint64, 20)
 	for i := 0; i < n; i++ {
-		for j := range f {
-			f[j] = rng.Uint64() % 200000
-		}
+		fillRandom(rng, f, 200000)
 		tr.Update(f, rng.Intn(classes), rng.Intn(classes))
 		tr.UpdateClass(f[:3], rng.Intn(classes), 0.5)
 		tr.Tick()
@@ -248,9 +247,7 @@ func roundTrip(t *testing.T, m *Model, classes int, rng *rand.Rand) {
 	s2 := make([]float32, classes)
 	f := make([]uint64, 30)
 	for i := 0; i < 2000; i++ {
-		for j := range f {
-			f[j] = rng.Uint64() % 250000
-		}
+		fillRandom(rng, f, 250000)
 		m.Scores(f, s1)
 		m2.Scores(f, s2)
 		for k := range s1 {
@@ -291,9 +288,7 @@ func TestQuantizationCloseToFloat(t *testing.T) {
 	s2 := make([]float32, 17)
 	f := make([]uint64, 20)
 	for i := 0; i < 1000; i++ {
-		for j := range f {
-			f[j] = rng.Uint64() % 200000
-		}
+		fillRandom(rng, f, 200000)
 		mf.Scores(f, s1)
 		mq.Scores(f, s2)
 		for k := range s1 {
@@ -584,4 +579,62 @@ func BenchmarkUpdate(b *testing.B) {
 		tr.Tick()
 	}
 	b.ReportMetric(float64(tr.NumFeatures()), "features")
+}
+
+// FreezeMean of several trainers scores every vector with the mean of
+// their scores (weights present in one trainer only count 1/k); MinAbs
+// applies to the means; FreezeMean of one trainer is Freeze.
+func TestFreezeMean(t *testing.T) {
+	a, b := trained(11, 8000, 21), trained(11, 8000, 22)
+	ma := a.Freeze(FreezeOptions{Precision: Float32})
+	mb := b.Freeze(FreezeOptions{Precision: Float32})
+	mean := FreezeMean([]*Trainer{a, b}, FreezeOptions{Precision: Float32})
+	if mean.NumFeatures() < max(ma.NumFeatures(), mb.NumFeatures()) {
+		t.Fatalf("mean has %d features, the trainers %d and %d", mean.NumFeatures(), ma.NumFeatures(), mb.NumFeatures())
+	}
+	rng := rand.New(rand.NewSource(23))
+	sa, sb, sm := make([]float32, 11), make([]float32, 11), make([]float32, 11)
+	f := make([]uint64, 20)
+	for i := 0; i < 500; i++ {
+		fillRandom(rng, f, 200000)
+		ma.Scores(f, sa)
+		mb.Scores(f, sb)
+		mean.Scores(f, sm)
+		for k := range sm {
+			if want := (sa[k] + sb[k]) / 2; math.Abs(float64(sm[k]-want)) > 1e-4*(1+math.Abs(float64(want))) {
+				t.Fatalf("class %d: mean model scores %v, mean of scores %v", k, sm[k], want)
+			}
+		}
+	}
+	// MinAbs drops small means, not small weights of one trainer.
+	const minAbs = 0.3
+	pm := FreezeMean([]*Trainer{a, b}, FreezeOptions{Precision: Float32, MinAbs: minAbs})
+	for i := 0; i < 200; i++ {
+		one := []uint64{rng.Uint64() % 200000}
+		mean.Scores(one, sm)
+		pm.Scores(one, sa)
+		for k := range sm {
+			want := sm[k]
+			if math.Abs(float64(want)) < minAbs {
+				want = 0
+			}
+			if sa[k] != want {
+				t.Fatalf("feature %d class %d: pruned mean %v, want %v", one[0], k, sa[k], want)
+			}
+		}
+	}
+	one := FreezeMean([]*Trainer{a}, FreezeOptions{MinAbs: 0.2, MinUpdates: 2}).Classifier("x", nil, nil)
+	ref := a.Freeze(FreezeOptions{MinAbs: 0.2, MinUpdates: 2}).Classifier("x", nil, nil)
+	for name, blob := range ref.Blobs {
+		if !bytes.Equal(blob, one.Blobs[name]) {
+			t.Errorf("FreezeMean of one trainer: blob %s differs from Freeze", name)
+		}
+	}
+}
+
+// fillRandom sets every feature of f to a random one below n.
+func fillRandom(rng *rand.Rand, f []uint64, n uint64) {
+	for j := range f {
+		f[j] = rng.Uint64() % n
+	}
 }

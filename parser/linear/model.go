@@ -72,7 +72,28 @@ type FreezeOptions struct {
 // weight's value at each tick (with no ticks, the current weights are
 // used). Freeze does not change the trainer: training may continue and be
 // frozen again. It panics if opt.Precision or opt.KeyBits is invalid.
-func (t *Trainer) Freeze(opt FreezeOptions) *Model {
+func (t *Trainer) Freeze(opt FreezeOptions) *Model { return FreezeMean([]*Trainer{t}, opt) }
+
+// FreezeMean returns the mean of the averaged weights of several trainers
+// with the same number of classes (each frozen as by Freeze) as one Model:
+// since scores are linear in the weights, the model scores every feature
+// vector with the mean of the trainers' scores, an ensemble at the cost of
+// one model (for trainers that saw the data in different orders: bagging
+// of perceptrons, as in the averaged ensembles of Collins 2002 §4). The
+// options apply to the mean: MinAbs drops mean weights below it;
+// MinUpdates drops a feature from the trainers that updated it fewer
+// times. FreezeMean of one trainer is its Freeze. It panics if ts is empty,
+// the class counts differ, or the options are invalid.
+func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
+	if len(ts) == 0 {
+		panic("linear: FreezeMean of no trainers")
+	}
+	t := ts[0]
+	for _, u := range ts[1:] {
+		if u.numClasses != t.numClasses {
+			panic(fmt.Sprintf("linear: FreezeMean: %d and %d classes", t.numClasses, u.numClasses))
+		}
+	}
 	keyBits := opt.KeyBits
 	if keyBits == 0 {
 		keyBits = 64
@@ -96,21 +117,32 @@ func (t *Trainer) Freeze(opt FreezeOptions) *Model {
 	}
 	var rows []row
 	var ent []mentry
-	for i := range t.slots {
-		sl := &t.slots[i]
-		if sl.n == 0 || int(sl.upd) < opt.MinUpdates {
-			continue
-		}
-		off := len(ent)
-		for j := sl.off; j < sl.off+uint32(sl.n); j++ {
-			w := t.average(j)
-			if w == 0 || float32(math.Abs(float64(w))) < opt.MinAbs {
+	// One trainer: drop small weights now. Several: drop small means below.
+	minAbs, meanMin := opt.MinAbs, float32(0)
+	if len(ts) > 1 {
+		minAbs, meanMin = 0, opt.MinAbs
+	}
+	inv := 1 / float32(len(ts))
+	for _, t := range ts {
+		for i := range t.slots {
+			sl := &t.slots[i]
+			if sl.n == 0 || int(sl.upd) < opt.MinUpdates {
 				continue
 			}
-			ent = append(ent, mentry{cls: t.ent[j].cls, w: w})
-		}
-		if len(ent) > off {
-			rows = append(rows, row{key: (sl.key * keyMul) >> kshift, off: off, n: len(ent) - off})
+			off := len(ent)
+			for j := sl.off; j < sl.off+uint32(sl.n); j++ {
+				w := t.average(j)
+				if w == 0 || float32(math.Abs(float64(w))) < minAbs {
+					continue
+				}
+				if len(ts) > 1 {
+					w *= inv
+				}
+				ent = append(ent, mentry{cls: t.ent[j].cls, w: w})
+			}
+			if len(ent) > off {
+				rows = append(rows, row{key: (sl.key * keyMul) >> kshift, off: off, n: len(ent) - off})
+			}
 		}
 	}
 	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.key, b.key) })
@@ -127,7 +159,11 @@ func (t *Trainer) Freeze(opt FreezeOptions) *Model {
 		}
 		start := len(out)
 		if j == i+1 {
-			out = append(out, ent[rows[i].off:rows[i].off+rows[i].n]...)
+			for _, e := range ent[rows[i].off : rows[i].off+rows[i].n] {
+				if float32(math.Abs(float64(e.w))) >= meanMin {
+					out = append(out, e)
+				}
+			}
 		} else {
 			for _, r := range rows[i:j] {
 				for _, e := range ent[r.off : r.off+r.n] {
@@ -135,10 +171,10 @@ func (t *Trainer) Freeze(opt FreezeOptions) *Model {
 				}
 			}
 			for c, w := range acc {
-				if w != 0 {
+				if w != 0 && float32(math.Abs(w)) >= meanMin {
 					out = append(out, mentry{cls: uint32(c), w: float32(w)})
-					acc[c] = 0
 				}
+				acc[c] = 0
 			}
 		}
 		if len(out) > start { // merged weights may cancel out

@@ -66,8 +66,14 @@ type Options struct {
 	Column string
 	// Epochs is the number of passes over the training data (0 means
 	// DefaultEpochs). The epoch that scores best on the development data is
-	// kept.
+	// kept, unless KeepLast is set.
 	Epochs int
+	// KeepLast keeps the last epoch without scoring the others on the
+	// development data, which then only sets the second-pass threshold:
+	// for taggers whose epoch count was already chosen (the jackknife
+	// taggers of parser training use Epoch of the tagger trained on all
+	// the data).
+	KeepLast bool
 	// Seed seeds the shuffling of the training sentences: the same data,
 	// options and seed give the same tagger.
 	Seed int64
@@ -86,8 +92,13 @@ type Tagger struct {
 	model  *linear.Model
 	dict   dict
 	margin float32   // second-pass threshold (see run)
+	epoch  int       // the training epoch kept (0: decoded from a file)
 	pool   sync.Pool // *scratch
 }
+
+// Epoch returns the training epoch the tagger is from (the one with the
+// best development accuracy), or 0 for a tagger decoded from a model file.
+func (t *Tagger) Epoch() int { return t.epoch }
 
 // scratch is the working memory of tagging one sentence.
 type scratch struct {
@@ -359,6 +370,9 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 				_ = bar.Add(tagged)
 			}
 		}
+		if opt.KeepLast && epoch < epochs {
+			continue
+		}
 		t.model = tr.Freeze(freezeOptions(words))
 		acc, scored := t.Accuracy(dev)
 		hasDev = scored > 0
@@ -381,7 +395,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	if opt.Log != nil && hasDev {
 		fmt.Fprintf(opt.Log, "tagger: keeping epoch %d (dev %s %.2f%%)\n", bestEpoch, opt.Column, 100*bestAcc)
 	}
-	t.model = best
+	t.model, t.epoch = best, bestEpoch
 	// The second-pass threshold: a quantile of the first-pass margins on
 	// the development data (on part of the training data without it).
 	sample := dev

@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -60,8 +61,34 @@ func TestTrainSmall(t *testing.T) {
 	if !strings.Contains(small.log, "epoch 4/4: dev UPOS") || !strings.Contains(small.log, "keeping epoch") {
 		t.Errorf("log lacks per-epoch lines:\n%s", small.log)
 	}
+	if kept := fmt.Sprintf("keeping epoch %d ", tg.Epoch()); !strings.Contains(small.log, kept) {
+		t.Errorf("Epoch() = %d, but the log says:\n%s", tg.Epoch(), small.log)
+	}
 	if got := tg.Tags(); len(got) != 17 || !sortedStrings(got) {
 		t.Errorf("Tags() = %v, want the 17 UPOS tags sorted", got)
+	}
+}
+
+// KeepLast trains the given epochs, scores dev only after the last, and
+// keeps it.
+func TestKeepLast(t *testing.T) {
+	udDir(t)
+	train := readEWT(t, "train")[:500]
+	dev := readEWT(t, "dev")[:300]
+	var log bytes.Buffer
+	tg, err := Train(train, dev, Options{Epochs: 3, KeepLast: true, Seed: 1, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Epoch() != 3 || strings.Contains(log.String(), "epoch 1/3") || !strings.Contains(log.String(), "epoch 3/3") {
+		t.Errorf("Epoch() = %d, log:\n%s", tg.Epoch(), log.String())
+	}
+	ref, err := Train(train, dev, Options{Epochs: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Epoch() < 1 || ref.Epoch() > 3 {
+		t.Errorf("Epoch() = %d after 3 epochs", ref.Epoch())
 	}
 }
 

@@ -2,6 +2,7 @@ package train
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -156,6 +157,59 @@ func TestEverySystemTrainsSavesAndParses(t *testing.T) {
 			if err := tree.Check(head); err != nil {
 				t.Fatalf("%s sentence %d (%d words): not a tree: %v", name, k, len(a), err)
 			}
+		}
+	}
+}
+
+// A model with a plain-token ensemble (PlainRuns 2) trains, records the
+// option, its jackknife taggers train the epochs the main taggers kept,
+// and it parses plain dev tokens into trees; its plain-token classifier is
+// not the one-run classifier.
+func TestPlainRuns(t *testing.T) {
+	trainPath, devPath := need(t, "en_ewt-ud-train.conllu"), need(t, "en_ewt-ud-dev.conllu")
+	dev, err := conllu.ReadFile(devPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := map[int]*parser.Model{}
+	for _, runs := range []int{1, 2} {
+		var log bytes.Buffer
+		m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
+			TaggerEpochs: 2, MaxSentences: 400, PlainRuns: runs, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Card().Options["plain_runs"]; got != fmt.Sprint(runs) {
+			t.Errorf("card plain_runs = %q, want %d", got, runs)
+		}
+		if !bytes.Contains(log.Bytes(), []byte("jackknifed UPOS and XPOS")) {
+			t.Errorf("log lacks the jackknife line:\n%s", log.String())
+		}
+		for k, s := range dev[:200] {
+			ws := append([]conllu.Word(nil), s.Words...)
+			for i := range ws {
+				ws[i] = conllu.Word{ID: ws[i].ID, Form: ws[i].Form}
+			}
+			if err := m.Parse(ws); err != nil {
+				t.Fatalf("runs %d sentence %d: %v", runs, k, err)
+			}
+			head := []int32{-1}
+			for _, w := range ws {
+				head = append(head, int32(w.Head))
+			}
+			if err := tree.Check(head); err != nil {
+				t.Fatalf("runs %d sentence %d: %v", runs, k, err)
+			}
+		}
+		models[runs] = m
+	}
+	a, b := models[1].Document(), models[2].Document()
+	for i := range a.Classifiers {
+		if a.Classifiers[i].Name == "parser.plain" && bytes.Equal(a.Classifiers[i].Blobs["weights"], b.Classifiers[i].Blobs["weights"]) {
+			t.Error("the 2-run plain classifier equals the 1-run one")
+		}
+		if a.Classifiers[i].Name == "parser.gold" && !bytes.Equal(a.Classifiers[i].Blobs["weights"], b.Classifiers[i].Blobs["weights"]) {
+			t.Error("PlainRuns changed the gold-tag classifier")
 		}
 	}
 }

@@ -122,7 +122,8 @@ def train(system, train, dev, **options):
             ``output`` (also save the model there), ``name``, ``epochs``,
             ``tagger_epochs``, ``folds``, ``max_sentences``, ``seed``,
             ``pseudo_projective`` (``"head"``, ...), ``gold_only``,
-            ``min_updates``, ``min_abs``, ``plain_min_abs``, ``explore``.
+            ``min_updates``, ``min_abs``, ``plain_min_abs``, ``plain_runs``,
+            ``explore``.
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL.
