@@ -9,11 +9,11 @@ import "C"
 import (
 	"bytes"
 	"fmt"
+	"github.com/transparse/transparse/internal/freelist"
 	"io"
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -194,7 +194,7 @@ type callScratch struct {
 	text  []byte
 }
 
-var callScratches = sync.Pool{New: func() any { return new(callScratch) }}
+var callScratches freelist.List[callScratch] // kept across GCs
 
 func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
 	// Cheap argument checks first, in argument order; the handle is looked
@@ -214,7 +214,10 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	if uint64(n) > parser.MaxWords {
 		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
 	}
-	sc := callScratches.Get().(*callScratch)
+	sc := callScratches.Get()
+	if sc == nil {
+		sc = new(callScratch)
+	}
 	defer callScratches.Put(sc) // after buildResult has copied the result
 	sc.text = sc.text[:0]
 	sc.words = slices.Grow(sc.words[:0], int(n))[:n]

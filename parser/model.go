@@ -12,7 +12,7 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"sync"
+	"github.com/transparse/transparse/internal/freelist"
 	"unicode/utf8"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -52,7 +52,7 @@ type Model struct {
 	// pproj is the pseudo-projective encoding the deprels carry (Baseline:
 	// none); parse undoes it.
 	pproj pseudoproj.Encoding
-	pool  sync.Pool
+	pool  freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // NewModel assembles a model from its parts (used by parser/train).
@@ -111,7 +111,7 @@ type scratch struct {
 }
 
 func (m *Model) scratch() *scratch {
-	if sc, ok := m.pool.Get().(*scratch); ok {
+	if sc := m.pool.Get(); sc != nil {
 		return sc
 	}
 	n := m.classes.Len()

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -115,6 +116,42 @@ func TestParseRejectsBadInput(t *testing.T) {
 		err := m.Parse(c.words)
 		if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an ErrInput containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// In steady state a parse allocates nothing, with gold tags and from plain
+// tokens, even when garbage collections run between sentences (they empty
+// a sync.Pool; the per-call scratch is kept in a free list).
+func TestParseDoesNotAllocate(t *testing.T) {
+	m := testModel(t)
+	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu"))
+	if err != nil {
+		t.Skip(err)
+	}
+	sents = sents[:100]
+	for _, plain := range []bool{false, true} {
+		words := make([][]conllu.Word, len(sents))
+		pass := func() {
+			for k, s := range sents {
+				copy(words[k], s.Words)
+				if plain {
+					for i := range words[k] {
+						words[k][i] = conllu.Word{ID: i + 1, Form: s.Words[i].Form}
+					}
+				}
+				if err := m.Parse(words[k]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for k, s := range sents {
+			words[k] = make([]conllu.Word, len(s.Words))
+		}
+		pass() // grows the scratch
+		runtime.GC()
+		if n := testing.AllocsPerRun(3, func() { runtime.GC(); pass() }); n != 0 {
+			t.Errorf("plain %v: %v allocations per pass of %d sentences", plain, n, len(sents))
 		}
 	}
 }

@@ -30,13 +30,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/transparse/transparse/internal/freelist"
 	"io"
 	"maps"
 	"math"
 	"math/rand"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -91,9 +91,9 @@ type Tagger struct {
 	tags   []string
 	model  *linear.Model
 	dict   dict
-	margin float32   // second-pass threshold (see run)
-	epoch  int       // the training epoch kept (0: decoded from a file)
-	pool   sync.Pool // *scratch
+	margin float32                // second-pass threshold (see run)
+	epoch  int                    // the training epoch kept (0: decoded from a file)
+	pool   freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -143,7 +143,7 @@ func (t *Tagger) TagWithAmbiguity(words []conllu.Word, amb []uint64) {
 }
 
 func (t *Tagger) getScratch() *scratch {
-	if sc, ok := t.pool.Get().(*scratch); ok {
+	if sc := t.pool.Get(); sc != nil {
 		return sc
 	}
 	return &scratch{scores: make([]float32, len(t.tags))}

@@ -263,9 +263,6 @@ func TestTagConcurrent(t *testing.T) {
 }
 
 func TestTagDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("sync.Pool drops items at random under the race detector")
-	}
 	tg, dev := smallTagger(t)
 	ws := append([]conllu.Word(nil), dev[7].Words...)
 	tg.Tag(ws)

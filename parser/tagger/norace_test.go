@@ -1,5 +1,0 @@
-//go:build !race
-
-package tagger
-
-const raceEnabled = false
