@@ -232,6 +232,11 @@ func TestCorruptModels(t *testing.T) {
 	for _, m := range models {
 		inputs = append(inputs, input{m.system, m.file, false}, input{m.system + " (shrunk)", m.small, true})
 	}
+	cb := codebook(models[0].small)
+	if cb == nil {
+		t.Fatal("the codebook model does not load")
+	}
+	inputs = append(inputs, input{models[0].system + " (shrunk, codebook weights)", cb, true})
 	total := 0
 
 	// Truncation.

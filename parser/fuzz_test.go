@@ -185,6 +185,31 @@ func shrink(b []byte) []byte {
 	return small
 }
 
+// codebook returns the model file b with the weights of every classifier
+// rounded to 16 levels, so stored as one-byte codes (layout
+// linear.LayoutCodebook), or nil if that fails.
+func codebook(b []byte) []byte {
+	doc, err := modelfmt.Decode(b)
+	if err != nil {
+		return nil
+	}
+	for i := range doc.Classifiers {
+		c, err := linear.Requantize(&doc.Classifiers[i], 16)
+		if err != nil {
+			return nil
+		}
+		doc.Classifiers[i] = *c
+	}
+	out, err := modelfmt.Marshal(doc)
+	if err != nil {
+		return nil
+	}
+	if _, err := parser.LoadBytes(out); err != nil {
+		return nil
+	}
+	return out
+}
+
 var (
 	bundledOnce  sync.Once
 	bundledModel *parser.Model
@@ -637,6 +662,9 @@ func FuzzLoadBytes(f *testing.F) {
 		f.Add(t.small)
 		f.Add(t.small[:len(t.small)/2])
 		f.Add(t.small[:modelfmt.SniffLen+8])
+		if i == 0 {
+			f.Add(codebook(t.small))
+		}
 	}
 	f.Add([]byte{})
 	f.Add([]byte(modelfmt.Magic))
@@ -659,6 +687,9 @@ func FuzzLoadDocument(f *testing.F) {
 			f.Fatalf("%s: the shrunk model does not load", t.system)
 		}
 		f.Add(rawDocument(f, t.small))
+		if i == 0 {
+			f.Add(rawDocument(f, codebook(t.small)))
+		}
 	}
 	f.Add([]byte{0x80})
 	f.Add([]byte{0x81, 0xa6, 's', 'y', 's', 't', 'e', 'm', 0xa9, 'a', 'r', 'c', '-', 'e', 'a', 'g', 'e', 'r'})
