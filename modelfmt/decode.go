@@ -148,8 +148,9 @@ func decodeV1(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, erro
 	var one [1]byte
 	switch k, err := sr.Read(one[:]); {
 	case k > 0:
-		return nil, newError(path, -1, "stream", kindCorrupt,
-			"corrupt stream (it holds more than the %d bytes of document the header declares)", docLen)
+		off := excessChunk(ra, headerSizeV1, size, docLen)
+		return nil, newError(path, off, "stream", kindCorrupt,
+			"corrupt at byte %d (the stream holds more than the %d bytes of document the header declares: this chunk goes beyond them)", off, docLen)
 	case err != io.EOF:
 		return nil, streamError(err, ra, size, docLen, got, path)
 	}
@@ -252,6 +253,38 @@ func diagnoseStream(ra io.ReaderAt, start, end int64) (off int64, msg string, tr
 		pos += 4 + n
 	}
 	return -1, "", false
+}
+
+// excessChunk returns the file offset of the first data chunk of the valid
+// snappy stream in bytes [start, end) of ra whose data goes beyond the
+// first docLen bytes of document (or start if it finds none). It reads
+// only chunk headers and the length prefixes of compressed blocks.
+func excessChunk(ra io.ReaderAt, start, end int64, docLen uint64) int64 {
+	var hdr [4 + 4 + binary.MaxVarintLen32]byte
+	total := uint64(0)
+	for pos := start; pos+4 <= end; {
+		k, _ := ra.ReadAt(hdr[:min(int64(len(hdr)), end-pos)], pos)
+		if k < 4 {
+			break
+		}
+		typ := hdr[0]
+		n := int64(hdr[1]) | int64(hdr[2])<<8 | int64(hdr[3])<<16
+		switch typ {
+		case 0x00: // compressed: checksum, then the block's decoded length
+			dn, err := snappy.DecodedLen(hdr[8:k])
+			if err != nil || k < 8 {
+				return pos
+			}
+			total += uint64(dn)
+		case 0x01: // uncompressed: checksum, then the data
+			total += uint64(max(n-4, 0))
+		}
+		if total > docLen {
+			return pos
+		}
+		pos += 4 + n
+	}
+	return start
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -436,6 +437,13 @@ func TestStreamErrors(t *testing.T) {
 	if !strings.Contains(err.Error(), "holds more than the") {
 		t.Errorf("got %q", err)
 	}
+	// The error points at the extra stream's first data chunk: after the
+	// original stream and the second stream's identifier chunk (10 bytes).
+	var me *Error
+	if want := int64(len(data) + 10); !errors.As(err, &me) || me.Offset != want ||
+		!strings.Contains(err.Error(), fmt.Sprintf("corrupt at byte %d", want)) {
+		t.Errorf("got %q (offset %d), want offset %d", err, me.Offset, want)
+	}
 }
 
 func TestHeaderLengthChecks(t *testing.T) {
@@ -454,7 +462,7 @@ func TestHeaderLengthChecks(t *testing.T) {
 		{MaxDocumentSize + 1, "the limit is 2147483647"},
 		{uint64(22*streamLen + 1), "cannot hold more than " + itoa(uint64(22*streamLen))},
 		{uint64(22 * streamLen), "truncated: header says " + itoa(uint64(22*streamLen)) + " bytes of document, stream ended after"},
-		{10, "corrupt stream (it holds more than the 10 bytes of document the header declares)"},
+		{10, "corrupt at byte 30 (the stream holds more than the 10 bytes of document the header declares: this chunk goes beyond them)"},
 		{0, "holds more than the 0 bytes"},
 	} {
 		_, err := Decode(set(c.n))

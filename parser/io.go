@@ -176,7 +176,8 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 // ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it
 // carries, see Parse) and writes CoNLL-U to w; comments, multiword tokens,
 // empty nodes and the other columns are kept. name is used in error
-// messages, which carry the line number for malformed input.
+// messages, which carry the line number: of the malformed line, or of the
+// first line of a sentence the parser rejects ("name:12: sentence 3: ...").
 func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 	rd := conllu.NewReader(r, name)
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -189,7 +190,7 @@ func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 			return err
 		}
 		if err := m.Parse(s.Words); err != nil {
-			return fmt.Errorf("%s: sentence %s: %w", name, sentName(s), err)
+			return fmt.Errorf("%s:%d: sentence %s: %w", name, rd.SentenceLine(), sentName(s), err)
 		}
 		if err := conllu.Write(bw, s); err != nil {
 			return err

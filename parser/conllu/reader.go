@@ -116,6 +116,10 @@ func (r *Reader) Next() (*Sentence, error) {
 	}
 }
 
+// SentenceLine returns the number (1-based) of the first line, comment or
+// token, of the sentence Next returned or rejected last; 0 before the first.
+func (r *Reader) SentenceLine() int { return r.first }
+
 func (r *Reader) reset() {
 	r.first = r.lr.n
 	r.wordLines = r.wordLines[:0]

@@ -304,3 +304,25 @@ func TestCheckTree(t *testing.T) {
 		})
 	}
 }
+
+// SentenceLine gives the first line of each sentence, comment or token,
+// past repeated blank lines, also for a sentence Next rejects.
+func TestSentenceLine(t *testing.T) {
+	text := "# a\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n\n\n1\ty\t_\t_\t_\t_\t0\troot\t_\t_\n\n# c\n# d\n1\tbad\n\n1\tz\t_\t_\t_\t_\t0\troot\t_\t_\n"
+	r := NewReader(strings.NewReader(text), "t")
+	if r.SentenceLine() != 0 {
+		t.Fatalf("SentenceLine before Next = %d", r.SentenceLine())
+	}
+	for _, want := range []struct {
+		line int
+		bad  bool
+	}{{1, false}, {6, false}, {8, true}, {12, false}} {
+		_, err := r.Next()
+		if (err != nil) != want.bad || r.SentenceLine() != want.line {
+			t.Fatalf("Next: error %v, SentenceLine %d; want error %v, line %d", err, r.SentenceLine(), want.bad, want.line)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the last sentence: %v", err)
+	}
+}

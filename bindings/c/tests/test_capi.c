@@ -1222,7 +1222,7 @@ static void test_contract_with_model(tp_model *m) {
         EXPECT_ERR(tp_parse_conllu(m, cols, sizeof cols - 1, &out, NULL, &err), err, TP_ERR_INPUT,
                    "tp_parse_conllu: conllu: text:2: ");
         CHECK(out == NULL);
-        /* A sentence over the word limit names the sentence. */
+        /* A sentence over the word limit names its first line and the sentence. */
         size_t cap = (TP_MAX_WORDS + 1) * 32 + 64, len = 0;
         char *big = malloc(cap);
         len += (size_t)snprintf(big + len, cap - len, "# sent_id = huge\n");
@@ -1230,7 +1230,7 @@ static void test_contract_with_model(tp_model *m) {
             len += (size_t)snprintf(big + len, cap - len, "%d\tw\t_\t_\t_\t_\t_\t_\t_\t_\n", i);
         len += (size_t)snprintf(big + len, cap - len, "\n");
         EXPECT_ERR(tp_parse_conllu(m, big, len, &out, NULL, &err), err, TP_ERR_INPUT,
-                   "tp_parse_conllu: text: sentence huge: ", "10001 words");
+                   "tp_parse_conllu: text:1: sentence huge: ", "10001 words");
         free(big);
     }
 }
