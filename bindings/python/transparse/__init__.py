@@ -336,6 +336,19 @@ def _encode(name, i, value):
     return b
 
 
+def _encode_all(name, values):
+    """The UTF-8 bytes of every value (None stays None), checked as _encode
+    does. The common case, str values without NUL, takes one join, one
+    search and one comprehension; anything else goes value by value, so
+    that errors name the value."""
+    try:
+        if "\0" not in "".join(values):
+            return [v.encode("utf-8", "surrogatepass") for v in values]
+    except TypeError:  # None, bytes or a wrong type among the values
+        pass
+    return [None if v is None else _encode(name, i, v) for i, v in enumerate(values)]
+
+
 def _column(name, values, n):
     """A C array of n strings (kept alive by the array), or None."""
     if values is None:
@@ -345,10 +358,7 @@ def _column(name, values, n):
     values = list(values)
     if len(values) != n:
         raise ArgumentError(f"parse: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
-    arr = (ctypes.c_char_p * n)()
-    for i, v in enumerate(values):
-        arr[i] = None if v is None else _encode(name, i, v)
-    return arr
+    return (ctypes.c_char_p * n)(*_encode_all(name, values))
 
 
 def _decode(b):
@@ -568,9 +578,10 @@ class Model:
             raise TypeError("transparse: parse needs a sequence of words, not a single string")
         words = list(words)
         n = len(words)
-        forms = (ctypes.c_char_p * n)()
-        for i, w in enumerate(words):
-            forms[i] = _encode("words", i, w)
+        encoded = _encode_all("words", words)
+        if None in encoded:
+            _encode("words", encoded.index(None), None)  # raises the TypeError
+        forms = (ctypes.c_char_p * n)(*encoded)
         cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
         tags = None
         if any(c is not None for c in cols):
@@ -586,9 +597,9 @@ class Model:
             try:
                 r = res.contents
                 heads = r.heads[:n]
-                deprels = [_decode(r.deprels[i]) for i in range(n)]
-                tags_out = [_decode(r.upos[i]) for i in range(n)]
-                xpos_out = [_decode(r.xpos[i]) for i in range(n)]
+                deprels = [_decode(b) for b in r.deprels[:n]]
+                tags_out = [_decode(b) for b in r.upos[:n]]
+                xpos_out = [_decode(b) for b in r.xpos[:n]]
             finally:
                 _lib.tp_result_free(res)
         finally:
@@ -603,7 +614,7 @@ class Model:
         # are never asked for again: the resident memory of a long run
         # creeps up by a few MB (scripts/longrun.sh).
         return Sentence([
-            Token(i + 1, forms[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
+            Token(i + 1, encoded[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
                   xpos_out[i], given(cols[2], i), heads[i], deprels[i])
             for i in range(n)
         ])
