@@ -465,8 +465,20 @@ func (w *rowWriter) next(v uint32, c int) (bucket, error) {
 }
 
 // checkInt16 checks that no int16 LE weight of the blob is 0 or -32768.
+// It tests four weights at a time: with the sign bits cleared, a weight is
+// 0 exactly when it was 0 or -32768, and a 16-bit lane y is 0 exactly when
+// (y - 1) &^ y has its top bit set (borrows between lanes only follow a
+// zero lane, which is then reported by the scalar loop).
 func checkInt16(weights []byte) error {
-	for i := 0; i+1 < len(weights); i += 2 {
+	const ones, tops = 0x0001_0001_0001_0001, 0x8000_8000_8000_8000
+	i := 0
+	for ; i+8 <= len(weights); i += 8 {
+		y := binary.LittleEndian.Uint64(weights[i:]) &^ tops
+		if (y-ones)&^y&tops != 0 {
+			break
+		}
+	}
+	for ; i+1 < len(weights); i += 2 {
 		if q := binary.LittleEndian.Uint16(weights[i:]); q == 0 || q == 0x8000 {
 			return fmt.Errorf(`blob "weights": entry %d: invalid quantized weight %d`, i/2, int16(q))
 		}

@@ -3,11 +3,13 @@ package linear
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -405,5 +407,38 @@ func TestBundledModelRoundTrip(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d features, %d weights, %d lines, %d dense rows", c.Name, m.NumFeatures(), m.NumWeights(), len(m.lines), len(m.dense)/max(1, m.width))
+	}
+}
+
+// checkInt16 finds the first invalid weight (0 or -32768) wherever it is,
+// like a check of one weight at a time.
+func TestCheckInt16(t *testing.T) {
+	ref := func(b []byte) int {
+		for i := 0; i+1 < len(b); i += 2 {
+			if q := binary.LittleEndian.Uint16(b[i:]); q == 0 || q == 0x8000 {
+				return i / 2
+			}
+		}
+		return -1
+	}
+	rng := rand.New(rand.NewSource(31))
+	for trial := 0; trial < 20000; trial++ {
+		n := rng.Intn(40)
+		b := make([]byte, 2*n+rng.Intn(2)) // maybe an odd trailing byte
+		for i := 0; i+1 < len(b); i += 2 {
+			q := uint16(rng.Intn(0xffff) + 1)
+			if q == 0x8000 {
+				q = 0x8001
+			}
+			binary.LittleEndian.PutUint16(b[i:], q)
+		}
+		if n > 0 && rng.Intn(2) == 0 {
+			binary.LittleEndian.PutUint16(b[2*rng.Intn(n):], []uint16{0, 0x8000}[rng.Intn(2)])
+		}
+		want := ref(b)
+		err := checkInt16(b)
+		if (err != nil) != (want >= 0) || (err != nil && !strings.Contains(err.Error(), fmt.Sprintf("entry %d:", want))) {
+			t.Fatalf("%x: error %v, want entry %d", b, err, want)
+		}
 	}
 }
