@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/transparse/transparse/internal/keytable"
 	"math"
 	"math/bits"
 	"slices"
@@ -709,13 +710,13 @@ func (m *Model) keyRecoverer() func(g, s int) uint64 {
 	if m.wide {
 		return func(g, s int) uint64 { return m.bkeys[g*lineSlots+s] }
 	}
-	bounds := newBoundaries(uint(m.keyBits), m.size)
+	bounds := keytable.NewBoundaries(uint(m.keyBits), m.size)
 	bg, x := uint64(0), 0           // B(x) for line x
 	top := uint64(1)<<m.keyBits - 1 // (keys past the last home line: near 2^K)
 	return func(g, s int) uint64 {
 		for x < g {
 			x++
-			if b, ok := bounds.next(); ok {
+			if b, ok := bounds.Next(); ok {
 				bg = b
 			} else {
 				bg = top

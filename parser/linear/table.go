@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/transparse/transparse/internal/keytable"
 	"math"
 	"math/bits"
 	"slices"
@@ -106,44 +107,6 @@ func (sc *scratch) decode(in *rowsIn, keyBits uint, numClasses int) error {
 	return nil
 }
 
-// boundaries computes B(x) = ceil(x * 2^K / size), the smallest key (of K
-// bits) whose home line is x or later, for x = 1, 2, ... in turn, as
-// x*q0 + ceil(x*r0/size) with q0, r0 = 2^K divided by size, without
-// division.
-type boundaries struct {
-	q0, r0, size       uint64
-	x, bx, frac, carry uint64 // x*q0 = bx, x*r0 = carry*size + frac
-}
-
-func newBoundaries(K uint, size uint64) boundaries {
-	var q0, r0 uint64
-	if K == 64 {
-		q0, r0 = bits.Div64(1, 0, size)
-	} else {
-		q0, r0 = (1<<K)/size, (1<<K)%size
-	}
-	return boundaries{q0: q0, r0: r0, size: size}
-}
-
-// next returns B(x+1), or ok false if x+1 >= size (B is then 2^K), and
-// increments x.
-func (b *boundaries) next() (key uint64, ok bool) {
-	b.x++
-	if b.x >= b.size {
-		return 0, false
-	}
-	b.bx += b.q0
-	if b.frac += b.r0; b.frac >= b.size {
-		b.frac -= b.size
-		b.carry++
-	}
-	key = b.bx + b.carry
-	if b.frac > 0 {
-		key++
-	}
-	return key, true
-}
-
 // build sets up the table of m (whose numClasses, keyBits, prec and scale
 // are set) from in, checking everything and returning an error on the
 // first invalid key, row length, class or weight.
@@ -185,8 +148,7 @@ func (m *Model) build(in *rowsIn) error {
 	}
 	keys, counts := sc.keys, sc.counts
 	var nSparse, nDense, nEnt int
-	var pl placer
-	pl.reset(kshift, size)
+	pl := keytable.NewPlacer(kshift, size, lineSlots)
 	for j, k := range keys {
 		c := int(counts[j])
 		switch {
@@ -197,7 +159,7 @@ func (m *Model) build(in *rowsIn) error {
 		case c > inlineMax:
 			nSparse += c
 		}
-		pl.place(k)
+		pl.Place(k)
 	}
 	// Bucket values must order the keys a lookup compares: they are less
 	// than (2*disp+3) shares of the key space of one line apart, each share
@@ -207,7 +169,7 @@ func (m *Model) build(in *rowsIn) error {
 	// keys (wide).
 	var vs uint
 	for {
-		need := K - uint(bits.Len64(size)) + 1 + uint(bits.Len64(2*pl.disp+3))
+		need := K - uint(bits.Len64(size)) + 1 + uint(bits.Len64(2*pl.Disp+3))
 		vs = 0
 		if need > 30 {
 			vs = need - 30
@@ -216,15 +178,15 @@ func (m *Model) build(in *rowsIn) error {
 			break
 		}
 		size *= 2
-		pl.reset(kshift, size)
+		pl = keytable.NewPlacer(kshift, size, lineSlots)
 		for _, k := range keys {
-			pl.place(k)
+			pl.Place(k)
 		}
 	}
 	m.size = size
 	m.vshift = kshift + vs
 	m.wide = vs > 0
-	lines := max(size, pl.g+1) + 1 // the last line stays empty
+	lines := max(size, pl.G+1) + 1 // the last line stays empty
 	m.lines = make([]line, lines)
 	m.sparse = make([]uint32, 0, nSparse)
 	m.dense = make([]int16, nDense*m.width)
@@ -234,7 +196,7 @@ func (m *Model) build(in *rowsIn) error {
 	}
 
 	// Sweep 2: fill the lines in order. The empty buckets of line g hold
-	// B(g+1) (see boundaries), the smallest key whose home is after g.
+	// B(g+1) (keytable.Boundaries), the smallest key whose home is after g.
 	cb := 1
 	if nc > 256 {
 		cb = 2
@@ -252,12 +214,12 @@ func (m *Model) build(in *rowsIn) error {
 	if K-vs < 32 {
 		top = uint32(1) << (K - vs)
 	}
-	bounds := newBoundaries(K, size)
+	bounds := keytable.NewBoundaries(K, size)
 	var empty uint32    // value of the empty buckets of line g
 	var emptyKey uint64 // their key (wide)
 	nextEmpty := func() {
 		var ok bool
-		if emptyKey, ok = bounds.next(); ok {
+		if emptyKey, ok = bounds.Next(); ok {
 			empty = uint32(emptyKey >> vs)
 		} else {
 			emptyKey, empty = 0, top
@@ -277,7 +239,7 @@ func (m *Model) build(in *rowsIn) error {
 	}
 	for j, k := range keys {
 		c := int(counts[j])
-		if h := home(k, kshift, size); h > g || used == lineSlots {
+		if h := keytable.Home(k, kshift, size); h > g || used == lineSlots {
 			closeLine()
 			next := max(h, g+1)
 			for g++; ; g++ {
@@ -314,38 +276,6 @@ func (m *Model) build(in *rowsIn) error {
 	}
 	m.weights = rows.e
 	return nil
-}
-
-// home returns the home line of stored key k (of 64-kshift bits) in a
-// table of size home lines: floor(k * size / 2^(64-kshift)).
-func home(k uint64, kshift uint, size uint64) uint64 {
-	h, _ := bits.Mul64(k<<kshift, size)
-	return h
-}
-
-// placer follows the placement of sorted keys in a table of size home
-// lines (see Model): the line of the last key placed and the largest
-// displacement (line - home line).
-type placer struct {
-	kshift    uint
-	size      uint64
-	g, disp   uint64
-	used      int
-	placedAny bool
-}
-
-func (p *placer) reset(kshift uint, size uint64) { *p = placer{kshift: kshift, size: size} }
-
-func (p *placer) place(k uint64) {
-	h := home(k, p.kshift, p.size)
-	switch {
-	case !p.placedAny || h > p.g:
-		p.g, p.used, p.placedAny = h, 0, true
-	case p.used == lineSlots:
-		p.g, p.used = p.g+1, 0
-	}
-	p.used++
-	p.disp = max(p.disp, p.g-h)
 }
 
 // rowWriter checks rows of entries in the blob formats of Layout and

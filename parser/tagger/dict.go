@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/transparse/transparse/internal/keytable"
 	"math/bits"
 	"slices"
 	"sync"
@@ -79,13 +80,6 @@ const dictKeyBits = 40
 // dictKey truncates a key to dictKeyBits bits.
 func dictKey(key uint64) uint64 { return key >> (64 - dictKeyBits) }
 
-// dictHome returns the home line of truncated key k in a table of size
-// lines.
-func dictHome(k, size uint64) uint64 {
-	h, _ := bits.Mul64(k<<(64-dictKeyBits), size)
-	return h
-}
-
 // lookup returns the ambiguity class of key, 0 if it is not in the
 // dictionary.
 func (d *dict) lookup(key uint64) uint64 {
@@ -131,35 +125,19 @@ func setAmb(w *wordInfo, fm, lm uint64) {
 	}
 }
 
-// dictBounds computes B(x) = ceil(x * 2^40 / size), the smallest key
-// whose home line is x or later, for x = 1, 2, ... in turn, as x*q0 +
-// ceil(x*r0/size) with q0, r0 = 2^40 divided by size, without division.
-type dictBounds struct {
-	q0, r0, size       uint64
-	x, bx, frac, carry uint64
-}
+// dictBounds gives B(1), B(2), ... of a dictionary of size lines
+// (keytable.Boundaries), 2^40 from B(size) on.
+type dictBounds struct{ b keytable.Boundaries }
 
 func newDictBounds(size uint64) dictBounds {
-	return dictBounds{q0: (1 << dictKeyBits) / size, r0: (1 << dictKeyBits) % size, size: size}
+	return dictBounds{keytable.NewBoundaries(dictKeyBits, size)}
 }
 
-// next returns B(x+1) and increments x; from x+1 = size on it returns
-// 2^40.
-func (b *dictBounds) next() uint64 {
-	b.x++
-	if b.x >= b.size {
-		return 1 << dictKeyBits
+func (d *dictBounds) next() uint64 {
+	if k, ok := d.b.Next(); ok {
+		return k
 	}
-	b.bx += b.q0
-	if b.frac += b.r0; b.frac >= b.size {
-		b.frac -= b.size
-		b.carry++
-	}
-	k := b.bx + b.carry
-	if b.frac > 0 {
-		k++
-	}
-	return k
+	return 1 << dictKeyBits
 }
 
 // dictScratch is the decoded entries of a dictionary, needed only while
@@ -200,27 +178,6 @@ func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 	return nil
 }
 
-// dictPlacer follows the placement of sorted keys in a table of size
-// lines: the line of the last key and the largest displacement (line -
-// home line).
-type dictPlacer struct {
-	size, g, disp uint64
-	used          int
-	any           bool
-}
-
-func (p *dictPlacer) place(k uint64) {
-	h := dictHome(k, p.size)
-	switch {
-	case !p.any || h > p.g:
-		p.g, p.used, p.any = h, 0, true
-	case p.used == dictSlots:
-		p.g, p.used = p.g+1, 0
-	}
-	p.used++
-	p.disp = max(p.disp, p.g-h)
-}
-
 // decodeDict checks and decodes the dictionary blobs of a model with
 // numTags tags and n entries: keys (strictly increasing, < 2^40) as
 // uvarint deltas, tag sets (non-empty, of tags < numTags) as uvarints.
@@ -253,13 +210,13 @@ func newDict(keys, masks []uint64) (dict, error) {
 	// compares are less than 2*disp+3 lines' shares of the key space
 	// (2^40/size each) apart.
 	size := max(2, uint64(n)/4+1)
-	var p dictPlacer
+	var p keytable.Placer
 	for {
-		p = dictPlacer{size: size}
+		p = keytable.NewPlacer(64-dictKeyBits, size, dictSlots)
 		for _, k := range keys {
-			p.place(k)
+			p.Place(k)
 		}
-		if (2*p.disp+3)*((1<<dictKeyBits)/size+1) < 1<<30 {
+		if (2*p.Disp+3)*((1<<dictKeyBits)/size+1) < 1<<30 {
 			break
 		}
 		if size > 1<<26 {
@@ -268,7 +225,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 		size *= 2
 	}
 	d.size = size
-	d.lines = make([]dline, max(size, p.g+1)+1)
+	d.lines = make([]dline, max(size, p.G+1)+1)
 
 	// The empty slots of line g hold the low half of B(g+1).
 	bounds := newDictBounds(size)
@@ -280,7 +237,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 		}
 	}
 	for j, k := range keys {
-		if h := dictHome(k, size); h > g || used == dictSlots {
+		if h := keytable.Home(k, 64-dictKeyBits, size); h > g || used == dictSlots {
 			closeLine()
 			next := max(h, g+1)
 			for g++; ; g++ {
