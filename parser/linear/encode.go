@@ -74,14 +74,15 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 	if m.numClasses > 256 {
 		cb = 2
 	}
-	wb := 4
+	var q []int16      // Int16 weights: stored by setInt16Weights
+	var weights []byte // Float32 weights
 	if m.prec == Int16 {
-		wb = 2
-		c.Params["precision"] = 16
 		c.Params["scale_bits"] = int64(math.Float32bits(m.scale))
+		q = make([]int16, 0, nw)
+	} else {
+		weights = make([]byte, 0, 4*nw)
 	}
 	classBytes := make([]byte, 0, cb*nw)
-	weights := make([]byte, 0, wb*nw)
 	entry := func(cls uint32) {
 		if cb == 1 {
 			classBytes = append(classBytes, byte(cls))
@@ -89,9 +90,9 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 			classBytes = binary.LittleEndian.AppendUint16(classBytes, uint16(cls))
 		}
 	}
-	q := func(e uint32) {
+	addQ := func(e uint32) {
 		entry(e >> 16)
-		weights = binary.LittleEndian.AppendUint16(weights, uint16(e))
+		q = append(q, int16(e))
 	}
 	prev := uint64(0)
 	keyOf := m.keyRecoverer()
@@ -110,18 +111,18 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 				n = 0
 				for _, e := range [...]uint32{b.a, b.b, b.c} {
 					if e != 0 {
-						q(e)
+						addQ(e)
 						n++
 					}
 				}
 			case b.a == kindSparse<<16:
 				for _, e := range m.sparse[b.b : b.b+b.c] {
-					q(e)
+					addQ(e)
 				}
 			case b.a == kindDense<<16:
 				for c, w := range m.dense[b.b : b.b+uint32(m.numClasses)] {
 					if w != 0 {
-						q(uint32(c)<<16 | uint32(uint16(w)))
+						addQ(uint32(c)<<16 | uint32(uint16(w)))
 					}
 				}
 			case b.a == kindFloat<<16:
@@ -136,13 +137,10 @@ func (m *Model) Classifier(name string, templates, classes []string) modelfmt.Cl
 	c.Blobs["keys"] = keys
 	c.Blobs["counts"] = counts
 	c.Blobs["classes"] = classBytes
-	c.Blobs["weights"] = weights
 	if m.prec == Int16 {
-		q := make([]int16, nw)
-		for i := range q {
-			q[i] = int16(binary.LittleEndian.Uint16(weights[2*i:]))
-		}
-		setInt16Weights(&c, q)
+		setInt16Weights(&c, q) // sets precision, layout and weights
+	} else {
+		c.Blobs["weights"] = weights
 	}
 	return c
 }
