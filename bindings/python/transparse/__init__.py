@@ -336,17 +336,10 @@ def _encode(name, i, value):
     return b
 
 
-def _encode_all(name, values):
-    """The UTF-8 bytes of every value (None stays None), checked as _encode
-    does. The common case, str values without NUL, takes one join, one
-    search and one comprehension; anything else goes value by value, so
-    that errors name the value."""
-    try:
-        if "\0" not in "".join(values):
-            return [v.encode("utf-8", "surrogatepass") for v in values]
-    except TypeError:  # None, bytes or a wrong type among the values
-        pass
-    return [None if v is None else _encode(name, i, v) for i, v in enumerate(values)]
+def _encode_all(name, values, none_ok=False):
+    """The UTF-8 bytes of every value, checked by _encode; None stays None
+    where none_ok."""
+    return [None if v is None and none_ok else _encode(name, i, v) for i, v in enumerate(values)]
 
 
 def _column(name, values, n):
@@ -358,7 +351,7 @@ def _column(name, values, n):
     values = list(values)
     if len(values) != n:
         raise ArgumentError(f"parse: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
-    return (ctypes.c_char_p * n)(*_encode_all(name, values))
+    return (ctypes.c_char_p * n)(*_encode_all(name, values, none_ok=True))
 
 
 def _decode(b):
@@ -579,8 +572,6 @@ class Model:
         words = list(words)
         n = len(words)
         encoded = _encode_all("words", words)
-        if None in encoded:
-            _encode("words", encoded.index(None), None)  # raises the TypeError
         forms = (ctypes.c_char_p * n)(*encoded)
         cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
         tags = None
