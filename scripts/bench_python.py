@@ -16,31 +16,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bindings", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bindings", "python", "tests"))
 import transparse  # noqa: E402
+from udwords import read_words  # noqa: E402
 
 
 def read_blocks(path):
     """The sentences of a CoNLL-U file as text blocks."""
     with open(path, encoding="utf-8") as f:
         return [b + "\n\n" for b in f.read().strip("\n").split("\n\n")]
-
-
-def read_conllu(path):
-    sents, cur = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                if cur:
-                    sents.append(cur)
-                    cur = []
-            elif not line.startswith("#"):
-                cols = line.split("\t")
-                if len(cols) == 10 and "-" not in cols[0] and "." not in cols[0]:
-                    cur.append(cols)
-    if cur:
-        sents.append(cur)
-    return sents
 
 
 def col(s, i):
@@ -55,10 +39,10 @@ def main():
     ap.add_argument("-k", "--keys", action="store_true", help='print "key value" lines')
     ap.add_argument("conllu")
     a = ap.parse_args()
-    sents = read_conllu(a.conllu)
+    sents = read_words(a.conllu)
     words = sum(len(s) for s in sents)
-    gold = [dict(words=col(s, 1), upos=col(s, 3), xpos=col(s, 4), feats=col(s, 5), lemma=col(s, 2)) for s in sents]
-    plain = [dict(words=col(s, 1)) for s in sents]
+    gold = [dict(words=col(s, 0), upos=col(s, 2), xpos=col(s, 3), feats=col(s, 4), lemma=col(s, 1)) for s in sents]
+    plain = [dict(words=col(s, 0)) for s in sents]
     results = {}
     with transparse.Model.load(a.model) as m:
         def run(batch, threads):

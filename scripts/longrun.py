@@ -24,8 +24,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
+sys.path.insert(0, str(ROOT / "bindings" / "python" / "tests"))
 
 import transparse  # noqa: E402
+from udwords import read_words  # noqa: E402
 
 
 def rss_kib():
@@ -34,24 +36,6 @@ def rss_kib():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return -1
-
-
-def read_words(path):
-    sents, cur = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                if cur:
-                    sents.append(cur)
-                    cur = []
-            elif not line.startswith("#"):
-                cols = line.split("\t")
-                if cols[0].isdigit():
-                    cur.append(cols[1:6])
-    if cur:
-        sents.append(cur)
-    return sents
 
 
 def main(argv=None):

@@ -9,6 +9,7 @@ REPO = HERE.parent.parent.parent
 sys.path.insert(0, str(HERE.parent))  # the in-repo package first
 
 import transparse  # noqa: E402
+from udwords import read_words  # noqa: E402,F401  (for the tests)
 
 
 EWT_TEST = REPO.parent / "shared" / "data" / "ud" / "en_ewt-ud-test.conllu"
@@ -21,27 +22,6 @@ def need_file(path):
             pytest.fail(f"{path} is missing (needed in CI)")
         pytest.skip(f"{path} is missing")
     return pathlib.Path(path)
-
-
-def read_words(path):
-    """The word lines of every sentence of a CoNLL-U file: a list of
-    sentences, each a list of (form, lemma, upos, xpos, feats) tuples.
-    Multiword tokens and empty nodes are skipped."""
-    sents, cur = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                if cur:
-                    sents.append(cur)
-                    cur = []
-            elif not line.startswith("#"):
-                cols = line.split("\t")
-                if cols[0].isdigit():
-                    cur.append((cols[1], cols[2], cols[3], cols[4], cols[5]))
-    if cur:
-        sents.append(cur)
-    return sents
 
 
 def model_path():

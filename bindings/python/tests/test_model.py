@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import transparse
+from udwords import read_words
 
 SENTENCES = [
     "I saw her .",
@@ -27,21 +28,7 @@ def ud_sentences(limit):
     """Forms of the first limit sentences of the UD test file, if present."""
     if not UD_TEST.exists():
         return []
-    out, cur = [], []
-    with open(UD_TEST, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                if cur:
-                    out.append(cur)
-                    cur = []
-                    if len(out) == limit:
-                        break
-            elif not line.startswith("#"):
-                cols = line.split("\t")
-                if cols[0].isdigit():
-                    cur.append(cols[1])
-    return out
+    return [[w[0] for w in s] for s in read_words(UD_TEST, limit)]
 
 
 def assert_tree(sent):
