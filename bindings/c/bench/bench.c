@@ -28,10 +28,7 @@
 
 #include <transparse.h>
 
-typedef struct {
-    size_t n;
-    const char **form, **lemma, **upos, **xpos, **feats;
-} sentence;
+#include "../tests/treebank.h"
 
 static double now(void) {
     struct timespec ts;
@@ -61,75 +58,13 @@ static char *read_file(const char *path, size_t *size) {
     return buf;
 }
 
-static const char *col_or_null(const char *s) { return strcmp(s, "_") == 0 ? NULL : s; }
-
-/* read_conllu splits the file in place; the sentences point into text. */
-static sentence *read_conllu(char *text, size_t *n_sent, size_t *n_words) {
-    size_t cap = 1024, ns = 0, nw = 0;
-    sentence *sents = calloc(cap, sizeof *sents);
-    size_t wcap = 0;
-    sentence cur = {0};
-    char *save = NULL;
-    for (char *line = text;; ) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r')
-            line[--len] = '\0';
-        if (len == 0) {
-            if (cur.n) {
-                if (ns == cap)
-                    sents = realloc(sents, (cap *= 2) * sizeof *sents);
-                sents[ns++] = cur;
-                nw += cur.n;
-                memset(&cur, 0, sizeof cur);
-                wcap = 0;
-            }
-        } else if (line[0] != '#') {
-            char *cols[10];
-            int nc = 0;
-            for (char *c = strtok_r(line, "\t", &save); c && nc < 10; c = strtok_r(NULL, "\t", &save))
-                cols[nc++] = c;
-            if (nc == 10 && !strpbrk(cols[0], "-.")) {
-                if (cur.n == wcap) {
-                    wcap = wcap ? 2 * wcap : 32;
-                    cur.form = realloc(cur.form, wcap * sizeof(char *));
-                    cur.lemma = realloc(cur.lemma, wcap * sizeof(char *));
-                    cur.upos = realloc(cur.upos, wcap * sizeof(char *));
-                    cur.xpos = realloc(cur.xpos, wcap * sizeof(char *));
-                    cur.feats = realloc(cur.feats, wcap * sizeof(char *));
-                }
-                cur.form[cur.n] = cols[1];
-                cur.lemma[cur.n] = col_or_null(cols[2]);
-                cur.upos[cur.n] = col_or_null(cols[3]);
-                cur.xpos[cur.n] = col_or_null(cols[4]);
-                cur.feats[cur.n] = col_or_null(cols[5]);
-                cur.n++;
-            }
-        }
-        if (!nl)
-            break;
-        line = nl + 1;
-    }
-    if (cur.n) {
-        if (ns == cap)
-            sents = realloc(sents, (cap *= 2) * sizeof *sents);
-        sents[ns++] = cur;
-        nw += cur.n;
-    }
-    *n_sent = ns;
-    *n_words = nw;
-    return sents;
-}
-
 /* parse_part parses sentences first, first+step, ...; 0 or -1 after an error. */
-static int parse_part(tp_model *m, sentence *s, size_t ns, int gold, size_t first, size_t step) {
+static int parse_part(tp_model *m, ud_sentence *s, size_t ns, int gold, size_t first, size_t step) {
     for (size_t i = first; i < ns; i += step) {
         tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
-        if (tp_parse(m, s[i].form, s[i].n, gold ? &tags : NULL, &r, &err) != TP_OK) {
+        if (tp_parse(m, s[i].forms, s[i].n, gold ? &tags : NULL, &r, &err) != TP_OK) {
             fprintf(stderr, "bench: sentence %zu: %s\n", i + 1, tp_error_message(err));
             tp_error_free(err);
             return -1;
@@ -141,7 +76,7 @@ static int parse_part(tp_model *m, sentence *s, size_t ns, int gold, size_t firs
 
 typedef struct {
     tp_model *m;
-    sentence *s;
+    ud_sentence *s;
     size_t ns, first, step;
     int gold, rc;
 } job;
@@ -154,7 +89,7 @@ static void *run_job(void *arg) {
 
 /* parse_all parses every sentence on threads threads and returns the
  * seconds taken, or -1 after printing an error. */
-static double parse_all(tp_model *m, sentence *s, size_t ns, int gold, int threads) {
+static double parse_all(tp_model *m, ud_sentence *s, size_t ns, int gold, int threads) {
     double t0 = now();
     if (threads <= 1)
         return parse_part(m, s, ns, gold, 0, 1) < 0 ? -1 : now() - t0;
@@ -175,7 +110,7 @@ static double parse_all(tp_model *m, sentence *s, size_t ns, int gold, int threa
     return rc < 0 ? -1 : now() - t0;
 }
 
-static double best_rate(tp_model *m, sentence *s, size_t ns, size_t nw, int gold, int passes, int threads) {
+static double best_rate(tp_model *m, ud_sentence *s, size_t ns, size_t nw, int gold, int passes, int threads) {
     if (parse_all(m, s, ns, gold, threads) < 0) /* warm-up */
         exit(1);
     double best = 0;
@@ -243,11 +178,8 @@ int main(int argc, char **argv) {
         model_path = "models/en_ewt.tpm";
     const char *data_path = argv[optind];
 
-    size_t text_size;
-    char *text = read_file(data_path, &text_size);
-    size_t ns, nw;
-    sentence *sents = read_conllu(text, &ns, &nw);
-    if (ns == 0) {
+    treebank tb;
+    if (!read_treebank(data_path, &tb)) {
         fprintf(stderr, "bench: no sentences in %s\n", data_path);
         return 1;
     }
@@ -272,10 +204,10 @@ int main(int argc, char **argv) {
     free(model_bytes);
 
     tp_model *model = load_or_die(0, model_path, NULL, 0, &ms);
-    double gold = best_rate(model, sents, ns, nw, 1, passes, 1);
-    double tagged = gold_only ? 0 : best_rate(model, sents, ns, nw, 0, passes, 1);
-    double gold_n = best_rate(model, sents, ns, nw, 1, passes, (int)threads);
-    double tagged_n = gold_only ? 0 : best_rate(model, sents, ns, nw, 0, passes, (int)threads);
+    double gold = best_rate(model, tb.s, tb.n, tb.words, 1, passes, 1);
+    double tagged = gold_only ? 0 : best_rate(model, tb.s, tb.n, tb.words, 0, passes, 1);
+    double gold_n = best_rate(model, tb.s, tb.n, tb.words, 1, passes, (int)threads);
+    double tagged_n = gold_only ? 0 : best_rate(model, tb.s, tb.n, tb.words, 0, passes, (int)threads);
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -292,7 +224,7 @@ int main(int argc, char **argv) {
 
     printf("transparse %s C API benchmark: best of %d passes after a warm-up\n", tp_version(), passes);
     printf("model: %s (%.1f MB)\n", model_path, model_size / 1e6);
-    printf("data:  %s (%zu sentences, %zu words)\n\n", data_path, ns, nw);
+    printf("data:  %s (%zu sentences, %zu words)\n\n", data_path, tb.n, tb.words);
     printf("| %-40s | %14s |\n", "measure", "value");
     printf("|%.42s|%.16s|\n", "------------------------------------------", "----------------");
     printf("| %-40s | %11.1f ms |\n", "model load from file, cold", load_cold_ms);

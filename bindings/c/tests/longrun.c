@@ -30,87 +30,9 @@
 
 #include <transparse.h>
 
-typedef struct {
-    size_t n;
-    const char **forms, **lemma, **upos, **xpos, **feats;
-} sentence;
+#include "treebank.h"
 
-static sentence *sents;
-static size_t n_sents, n_words;
-static char *text; /* the file, for tp_parse_conllu */
-static size_t text_len;
-
-static long rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
-static void push(const char ***a, size_t n, const char *v) {
-    if ((n & (n - 1)) == 0) /* n is 0 or a power of two: grow */
-        *a = realloc(*a, (n ? 2 * n : 1) * sizeof **a);
-    (*a)[n] = v;
-}
-
-/* read_conllu keeps the words of each sentence (pointers into buf). */
-static int read_conllu(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    text = malloc((size_t)size + 1);
-    text_len = fread(text, 1, (size_t)size, f);
-    fclose(f);
-    text[text_len] = '\0';
-    char *buf = strdup(text);
-    size_t cap = 0;
-    sentence cur = {0};
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
-        char *cols[10] = {0};
-        int nc = 0;
-        if (line && line[0] != '#') {
-            for (char *c = line; nc < 10;) {
-                cols[nc++] = c;
-                char *tab = strchr(c, '\t');
-                if (!tab)
-                    break;
-                *tab = '\0';
-                c = tab + 1;
-            }
-            if (nc < 10 || strpbrk(cols[0], "-."))
-                continue;
-        } else if (line) {
-            continue;
-        }
-        if (!line || (strcmp(cols[0], "1") == 0 && cur.n > 0)) {
-            if (n_sents == cap) {
-                cap = cap ? 2 * cap : 1024;
-                sents = realloc(sents, cap * sizeof *sents);
-            }
-            sents[n_sents++] = cur;
-            n_words += cur.n;
-            memset(&cur, 0, sizeof cur);
-            if (!line)
-                break;
-        }
-        push(&cur.forms, cur.n, cols[1]);
-        push(&cur.lemma, cur.n, cols[2]);
-        push(&cur.upos, cur.n, cols[3]);
-        push(&cur.xpos, cur.n, cols[4]);
-        push(&cur.feats, cur.n, cols[5]);
-        cur.n++;
-    }
-    return n_sents > 0;
-}
+static treebank tb; /* the sentences, and the file for tp_parse_conllu */
 
 typedef struct {
     const tp_model *m;
@@ -122,7 +44,7 @@ typedef struct {
 static void *run(void *p) {
     job *j = p;
     for (size_t i = j->from; i < j->to; i++) {
-        sentence *s = &sents[i];
+        ud_sentence *s = &tb.s[i];
         tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
@@ -152,7 +74,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: longrun [-p PASSES] [-g] [-c] [-t THREADS] MODEL CONLLU\n");
         return 2;
     }
-    if (!read_conllu(argv[optind + 1])) {
+    if (!read_treebank(argv[optind + 1], &tb)) {
         fprintf(stderr, "longrun: cannot read sentences from %s\n", argv[optind + 1]);
         return 2;
     }
@@ -163,7 +85,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("C API: %d passes over %zu sentences (%zu words), %s, %d thread%s%s; RSS after loading: %ld KiB\n", passes,
-           n_sents, n_words, gold ? "gold tags" : "plain tokens", threads, threads == 1 ? "" : "s",
+           tb.n, tb.words, gold ? "gold tags" : "plain tokens", threads, threads == 1 ? "" : "s",
            conllu ? ", plus tp_parse_conllu of the file" : "", rss_kib());
     long first = 0, last = 0;
     size_t errors = 0, words = 0;
@@ -173,23 +95,23 @@ int main(int argc, char **argv) {
     job *jobs = calloc((size_t)threads, sizeof *jobs);
     for (int pass = 1; pass <= passes; pass++) {
         for (int k = 0; k < threads; k++) {
-            jobs[k] = (job){m, gold, n_sents * (size_t)k / (size_t)threads, n_sents * (size_t)(k + 1) / (size_t)threads, 0};
+            jobs[k] = (job){m, gold, tb.n * (size_t)k / (size_t)threads, tb.n * (size_t)(k + 1) / (size_t)threads, 0};
             pthread_create(&th[k], NULL, run, &jobs[k]);
         }
         for (int k = 0; k < threads; k++) {
             pthread_join(th[k], NULL);
             errors += jobs[k].errors;
         }
-        words += n_words;
+        words += tb.words;
         if (conllu) {
             char *out = NULL;
-            if (tp_parse_conllu(m, text, text_len, &out, NULL, &err) != TP_OK) {
+            if (tp_parse_conllu(m, tb.text, tb.text_len, &out, NULL, &err) != TP_OK) {
                 fprintf(stderr, "tp_parse_conllu: %s\n", tp_error_message(err));
                 tp_error_free(err);
                 errors++;
             }
             tp_string_free(out);
-            words += n_words;
+            words += tb.words;
         }
         last = rss_kib();
         if (pass == 1)

@@ -35,6 +35,8 @@
 
 #include <transparse.h>
 
+#include "treebank.h"
+
 static int passed, failed, skipped;
 
 #define CHECK(cond)                                                            \
@@ -1238,105 +1240,6 @@ static void test_contract_with_model(tp_model *m) {
 /* ------------------------------------------------------------------ */
 /* 16 threads parse the EWT test set with one model. */
 
-typedef struct {
-    size_t n;
-    const char **forms, **lemma, **upos, **xpos, **feats;
-} ud_sentence;
-
-typedef struct {
-    char *buf;
-    ud_sentence *s;
-    size_t n;
-    size_t words;
-} treebank;
-
-/* read_treebank reads the words of every sentence of a CoNLL-U file (word
- * lines only: multiword tokens and empty nodes are skipped). */
-static int read_treebank(const char *path, treebank *tb) {
-    memset(tb, 0, sizeof *tb);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    tb->buf = malloc((size_t)size + 1);
-    if (fread(tb->buf, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        return 0;
-    }
-    fclose(f);
-    tb->buf[size] = '\0';
-    size_t cap = 0;
-    ud_sentence cur = {0};
-    size_t cur_cap = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(tb->buf, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
-        /* strtok_r skips blank lines: a sentence ends at a line whose ID is
-         * 1 (a new sentence) or at the end. */
-        int end = line == NULL;
-        char *cols[10] = {0};
-        if (!end && line[0] != '#') {
-            int nc = 0;
-            for (char *c = line; nc < 10;) {
-                cols[nc++] = c;
-                char *tab = strchr(c, '\t');
-                if (!tab)
-                    break;
-                *tab = '\0';
-                c = tab + 1;
-            }
-            if (nc < 10 || strpbrk(cols[0], "-."))
-                continue;
-            if (strcmp(cols[0], "1") == 0 && cur.n > 0)
-                end = 2;
-        } else if (!end) {
-            continue;
-        }
-        if (end) {
-            if (cur.n > 0) {
-                if (tb->n == cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    tb->s = realloc(tb->s, cap * sizeof *tb->s);
-                }
-                tb->s[tb->n++] = cur;
-                tb->words += cur.n;
-                memset(&cur, 0, sizeof cur);
-                cur_cap = 0;
-            }
-            if (end == 1)
-                break;
-        }
-        if (cur.n == cur_cap) {
-            cur_cap = cur_cap ? 2 * cur_cap : 32;
-            cur.forms = realloc(cur.forms, cur_cap * sizeof *cur.forms);
-            cur.lemma = realloc(cur.lemma, cur_cap * sizeof *cur.lemma);
-            cur.upos = realloc(cur.upos, cur_cap * sizeof *cur.upos);
-            cur.xpos = realloc(cur.xpos, cur_cap * sizeof *cur.xpos);
-            cur.feats = realloc(cur.feats, cur_cap * sizeof *cur.feats);
-        }
-        cur.forms[cur.n] = cols[1];
-        cur.lemma[cur.n] = cols[2];
-        cur.upos[cur.n] = cols[3];
-        cur.xpos[cur.n] = cols[4];
-        cur.feats[cur.n] = cols[5];
-        cur.n++;
-    }
-    return tb->n > 0;
-}
-
-static void free_treebank(treebank *tb) {
-    for (size_t i = 0; i < tb->n; i++) {
-        free(tb->s[i].forms);
-        free(tb->s[i].lemma);
-        free(tb->s[i].upos);
-        free(tb->s[i].xpos);
-        free(tb->s[i].feats);
-    }
-    free(tb->s);
-    free(tb->buf);
-}
-
 /* parse_ud parses sentence s from plain tokens (gold == 0) or with its gold
  * tags, and returns the result as text: one "head deprel upos xpos" line
  * per word. NULL on error. */
@@ -1439,18 +1342,6 @@ static void test_threads_ewt(tp_model *m, const char *path) {
         free(expected[gold]);
     }
     free_treebank(&tb);
-}
-
-static long rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
 }
 
 /* A short version of scripts/longrun.sh: three passes over the EWT test set
