@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"os"
+	"github.com/transparse/transparse/internal/testenv"
 	"path/filepath"
 	"testing"
 
@@ -11,11 +11,7 @@ import (
 // benchModel is the model used by the benchmarks: $TRANSPARSE_MODEL or the
 // bundled one.
 func benchModel(b *testing.B) *Model {
-	path := os.Getenv("TRANSPARSE_MODEL")
-	if path == "" {
-		path = filepath.Join("..", "models", "en_ewt.tpm")
-	}
-	m, err := Load(path)
+	m, err := Load(testenv.ModelPath())
 	if err != nil {
 		b.Skipf("no model: %v", err)
 	}

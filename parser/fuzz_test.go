@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/transparse/transparse/internal/testenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -74,10 +75,7 @@ var (
 // needData skips tb when the UD data is absent, and fails it in CI.
 func needData(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv("CI") != "" {
-		tb.Fatalf("UD data needed in CI: %v", err)
-	}
-	tb.Skipf("no UD data: %v", err)
+	testenv.SkipOrFail(tb, "no UD data: %v", err)
 }
 
 // tiny trains (once per process) one tiny model per system of tinySystems
@@ -220,11 +218,7 @@ var (
 // ../models/en_ewt.tpm), or nil when there is none.
 func bundled() *parser.Model {
 	bundledOnce.Do(func() {
-		p := os.Getenv("TRANSPARSE_MODEL")
-		if p == "" {
-			p = filepath.Join("..", "models", "en_ewt.tpm")
-		}
-		if m, err := parser.Load(p); err == nil {
+		if m, err := parser.Load(testenv.ModelPath()); err == nil {
 			bundledModel = m
 		}
 	})

@@ -2,8 +2,8 @@ package parser
 
 import (
 	"errors"
+	"github.com/transparse/transparse/internal/testenv"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,16 +14,9 @@ import (
 
 func testModel(t *testing.T) *Model {
 	t.Helper()
-	path := os.Getenv("TRANSPARSE_MODEL")
-	if path == "" {
-		path = filepath.Join("..", "models", "en_ewt.tpm")
-	}
-	m, err := Load(path)
+	m, err := Load(testenv.ModelPath())
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("bundled model: %v", err)
-		}
-		t.Skipf("no model: %v", err)
+		testenv.SkipOrFail(t, "no model: %v", err)
 	}
 	return m
 }

@@ -1,14 +1,13 @@
 package linear_test
 
 import (
-	"os"
+	"github.com/transparse/transparse/internal/testenv"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
@@ -20,54 +19,12 @@ import (
 // (../../models/en_ewt.tpm, or $TRANSPARSE_MODEL) and EWT test; they skip
 // when either is missing (and fail when $CI is set).
 
-var bundled struct {
-	once sync.Once
-	doc  *modelfmt.Model
-	err  error
-}
-
-func skipOrFail(tb testing.TB, format string, args ...any) {
-	tb.Helper()
-	if os.Getenv("CI") != "" {
-		tb.Fatalf(format, args...)
-	}
-	tb.Skipf(format, args...)
-}
-
-// bundledDoc returns the decoded document of the bundled model.
-func bundledDoc(tb testing.TB) *modelfmt.Model {
-	tb.Helper()
-	bundled.once.Do(func() {
-		path := os.Getenv("TRANSPARSE_MODEL")
-		if path == "" {
-			path = filepath.Join("..", "..", "models", "en_ewt.tpm")
-		}
-		bundled.doc, bundled.err = modelfmt.ReadFile(path)
-	})
-	if bundled.err != nil {
-		skipOrFail(tb, "no model: %v", bundled.err)
-	}
-	return bundled.doc
-}
-
-func classifier(tb testing.TB, name string) *modelfmt.Classifier {
-	tb.Helper()
-	doc := bundledDoc(tb)
-	for i := range doc.Classifiers {
-		if doc.Classifiers[i].Name == name {
-			return &doc.Classifiers[i]
-		}
-	}
-	tb.Fatalf("the bundled model has no classifier %q", name)
-	return nil
-}
-
 func ewtTest(tb testing.TB) []*conllu.Sentence {
 	tb.Helper()
 	path := filepath.Join("..", "..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu")
 	sents, err := conllu.ReadFile(path)
 	if err != nil {
-		skipOrFail(tb, "no EWT test: %v", err)
+		testenv.SkipOrFail(tb, "no EWT test: %v", err)
 	}
 	return sents
 }
@@ -100,8 +57,8 @@ func record(tb testing.TB, name string, sample int) *recording {
 	if r, ok := recordings.Load(key{name, sample}); ok {
 		return r.(*recording)
 	}
-	doc := bundledDoc(tb)
-	c := classifier(tb, name)
+	doc := testenv.BundledDoc(tb)
+	c := testenv.Classifier(tb, name)
 	clf, err := linear.FromClassifier(c)
 	if err != nil {
 		tb.Fatal(err)
@@ -123,10 +80,10 @@ func record(tb testing.TB, name string, sample int) *recording {
 	morph := name == "parser.gold"
 	var upos, xpos *tagger.Tagger
 	if !morph {
-		if upos, err = tagger.FromDocument(bundledDoc(tb).Classifiers, tagger.UPOS); err != nil {
+		if upos, err = tagger.FromDocument(testenv.BundledDoc(tb).Classifiers, tagger.UPOS); err != nil {
 			tb.Fatal(err)
 		}
-		if xpos, err = tagger.FromDocument(bundledDoc(tb).Classifiers, tagger.XPOS); err != nil {
+		if xpos, err = tagger.FromDocument(testenv.BundledDoc(tb).Classifiers, tagger.XPOS); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -188,12 +145,12 @@ func BenchmarkScoresEWT(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := threadCPU()
+			cpu := testenv.ThreadCPU()
 			for i := 0; i < b.N; i++ {
 				j := i % n
 				r.clf.Scores(r.feats[j*r.width:(j+1)*r.width], scores)
 			}
-			b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -203,18 +160,18 @@ func BenchmarkScoresEWT(b *testing.B) {
 func BenchmarkFromClassifier(b *testing.B) {
 	for _, name := range []string{"parser.gold", "parser.plain", "tagger.upos", "tagger.xpos"} {
 		b.Run(name, func(b *testing.B) {
-			c := classifier(b, name)
+			c := testenv.Classifier(b, name)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := threadCPU()
+			cpu := testenv.ThreadCPU()
 			for i := 0; i < b.N; i++ {
 				if _, err := linear.FromClassifier(c); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
 }
@@ -227,7 +184,7 @@ func BenchmarkFromClassifier(b *testing.B) {
 func TestBundledModelStats(t *testing.T) {
 	for _, name := range []string{"parser.gold", "parser.plain"} {
 		start := time.Now()
-		if _, err := linear.FromClassifier(classifier(t, name)); err != nil {
+		if _, err := linear.FromClassifier(testenv.Classifier(t, name)); err != nil {
 			t.Fatal(err)
 		}
 		load := time.Since(start)

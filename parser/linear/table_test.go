@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/transparse/transparse/internal/testenv"
 	"math"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/transparse/transparse/modelfmt"
 )
 
 // refModel is a model written out as a map from stored key to its row,
@@ -378,14 +375,7 @@ func TestDenseKernels(t *testing.T) {
 // that none needs wide bucket values (the fast path), and that encoding
 // gives back the stored blobs byte for byte: the table loses nothing.
 func TestBundledModelRoundTrip(t *testing.T) {
-	path := filepath.Join("..", "..", "models", "en_ewt.tpm")
-	doc, err := modelfmt.ReadFile(path)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("no model: %v", err)
-	}
+	doc := testenv.BundledDoc(t)
 	for i := range doc.Classifiers {
 		c := &doc.Classifiers[i]
 		m, err := FromClassifier(c)

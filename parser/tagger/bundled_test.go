@@ -3,10 +3,8 @@ package tagger
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
-	"path/filepath"
+	"github.com/transparse/transparse/internal/testenv"
 	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -17,41 +15,14 @@ import (
 // UPOS and an XPOS tagger trained on all of EWT train; the benchmarks and
 // tests of this file use them, and skip without the model (fail with $CI).
 
-var bundled struct {
-	once sync.Once
-	doc  *modelfmt.Model
-	err  error
-}
-
 func bundledClassifier(tb testing.TB, column string) *modelfmt.Classifier {
 	tb.Helper()
-	bundled.once.Do(func() {
-		path := os.Getenv("TRANSPARSE_MODEL")
-		if path == "" {
-			path = filepath.Join("..", "..", "models", "en_ewt.tpm")
-		}
-		bundled.doc, bundled.err = modelfmt.ReadFile(path)
-	})
-	if bundled.err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("no model: %v", bundled.err)
-		}
-		tb.Skipf("no model: %v", bundled.err)
-	}
-	name := ClassifierName(column)
-	for i := range bundled.doc.Classifiers {
-		if bundled.doc.Classifiers[i].Name == name {
-			return &bundled.doc.Classifiers[i]
-		}
-	}
-	tb.Fatalf("the bundled model has no classifier %q", name)
-	return nil
+	return testenv.Classifier(tb, ClassifierName(column))
 }
 
 func bundledTagger(tb testing.TB, column string) *Tagger {
 	tb.Helper()
-	bundledClassifier(tb, column)
-	tg, err := FromDocument(bundled.doc.Classifiers, column)
+	tg, err := FromDocument(testenv.BundledDoc(tb).Classifiers, column)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -84,7 +55,7 @@ func BenchmarkTagEWT(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := threadCPU()
+			cpu := testenv.ThreadCPU()
 			n := 0
 			for i := 0; i < b.N; i++ {
 				ws := sents[i%len(sents)]
@@ -92,7 +63,7 @@ func BenchmarkTagEWT(b *testing.B) {
 				n += len(ws)
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
-			b.ReportMetric(float64(threadCPU()-cpu)/float64(n), "cpu-ns/word")
+			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
 		})
 	}
 }
@@ -102,18 +73,18 @@ func BenchmarkTagEWT(b *testing.B) {
 func BenchmarkFromClassifierBundled(b *testing.B) {
 	for _, col := range []string{UPOS, XPOS} {
 		b.Run(col, func(b *testing.B) {
-			bundledClassifier(b, col)
+			doc := testenv.BundledDoc(b)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := threadCPU()
+			cpu := testenv.ThreadCPU()
 			for i := 0; i < b.N; i++ {
-				if _, err := FromDocument(bundled.doc.Classifiers, col); err != nil {
+				if _, err := FromDocument(doc.Classifiers, col); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
 }

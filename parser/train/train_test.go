@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"fmt"
+	"github.com/transparse/transparse/internal/testenv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,10 +20,7 @@ var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
 func need(t *testing.T, file string) string {
 	p := filepath.Join(udDir, file)
 	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		testenv.SkipOrFail(t, "%v", err)
 	}
 	return p
 }

@@ -1,4 +1,4 @@
-package linear_test
+package testenv
 
 import (
 	"syscall"
@@ -6,10 +6,10 @@ import (
 	"unsafe"
 )
 
-// threadCPU returns the CPU time of the calling OS thread (call
+// ThreadCPU returns the CPU time of the calling OS thread (call
 // runtime.LockOSThread first). On a shared machine it measures the work of a
 // benchmark much more steadily than the wall clock.
-func threadCPU() time.Duration {
+func ThreadCPU() time.Duration {
 	var ts syscall.Timespec
 	const clockThreadCPUTimeID = 3
 	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
