@@ -17,37 +17,8 @@ type Taggers struct {
 // Fill predicts UPOS and XPOS for the words where they are absent ("" or
 // "_"); given values are kept.
 func (t Taggers) Fill(words []conllu.Word) {
-	fill(t.UPOS, words, func(w *conllu.Word) *string { return &w.UPOS })
-	fill(t.XPOS, words, func(w *conllu.Word) *string { return &w.XPOS })
-}
-
-func fill(tg *tagger.Tagger, words []conllu.Word, col func(*conllu.Word) *string) {
-	if tg == nil {
-		return
-	}
-	missing := 0
-	for i := range words {
-		if conllu.Absent(*col(&words[i])) {
-			missing++
-		}
-	}
-	if missing == 0 {
-		return
-	}
-	if missing == len(words) {
-		tg.Tag(words)
-		return
-	}
-	given := make([]string, len(words))
-	for i := range words {
-		given[i] = *col(&words[i])
-	}
-	tg.Tag(words)
-	for i := range words {
-		if !conllu.Absent(given[i]) {
-			*col(&words[i]) = given[i]
-		}
-	}
+	var sc tagScratch
+	t.fill(words, &sc)
 }
 
 // AmbiguityClasses returns the ambiguity classes of form in the UPOS and
