@@ -133,6 +133,9 @@ t_go_vet() { "$GO" vet ./...; }
 t_go_test() { "$GO" test ./...; }
 # The packages that run inside a host's threads, under the race detector.
 t_go_race() { "$GO" test -race ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
+# The portable (non-amd64) scoring kernels, and a 32-bit int: the 386 build
+# runs on an amd64 machine without emulation.
+t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/tagger/; }
 
 # Every fuzz target of the library boundary, briefly (FUZZTIME each, default
 # 10s; longer runs: see the targets' doc comments). A failing input is
@@ -229,6 +232,7 @@ run_tests() {
     suite "go vet ./..." t_go_vet
     suite "go test ./..." t_go_test
     suite "go test -race (parser, linear, tagger, capi)" t_go_race
+    suite "go test GOARCH=386 (portable kernels: linear, tagger)" t_go_portable
     suite "go fuzz targets, ${FUZZTIME:-10s} each" t_go_fuzz
     suite "header compiles standalone (C99, C11, C++11)" t_header
     suite "ABI: exported symbols and soname" t_abi

@@ -1,5 +1,10 @@
 package linear
 
+import (
+	"math/bits"
+	"unsafe"
+)
+
 // useAVX2 reports whether addDense uses the AVX2 kernel (the CPU and the
 // operating system support AVX2). Tests switch it off to check the
 // portable kernel.
@@ -54,4 +59,35 @@ func addDense(acc []int32, rows []int16, offs []uint32) {
 		panic("linear: addDense: row out of range")
 	}
 	addDenseAVX2(&acc[0], &rows[0], &offs[0], len(offs), len(acc))
+}
+
+// prefetchLines prefetches the lines lines[idx[i]], i < n (indices need not
+// be in range: a prefetch does not fault).
+//
+//go:noescape
+func prefetchLines(lines *line, idx *uint32, n int)
+
+// prefetchRows prefetches every cache line of the bytes bytes of each row
+// starting at base + offs[i]<<shift, i < n.
+//
+//go:noescape
+func prefetchRows(base unsafe.Pointer, offs *uint32, n int, shift uint, bytes int)
+
+// touchLines starts loading the lines lines[i] for i in idx, without
+// waiting for them. It returns 0 (see the portable version).
+func touchLines(lines []line, idx []uint32) uint32 {
+	if len(idx) > 0 && len(lines) > 0 {
+		prefetchLines(&lines[0], &idx[0], len(idx))
+	}
+	return 0
+}
+
+// touchRows starts loading every cache line of the rows rows[off :
+// off+n] for off in offs, without waiting for them. It returns 0.
+func touchRows[T int16 | uint32](rows []T, offs []uint32, n int) uint32 {
+	if len(offs) > 0 && len(rows) > 0 {
+		size := unsafe.Sizeof(rows[0])
+		prefetchRows(unsafe.Pointer(&rows[0]), &offs[0], len(offs), uint(bits.TrailingZeros64(uint64(size))), n*int(size))
+	}
+	return 0
 }

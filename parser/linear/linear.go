@@ -256,7 +256,7 @@ func (t *Trainer) alloc(sc int) uint32 {
 	}
 	off := len(t.ent)
 	size := t.sizes[sc]
-	if off+size > 1<<32-1 {
+	if uint64(off)+uint64(size) > 1<<32-1 {
 		panic("linear: trainer weight arena exceeds 2^32 entries")
 	}
 	if off+size > cap(t.ent) {

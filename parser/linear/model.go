@@ -496,12 +496,15 @@ func b2u(b bool) uint32 {
 // addSums is AddSums (width > 0) for Exact models with exact 32-bit bucket
 // values (not wide), the case of every model transparse trains. Lookups
 // are processed in chunks, in passes: compute the home lines of the chunk
-// and touch them; search the lines (without branches, except for lookups
-// that go on to the next line); add the inline rows and collect the
-// others; touch the sparse and dense rows; add the sparse rows; add the
-// dense rows. The loads of a pass do not depend on each other, so their
-// cache misses overlap instead of being serialized behind data-dependent
-// branches.
+// and prefetch them; search the lines (without branches, except for
+// lookups that go on to the next line); add the inline rows and collect
+// the others; prefetch the sparse and dense rows; add the sparse rows; add
+// the dense rows. The misses of a pass are all in flight together instead
+// of serialized behind data-dependent branches. Prefetch instructions
+// (touchLines, touchRows; PREFETCHT0 on amd64) matter here: touching with
+// loads lets only the few misses whose loads fit in the reorder buffer
+// overlap, and scored a gold EWT parser state in 8.1 us against 4.9 us
+// with prefetches (BenchmarkScoresEWT, 3 alternating runs).
 func (m *Model) addSums(feats []uint64, width int, sums []int32) {
 	if len(feats) <= smallLookups {
 		m.addSumsSmall(feats, width, sums)
@@ -527,8 +530,8 @@ func (m *Model) addSums(feats []uint64, width int, sums []int32) {
 			if pos++; pos == width {
 				inst, pos = inst+1, 0
 			}
-			sink += lines[h].v[0]
 		}
+		sink += touchLines(lines, home[:len(chunk)])
 		for j := range chunk {
 			g, v := home[j], val[j]
 			l := &lines[g]
@@ -572,12 +575,8 @@ func (m *Model) addSums(feats []uint64, width int, sums []int32) {
 			}
 		}
 		sparse, dense := m.sparse, m.dense
-		for j := 0; j < ns; j++ {
-			sink += sparse[sOff[j]]
-		}
-		for j := 0; j < nd; j++ {
-			sink += uint32(dense[dOff[j]])
-		}
+		sink += touchRows(dense, dOff[:nd], int(stride))
+		sink += touchRows(sparse, sOff[:ns], denseMin(int(stride))-1)
 		for j := 0; j < ns; j++ {
 			acc := sums[sBase[j]:]
 			for _, e := range sparse[sOff[j] : sOff[j]+sLen[j]] {
