@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/transition"
@@ -157,4 +158,22 @@ func BenchmarkWriteCoNLLU(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+}
+
+// BenchmarkLoadBytes measures LoadBytes of the bundled model (or
+// $TRANSPARSE_MODEL) from memory: snappy, msgpack, checking and building
+// every classifier (ms/load; the file is read once, beforehand).
+func BenchmarkLoadBytes(b *testing.B) {
+	data, err := os.ReadFile(testenv.ModelPath())
+	if err != nil {
+		b.Skipf("no model: %v", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := LoadBytes(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/load")
 }

@@ -106,7 +106,6 @@ type scratch struct {
 	words  feature.Words
 	fsc    feature.Scratch
 	scores []float32
-	legal  []bool
 	tags   tagScratch
 }
 
@@ -115,7 +114,7 @@ func (m *Model) scratch() *scratch {
 		return sc
 	}
 	n := m.classes.Len()
-	return &scratch{scores: make([]float32, n), legal: make([]bool, n)}
+	return &scratch{scores: make([]float32, n)}
 }
 
 // HasMorphology reports whether the caller gave morphology for words: UPOS
@@ -231,8 +230,7 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, tagged bool)
 	for !c.Sys.Terminal(s) && s.Steps < bound {
 		feats := v.Ext.Extract(s, &sc.words, &sc.fsc)
 		v.Clf.Scores(feats, sc.scores)
-		c.Legal(s, sc.legal)
-		k := transition.Best(sc.scores, sc.legal)
+		k := c.BestLegal(s, sc.scores)
 		if k < 0 {
 			break // no legal transition: the arcs so far are repaired below
 		}

@@ -98,6 +98,41 @@ func Best(scores []float32, legal []bool) int {
 	return best
 }
 
+// BestLegal returns the legal class with the highest score in s, or -1:
+// Best(scores, legal) for the legal of Legal(s, legal), the first class
+// in class order among equal scores, without filling a legal array (it
+// asks the system once per move and scans only the labels the root rule
+// allows). scores has Len() entries.
+func (c *Classes) BestLegal(s *State, scores []float32) int {
+	best := -1
+	var bs float32
+	nl := int32(len(c.Deprels))
+	for _, m := range c.moves {
+		if !c.Sys.Legal(s, m) {
+			continue
+		}
+		b := c.base[m]
+		if !m.Labeled() {
+			if best < 0 || scores[b] > bs {
+				best, bs = int(b), scores[b]
+			}
+			continue
+		}
+		if h, _ := c.Sys.Arc(s, m); h == 0 {
+			if k := b + c.RootLabel; best < 0 || scores[k] > bs {
+				best, bs = int(k), scores[k]
+			}
+			continue
+		}
+		for l, v := range scores[b : b+nl] {
+			if int32(l) != c.RootLabel && (best < 0 || v > bs) {
+				best, bs = int(b)+l, v
+			}
+		}
+	}
+	return best
+}
+
 // AttachLabel gives the label for an unlabeled move that attaches a node
 // (arc-eager's REDUCE of a headless node at the end of the sentence): the
 // best-scoring deprel of the labeled arc move in the same direction.

@@ -1,0 +1,53 @@
+package transition
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// BestLegal picks what Best picks over the classes Legal allows, ties to the
+// first class included, in the states of random legal paths of every
+// system over EWT dev (with few distinct scores, so ties are common, and
+// the root rule and every move's precondition are exercised).
+func TestBestLegalIsBestOfLegal(t *testing.T) {
+	sents := loadGold(t, "en_ewt-ud-dev.conllu")
+	deprels := make([]string, 64) // more than the labels loadGold numbers
+	rng := rand.New(rand.NewSource(1))
+	for _, name := range Names() {
+		sys, _ := Lookup(name)
+		c := NewClasses(sys, deprels, 3)
+		scores := make([]float32, c.Len())
+		legal := make([]bool, c.Len())
+		var s State
+		states, none := 0, 0
+		for k := range sents {
+			n := len(sents[k].g.Head) - 1
+			sys.Init(&s, n)
+			for !sys.Terminal(&s) && s.Steps < sys.MaxTransitions(n) {
+				for i := range scores {
+					scores[i] = float32(rng.Intn(4))
+				}
+				c.Legal(&s, legal)
+				want := Best(scores, legal)
+				if got := c.BestLegal(&s, scores); got != want {
+					t.Fatalf("%s sentence %d step %d: BestLegal = %d, Best of Legal = %d", name, k, s.Steps, got, want)
+				}
+				states++
+				// Walk on with a random legal class.
+				for i := range scores {
+					scores[i] = rng.Float32()
+				}
+				next := Best(scores, legal)
+				if next < 0 {
+					none++
+					break
+				}
+				sys.Apply(&s, c.Transition(next))
+			}
+		}
+		t.Logf("%s: %d states, %d without a legal class", name, states, none)
+		if states < 10000 {
+			t.Fatalf("%s: only %d states checked", name, states)
+		}
+	}
+}
