@@ -111,6 +111,21 @@ type Extractor struct {
 	uses      []uint16 // template t uses atoms uses[ends[t-1]:ends[t]]
 	ends      []uint32
 	hash      int // HashV1 or HashV2
+	// The templates by number of atoms (HashV2): byArity[a] holds those of
+	// a atoms (1..maxArity), long the indices of longer ones. Hashing
+	// each group in a loop of its own avoids a data-dependent inner loop.
+	byArity [maxArity + 1][]compiled
+	long    []int
+}
+
+// maxArity is the largest number of atoms of a template hashed without
+// an inner loop.
+const maxArity = 4
+
+// compiled is a template of at most maxArity atoms: its index and atoms.
+type compiled struct {
+	t uint32
+	k [maxArity]uint16
 }
 
 // Feature hash versions. A model records the version its weights were
@@ -183,6 +198,18 @@ func New(templates []string) (*Extractor, error) {
 	}
 	if len(e.atoms) > 1<<16 {
 		return nil, fmt.Errorf("feature: %d distinct atoms, at most 65536", len(e.atoms))
+	}
+	start := uint32(0)
+	for t, end := range e.ends {
+		u := e.uses[start:end]
+		start = end
+		if len(u) > maxArity {
+			e.long = append(e.long, t)
+			continue
+		}
+		c := compiled{t: uint32(t)}
+		copy(c.k[:], u)
+		e.byArity[len(u)] = append(e.byArity[len(u)], c)
 	}
 	return e, nil
 }
@@ -308,8 +335,8 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 	// A template's hash: one multiply per atom and a shift-xor that folds
 	// the product's well-mixed high bits into its low bits (the values are
 	// hashes or small integers).
-	start := uint32(0)
 	if e.hash == HashV1 {
+		start := uint32(0)
 		for t, end := range e.ends {
 			h := uint64(t+1) * 0x9E3779B97F4A7C15
 			for _, k := range e.uses[start:end] {
@@ -320,15 +347,45 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 		}
 		return out
 	}
-	for t, end := range e.ends {
-		h := uint64(t+1) * 0x9E3779B97F4A7C15
-		for _, k := range e.uses[start:end] {
-			h = (h ^ vals[k]) * 0xff51afd7ed558ccd
+	const seed, mul = 0x9E3779B97F4A7C15, 0xff51afd7ed558ccd
+	for _, c := range e.byArity[1] {
+		h := (uint64(c.t+1)*seed ^ vals[c.k[0]]) * mul
+		out[c.t] = h ^ h>>29
+	}
+	for _, c := range e.byArity[2] {
+		h := (uint64(c.t+1)*seed ^ vals[c.k[0]]) * mul
+		h = (h ^ vals[c.k[1]]) * mul
+		out[c.t] = h ^ h>>29
+	}
+	for _, c := range e.byArity[3] {
+		h := (uint64(c.t+1)*seed ^ vals[c.k[0]]) * mul
+		h = (h ^ vals[c.k[1]]) * mul
+		h = (h ^ vals[c.k[2]]) * mul
+		out[c.t] = h ^ h>>29
+	}
+	for _, c := range e.byArity[4] {
+		h := (uint64(c.t+1)*seed ^ vals[c.k[0]]) * mul
+		h = (h ^ vals[c.k[1]]) * mul
+		h = (h ^ vals[c.k[2]]) * mul
+		h = (h ^ vals[c.k[3]]) * mul
+		out[c.t] = h ^ h>>29
+	}
+	for _, t := range e.long {
+		h := uint64(t+1) * seed
+		for _, k := range e.uses[e.ends[t]-uint32(e.arity(t)) : e.ends[t]] {
+			h = (h ^ vals[k]) * mul
 		}
 		out[t] = h ^ h>>29
-		start = end
 	}
 	return out
+}
+
+// arity returns the number of atoms of template t.
+func (e *Extractor) arity(t int) int {
+	if t == 0 {
+		return int(e.ends[0])
+	}
+	return int(e.ends[t] - e.ends[t-1])
 }
 
 func dist(s *transition.State) uint64 {

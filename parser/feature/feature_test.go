@@ -111,3 +111,47 @@ func TestHashVersions(t *testing.T) {
 		}
 	}
 }
+
+// HashV2 folds the atoms of a template into (t+1)*seed, one multiply per
+// atom, and folds the high bits once, for templates of every number of
+// atoms (those of up to maxArity atoms are hashed by loops of their own,
+// longer ones by the general loop), each written at its template's index.
+func TestHashV2(t *testing.T) {
+	tpls := []string{"s0.w+s0.p+n0.w+n0.p+dist", "s0.w", "s0.w+s0.p+n0.w", "s0.w+n0.p",
+		"s0.w+s0.p+n0.w+n0.p", "n0.p+dist", "n0.w+n0.p+s0.p+s0.w+dist+n0.w"}
+	e, err := New(tpls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.long) != 2 {
+		t.Fatalf("%d templates hashed by the general loop, want 2", len(e.long))
+	}
+	var s transition.State
+	transition.ArcEager{}.Init(&s, 2)
+	transition.ArcEager{}.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
+	var w Words
+	w.Values = make([][NumWordValues]uint64, 3)
+	for i := range w.Values {
+		for v := range w.Values[i] {
+			w.Values[i][v] = uint64(1000*i+v+1) * 0x9E3779B97F4A7C15
+		}
+	}
+	var sc Scratch
+	got := e.Extract(&s, &w, &sc)
+	// s0 = 1, n0 = 2; dist = 1 + 0x100.
+	s0w, s0p, n0w, n0p, dist := w.Values[1][W], w.Values[1][P], w.Values[2][W], w.Values[2][P], uint64(1+0x100)
+	hash := func(t uint64, vals ...uint64) uint64 {
+		h := t * 0x9E3779B97F4A7C15
+		for _, v := range vals {
+			h = (h ^ v) * 0xff51afd7ed558ccd
+		}
+		return h ^ h>>29
+	}
+	want := []uint64{
+		hash(1, s0w, s0p, n0w, n0p, dist), hash(2, s0w), hash(3, s0w, s0p, n0w), hash(4, s0w, n0p),
+		hash(5, s0w, s0p, n0w, n0p), hash(6, n0p, dist), hash(7, n0w, n0p, s0p, s0w, dist, n0w),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("HashV2 features\n got %x\nwant %x", got, want)
+	}
+}
