@@ -82,19 +82,10 @@ func TestHashVersions(t *testing.T) {
 	if _, err := NewVersion(tpls, 3); err == nil {
 		t.Error("hash version 3 accepted")
 	}
-	var s transition.State
-	transition.ArcEager{}.Init(&s, 2)
-	transition.ArcEager{}.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
-	var w Words
-	w.Values = make([][NumWordValues]uint64, 3)
-	for i := range w.Values {
-		for v := range w.Values[i] {
-			w.Values[i][v] = uint64(100*i + v + 1)
-		}
-	}
+	s, w := afterShift(func(i, v int) uint64 { return uint64(100*i + v + 1) })
 	var sc1, sc2 Scratch
-	f1 := append([]uint64(nil), v1.Extract(&s, &w, &sc1)...)
-	f2 := v2.Extract(&s, &w, &sc2)
+	f1 := append([]uint64(nil), v1.Extract(s, w, &sc1)...)
+	f2 := v2.Extract(s, w, &sc2)
 	// s0 = 1, n0 = 2; dist = 1 + 0x100.
 	seed := func(t uint64) uint64 { return t * 0x9E3779B97F4A7C15 }
 	want := []uint64{
@@ -126,18 +117,9 @@ func TestHashV2(t *testing.T) {
 	if len(e.long) != 2 {
 		t.Fatalf("%d templates hashed by the general loop, want 2", len(e.long))
 	}
-	var s transition.State
-	transition.ArcEager{}.Init(&s, 2)
-	transition.ArcEager{}.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
-	var w Words
-	w.Values = make([][NumWordValues]uint64, 3)
-	for i := range w.Values {
-		for v := range w.Values[i] {
-			w.Values[i][v] = uint64(1000*i+v+1) * 0x9E3779B97F4A7C15
-		}
-	}
+	s, w := afterShift(func(i, v int) uint64 { return uint64(1000*i+v+1) * 0x9E3779B97F4A7C15 })
 	var sc Scratch
-	got := e.Extract(&s, &w, &sc)
+	got := e.Extract(s, w, &sc)
 	// s0 = 1, n0 = 2; dist = 1 + 0x100.
 	s0w, s0p, n0w, n0p, dist := w.Values[1][W], w.Values[1][P], w.Values[2][W], w.Values[2][P], uint64(1+0x100)
 	hash := func(t uint64, vals ...uint64) uint64 {
@@ -154,4 +136,19 @@ func TestHashV2(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("HashV2 features\n got %x\nwant %x", got, want)
 	}
+}
+
+// afterShift returns the arc-eager state of a two-word sentence after
+// SHIFT (s0 = 1, n0 = 2) and its words, value v of node i being value(i, v).
+func afterShift(value func(i, v int) uint64) (*transition.State, *Words) {
+	s := new(transition.State)
+	transition.ArcEager{}.Init(s, 2)
+	transition.ArcEager{}.Apply(s, transition.Transition{Move: transition.Shift, Label: transition.None})
+	w := &Words{Values: make([][NumWordValues]uint64, 3)}
+	for i := range w.Values {
+		for v := range w.Values[i] {
+			w.Values[i][v] = value(i, v)
+		}
+	}
+	return s, w
 }
