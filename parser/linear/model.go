@@ -506,128 +506,105 @@ func b2u(b bool) uint32 {
 // overlap, and scored a gold EWT parser state in 8.1 us against 4.9 us
 // with prefetches (BenchmarkScoresEWT, 3 alternating runs).
 func (m *Model) addSums(feats []uint64, width int, sums []int32) {
-	if len(feats) <= smallLookups {
-		m.addSumsSmall(feats, width, sums)
-		return
-	}
-	var home, val, base [scoreChunk]uint32
-	var sOff, sLen, sBase, dOff, dBase [scoreChunk]uint32
-	lines := m.lines
-	size, keep, vshift := m.size, ^m.lowMask, m.vshift&63
-	stride := uint32(m.width)
-	last := uint32(len(lines)*lineSlots - 1) // an empty bucket
-	var sink uint32
-	inst, pos := uint32(0), 0 // instance and position in it of the next feature
-	for len(feats) > 0 {
-		chunk := feats[:min(len(feats), scoreChunk)]
-		feats = feats[len(chunk):]
-		for j, f := range chunk {
-			x := f * keyMul
-			h, _ := bits.Mul64(x&keep, size)
-			home[j] = uint32(h)
-			val[j] = uint32(x >> vshift)
-			base[j] = inst * stride
-			if pos++; pos == width {
-				inst, pos = inst+1, 0
+	// Each pass is a function of its own (homes, probe, collect,
+	// addSparse), used for any number of features: as fast as one loop
+	// doing everything (BenchmarkParseGoldTags, 4 alternating runs), with
+	// one copy of the probe.
+	var c chunk
+	var sink uint32 // the touching loads of the portable touchLines, touchRows
+	multi := width < len(feats)
+	for at := 0; at < len(feats); at += scoreChunk {
+		part := feats[at:min(len(feats), at+scoreChunk)]
+		n := len(part)
+		m.homes(part, &c)
+		if multi {
+			for j := range part {
+				c.base[j] = uint32((at+j)/width) * uint32(m.width)
 			}
 		}
-		sink += touchLines(lines, home[:len(chunk)])
-		for j := range chunk {
-			g, v := home[j], val[j]
-			l := &lines[g]
-			for int32(l.v[lineSlots-1]-v) < 0 {
-				// Every bucket holds a smaller key: the line is full of
-				// keys that overflowed from earlier lines.
-				g++
-				l = &lines[g]
-			}
-			// Values increase along the line: v can only be in the first
-			// bucket whose value is not smaller.
-			k := b2u(int32(l.v[0]-v) < 0) + b2u(int32(l.v[1]-v) < 0) + b2u(int32(l.v[2]-v) < 0)
-			k %= lineSlots
-			i := g*lineSlots + k
-			if l.v[k] != v {
-				i = last
-			}
-			home[j] = i // now the bucket of the feature
-		}
-		ns, nd := 0, 0
-		for j := range chunk {
-			i := home[j]
-			l := &lines[i/lineSlots]
-			k := i % lineSlots
-			a := l.a[k]
-			if a&0xFFFF != 0 {
-				acc := sums[base[j]:]
-				acc[a>>16] += int32(int16(a))
-				if b := l.b[k]; b != 0 {
-					acc[b>>16] += int32(int16(b))
-					if c := l.c[k]; c != 0 {
-						acc[c>>16] += int32(int16(c))
-					}
-				}
-			} else if a == kindSparse<<16 {
-				sOff[ns], sLen[ns], sBase[ns] = l.b[k], l.c[k], base[j]
-				ns++
-			} else if a == kindDense<<16 {
-				dOff[nd], dBase[nd] = l.b[k], base[j]
-				nd++
-			}
-		}
-		sparse, dense := m.sparse, m.dense
-		sink += touchRows(dense, dOff[:nd], int(stride))
-		sink += touchRows(sparse, sOff[:ns], denseMin(int(stride))-1)
-		for j := 0; j < ns; j++ {
-			acc := sums[sBase[j]:]
-			for _, e := range sparse[sOff[j] : sOff[j]+sLen[j]] {
-				acc[e>>16] += int32(int16(e))
-			}
-		}
+		sink += touchLines(m.lines, c.bucket[:n])
+		m.probe(&c, n)
+		ns, nd := m.collect(&c, n, sums)
+		sink += touchRows(m.dense, c.dOff[:nd], m.width)
+		sink += touchRows(m.sparse, c.sOff[:ns], denseMin(m.width)-1)
+		m.addSparse(&c, ns, sums)
 		// Dense rows, one call per run of rows of the same instance.
 		for j := 0; j < nd; {
-			b := dBase[j]
+			b := c.dBase[j]
 			e := j + 1
-			for e < nd && dBase[e] == b {
+			for e < nd && c.dBase[e] == b {
 				e++
 			}
-			addDense(sums[b:b+stride], dense, dOff[j:e])
+			addDense(sums[b:b+uint32(m.width)], m.dense, c.dOff[j:e])
 			j = e
 		}
 	}
 	if sink == 1 {
-		// Practically never true; keeps the touching loads above from being
+		// Practically never true; keeps the touching loads from being
 		// optimized away.
 		sums[0] += 0
 	}
 }
 
-// smallLookups is the largest number of features addSums looks up one at
-// a time: for a few features, setting up the passes costs more than the
-// overlap of their cache misses gains.
-const smallLookups = 16
+// chunk is the working memory of addSums for up to scoreChunk lookups.
+type chunk struct {
+	bucket [scoreChunk]uint32 // home line of each lookup, then its bucket
+	val    [scoreChunk]uint32 // the bucket value it looks for
+	base   [scoreChunk]uint32 // offset of its instance's sums (0: one instance)
+	// The sparse and dense rows found: offset, length (sparse) and sums
+	// offset of each.
+	sOff, sLen, sBase, dOff, dBase [scoreChunk]uint32
+}
 
-// addSumsSmall is addSums for a few features, one at a time.
-func (m *Model) addSumsSmall(feats []uint64, width int, sums []int32) {
-	lines := m.lines
+// homes sets the home line and bucket value of each feature of feats
+// (at most scoreChunk).
+func (m *Model) homes(feats []uint64, c *chunk) {
 	size, keep, vshift := m.size, ^m.lowMask, m.vshift&63
-	var offs [1]uint32
+	home, val := c.bucket[:len(feats)], c.val[:len(feats)]
 	for j, f := range feats {
 		x := f * keyMul
-		g, _ := bits.Mul64(x&keep, size)
-		v := uint32(x >> vshift)
+		h, _ := bits.Mul64(x&keep, size)
+		home[j] = uint32(h)
+		val[j] = uint32(x >> vshift)
+	}
+}
+
+// probe replaces the home line of each of the n lookups of c by the index
+// of the bucket holding its value, or of an empty bucket if there is none.
+func (m *Model) probe(c *chunk, n int) {
+	lines := m.lines
+	last := uint32(len(lines)*lineSlots - 1) // an empty bucket
+	for j := range c.bucket[:n] {
+		g, v := c.bucket[j], c.val[j]
 		l := &lines[g]
 		for int32(l.v[lineSlots-1]-v) < 0 {
+			// Every bucket holds a smaller key: the line is full of
+			// keys that overflowed from earlier lines.
 			g++
 			l = &lines[g]
 		}
+		// Values increase along the line: v can only be in the first
+		// bucket whose value is not smaller.
 		k := b2u(int32(l.v[0]-v) < 0) + b2u(int32(l.v[1]-v) < 0) + b2u(int32(l.v[2]-v) < 0)
 		k %= lineSlots
+		i := g*lineSlots + k
 		if l.v[k] != v {
-			continue
+			i = last
 		}
-		acc := sums[j/width*m.width:]
-		switch a := l.a[k]; {
-		case a&0xFFFF != 0:
+		c.bucket[j] = i
+	}
+}
+
+// collect adds the inline rows of the n buckets of c to sums and lists the
+// sparse and dense rows (ns and nd of them) in c.
+func (m *Model) collect(c *chunk, n int, sums []int32) (ns, nd int) {
+	lines := m.lines
+	for j, i := range c.bucket[:n] {
+		l := &lines[i/lineSlots]
+		k := i % lineSlots
+		a := l.a[k]
+		if a&0xFFFF != 0 {
+			acc := sums[c.base[j]:]
 			acc[a>>16] += int32(int16(a))
 			if b := l.b[k]; b != 0 {
 				acc[b>>16] += int32(int16(b))
@@ -635,13 +612,24 @@ func (m *Model) addSumsSmall(feats []uint64, width int, sums []int32) {
 					acc[c>>16] += int32(int16(c))
 				}
 			}
-		case a == kindSparse<<16:
-			for _, e := range m.sparse[l.b[k] : l.b[k]+l.c[k]] {
-				acc[e>>16] += int32(int16(e))
-			}
-		case a == kindDense<<16:
-			offs[0] = l.b[k]
-			addDense(acc[:m.width], m.dense, offs[:])
+		} else if a == kindSparse<<16 {
+			c.sOff[ns], c.sLen[ns], c.sBase[ns] = l.b[k], l.c[k], c.base[j]
+			ns++
+		} else if a == kindDense<<16 {
+			c.dOff[nd], c.dBase[nd] = l.b[k], c.base[j]
+			nd++
+		}
+	}
+	return ns, nd
+}
+
+// addSparse adds the ns sparse rows listed in c to sums.
+func (m *Model) addSparse(c *chunk, ns int, sums []int32) {
+	sparse := m.sparse
+	for j := range c.sOff[:ns] {
+		acc := sums[c.sBase[j]:]
+		for _, e := range sparse[c.sOff[j] : c.sOff[j]+c.sLen[j]] {
+			acc[e>>16] += int32(int16(e))
 		}
 	}
 }

@@ -267,7 +267,7 @@ func TestAddSums(t *testing.T) {
 				t.Fatalf("keys %d: instance %d: %v, want %v", keyBits, k, got, want)
 			}
 			part := make([]int32, stride)
-			m.AddSums(inst[:5], 0, part) // the small path
+			m.AddSums(inst[:5], 0, part) // fewer features than a chunk
 			m.AddSums(inst[5:], 0, part)
 			if !slices.Equal(part, sums[k*stride:(k+1)*stride]) {
 				t.Fatalf("keys %d: instance %d: sums in two parts differ", keyBits, k)
