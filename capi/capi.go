@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"github.com/transparse/transparse/internal/freelist"
 	"io"
@@ -196,6 +197,10 @@ type callScratch struct {
 
 var callScratches freelist.List[callScratch] // kept across GCs
 
+// keepWords is the most words a scratch keeps room for when it goes back
+// to callScratches (a tp_parse call needs at most parser.MaxWords).
+const keepWords = 4 * parser.MaxWords
+
 func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
 	// Cheap argument checks first, in argument order; the handle is looked
 	// up last so that the lock is held only around the parse.
@@ -219,52 +224,10 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 		sc = new(callScratch)
 	}
 	defer callScratches.Put(sc) // after buildResult has copied the result
-	sc.text = sc.text[:0]
-	sc.words = slices.Grow(sc.words[:0], int(n))[:n]
+	if err := sc.readWords(forms, int(n), tags, nil); err != nil {
+		return err
+	}
 	words := sc.words
-	for i, f := range unsafe.Slice(forms, int(n)) {
-		if f == nil {
-			return argErr("forms[%d] is NULL", i)
-		}
-		s, err := sc.goToken(f, "forms", i)
-		if err != nil {
-			return err
-		}
-		if s == "" {
-			return inputErr("forms[%d] is empty", i)
-		}
-		words[i] = conllu.Word{ID: i + 1, Form: s, Lemma: "_", UPOS: "_", XPOS: "_",
-			Feats: "_", Head: -1, Deprel: "_", Deps: "_", Misc: "_"}
-	}
-	if tags != nil {
-		cols := []struct {
-			name string
-			arr  **C.char
-			set  func(w *conllu.Word, v string)
-		}{
-			{"tags->upos", tags.upos, func(w *conllu.Word, v string) { w.UPOS = v }},
-			{"tags->xpos", tags.xpos, func(w *conllu.Word, v string) { w.XPOS = v }},
-			{"tags->feats", tags.feats, func(w *conllu.Word, v string) { w.Feats = v }},
-			{"tags->lemma", tags.lemma, func(w *conllu.Word, v string) { w.Lemma = v }},
-		}
-		for _, col := range cols {
-			if col.arr == nil {
-				continue
-			}
-			for i, t := range unsafe.Slice(col.arr, int(n)) {
-				if t == nil {
-					continue // absent for this word
-				}
-				s, err := sc.goToken(t, col.name, i)
-				if err != nil {
-					return err
-				}
-				if s != "" {
-					col.set(&words[i], s)
-				}
-			}
-		}
-	}
 
 	e, err := acquire(h)
 	if err != nil {
@@ -273,6 +236,158 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	defer e.mu.RUnlock()
 	if err := e.model.Parse(words); err != nil {
 		return err
+	}
+	r, err := buildResult(e, words)
+	if err != nil {
+		return err
+	}
+	*out = r
+	return nil
+}
+
+// readWords reads n words (forms and the optional tags, arrays of n
+// elements) into sc.words, numbered 1..n, checking each string (see
+// goToken); errors name the element by its index in the arrays, followed
+// by where(index) when where is not nil.
+func (sc *callScratch) readWords(forms **C.char, n int, tags *C.tp_tags, where func(int) string) error {
+	sc.text = sc.text[:0]
+	sc.words = slices.Grow(sc.words[:0], n)[:n]
+	words := sc.words
+	for i, f := range unsafe.Slice(forms, n) {
+		if f == nil {
+			return at(argErr("forms[%d] is NULL", i), i, where)
+		}
+		s, err := sc.goToken(f, "forms", i)
+		if err != nil {
+			return at(err, i, where)
+		}
+		if s == "" {
+			return at(inputErr("forms[%d] is empty", i), i, where)
+		}
+		words[i] = conllu.Word{ID: i + 1, Form: s, Lemma: "_", UPOS: "_", XPOS: "_",
+			Feats: "_", Head: -1, Deprel: "_", Deps: "_", Misc: "_"}
+	}
+	if tags == nil {
+		return nil
+	}
+	cols := []struct {
+		name string
+		arr  **C.char
+		set  func(w *conllu.Word, v string)
+	}{
+		{"tags->upos", tags.upos, func(w *conllu.Word, v string) { w.UPOS = v }},
+		{"tags->xpos", tags.xpos, func(w *conllu.Word, v string) { w.XPOS = v }},
+		{"tags->feats", tags.feats, func(w *conllu.Word, v string) { w.Feats = v }},
+		{"tags->lemma", tags.lemma, func(w *conllu.Word, v string) { w.Lemma = v }},
+	}
+	for _, col := range cols {
+		if col.arr == nil {
+			continue
+		}
+		for i, t := range unsafe.Slice(col.arr, n) {
+			if t == nil {
+				continue // absent for this word
+			}
+			s, err := sc.goToken(t, col.name, i)
+			if err != nil {
+				return at(err, i, where)
+			}
+			if s != "" {
+				col.set(&words[i], s)
+			}
+		}
+	}
+	return nil
+}
+
+// at appends where(i) to the message of err, an *apiError about element i
+// of the arrays of a call; other errors, or a nil where, leave err as it is.
+func at(err error, i int, where func(int) string) error {
+	var ae *apiError
+	if where == nil || !errors.As(err, &ae) {
+		return err
+	}
+	return &apiError{ae.code, ae.msg + where(i)}
+}
+
+//export tpgo_parse_batch
+func tpgo_parse_batch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, out **C.tp_result, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_batch"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parseBatch(h, forms, offsets, n, tags, out), C.TP_ERR_INTERNAL)
+}
+
+func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if forms == nil {
+		return argErr("forms is NULL")
+	}
+	if offsets == nil {
+		return argErr("offsets is NULL")
+	}
+	if out == nil {
+		return argErr("result is NULL")
+	}
+	if n == 0 {
+		return inputErr("n_sentences is 0")
+	}
+	// The offsets are read before the forms they index: check them all.
+	if uint64(n) > math.MaxInt/2 {
+		return inputErr("n_sentences is %d, too many", uint64(n))
+	}
+	offs := unsafe.Slice(offsets, int(n)+1)
+	if offs[0] != 0 {
+		return inputErr("offsets[0] is %d, not 0", uint64(offs[0]))
+	}
+	for k := 0; k < int(n); k++ {
+		if offs[k+1] <= offs[k] {
+			return inputErr("sentence %d has 0 words (offsets[%d] = %d, offsets[%d] = %d)", k, k+1, uint64(offs[k+1]), k, uint64(offs[k]))
+		}
+		if l := uint64(offs[k+1] - offs[k]); l > parser.MaxWords {
+			return inputErr("sentence %d has %d words, more than TP_MAX_WORDS (%d)", k, l, parser.MaxWords)
+		}
+	}
+	total := uint64(offs[n])
+	if total > math.MaxInt32 {
+		return inputErr("%d words in the batch, too many", total)
+	}
+	sc := callScratches.Get()
+	if sc == nil {
+		sc = new(callScratch)
+	}
+	defer func() {
+		// A scratch grown by a large batch is left to the collector.
+		if cap(sc.words) <= keepWords {
+			callScratches.Put(sc)
+		}
+	}()
+	// Errors say which sentence and word an element of the flat arrays is.
+	where := func(i int) string {
+		k, _ := slices.BinarySearch(offs, C.size_t(i+1))
+		k-- // the last sentence starting at or before i
+		return fmt.Sprintf(" (sentence %d, word %d)", k, i-int(offs[k])+1)
+	}
+	if err := sc.readWords(forms, int(total), tags, where); err != nil {
+		return err
+	}
+	words := sc.words
+	for k := 0; k < int(n); k++ {
+		for i := range words[offs[k]:offs[k+1]] {
+			words[int(offs[k])+i].ID = i + 1
+		}
+	}
+
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	for k := 0; k < int(n); k++ {
+		if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
+			return fmt.Errorf("sentence %d: %w", k, err)
+		}
 	}
 	r, err := buildResult(e, words)
 	if err != nil {

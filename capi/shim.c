@@ -208,6 +208,20 @@ int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,
     return tp__finish(rc, msg, err);
 }
 
+int tp_parse_batch(const tp_model *model, const char *const *forms,
+                   const size_t *offsets, size_t n_sentences,
+                   const tp_tags *tags, tp_result **result, tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_batch", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_batch((uintptr_t)model, (char **)forms,
+                              (size_t *)offsets, n_sentences, (tp_tags *)tags,
+                              result, &msg);
+    return tp__finish(rc, msg, err);
+}
+
 int tp_parse_conllu(const tp_model *model, const char *text, size_t len,
                     char **out_text, size_t *out_len, tp_error **err) {
     if (out_text != NULL)

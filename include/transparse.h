@@ -462,6 +462,51 @@ TP_API int tp_parse(const tp_model *model, const char *const *forms,
                     tp_error **err);
 
 /*
+ * tp_parse_batch parses many tokenized sentences in one call: the checks
+ * and the crossing into the library are paid once per batch, and a Python
+ * caller releases the GIL once for the whole batch. The sentences are
+ * parsed one after the other on the calling thread (call it from several
+ * threads, each with its own batch, to use several cores).
+ *
+ *   model        a loaded model.
+ *   forms        the word forms of all sentences, one after the other:
+ *                offsets[n_sentences] forms, each as in tp_parse.
+ *   offsets      n_sentences + 1 indices into forms: sentence k is
+ *                forms[offsets[k]] .. forms[offsets[k+1] - 1];
+ *                offsets[0] is 0 and each sentence has 1 to TP_MAX_WORDS
+ *                words.
+ *   n_sentences  number of sentences, at least 1.
+ *   tags         optional annotations (see tp_tags) whose arrays are
+ *                aligned with forms (offsets[n_sentences] elements each),
+ *                or NULL. Each sentence chooses its classifier on its own
+ *                tags, as in tp_parse.
+ *   result       out: one result for the whole batch (free with
+ *                tp_result_free), NULL on failure. Its arrays are aligned
+ *                with forms (n_words = offsets[n_sentences]); heads are
+ *                1-based within each sentence (0 for its root), so word i
+ *                of sentence k is at index offsets[k] + i - 1 and its head
+ *                at offsets[k] + heads[...] - 1.
+ *   err          out, may be NULL.
+ *
+ * Errors: those of tp_parse, naming the element by its index in the flat
+ * arrays and its place in the batch ("tp_parse_batch: forms[17] is not
+ * valid UTF-8 (sentence 3, word 2)"; sentences count from 0, words from 1,
+ * as in the results), and TP_ERR_ARGUMENT
+ * when offsets is NULL; TP_ERR_INPUT when n_sentences is 0, offsets[0] is
+ * not 0, a sentence is empty or longer than TP_MAX_WORDS ("tp_parse_batch:
+ * sentence 3 has 0 words"), or a sentence is refused (the message names
+ * it: "tp_parse_batch: sentence 3: ..."). Every word of the batch is
+ * checked before any is parsed; on failure no result is returned.
+ *
+ * Thread-safe and deterministic, as tp_parse: each sentence gets the tree
+ * tp_parse gives it.
+ */
+TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
+                          const size_t *offsets, size_t n_sentences,
+                          const tp_tags *tags, tp_result **result,
+                          tp_error **err);
+
+/*
  * tp_result_free frees a result. NULL is ignored. Works after fork(). A
  * second free of the same result is undefined behaviour (not detectable).
  */

@@ -2,8 +2,9 @@
 """Throughput of the Python binding: words/s parsing a CoNLL-U file's
 sentences with Model.parse (one call per sentence), on one thread and on N
 threads (concurrent.futures.ThreadPoolExecutor; ctypes releases the GIL
-inside the library), with the file's gold tags and from forms only; and
-with Model.parse_conllu (one call per thread for its share of the
+inside the library), with the file's gold tags and from forms only; with Model.parse_many
+(batches of 64 sentences with their gold tags, the batches shared among
+the threads); and with Model.parse_conllu (one call per thread for its share of the
 document: the batch entry point, where the GIL is released for the whole
 share). Best of PASSES timed passes after a warm-up.
 
@@ -45,38 +46,34 @@ def main():
     plain = [dict(words=col(s, 0)) for s in sents]
     results = {}
     with transparse.Model.load(a.model) as m:
-        def run(batch, threads):
-            if threads == 1:
-                t0 = time.perf_counter()
-                for kw in batch:
-                    m.parse(**kw)
-                return time.perf_counter() - t0
-            with ThreadPoolExecutor(threads) as ex:
-                t0 = time.perf_counter()
-                list(ex.map(lambda kw: m.parse(**kw), batch, chunksize=64))
-                return time.perf_counter() - t0
-
-        blocks = read_blocks(a.conllu)
-        for threads in (1, a.threads):
-            shares = ["".join(blocks[i::threads]) for i in range(threads)]
-
-            def run_conllu():
+        def best_of(fn, items, threads, chunksize=1):
+            """Best time of fn over items, on one thread or a pool."""
+            def once():
                 t0 = time.perf_counter()
                 if threads == 1:
-                    m.parse_conllu(shares[0])
+                    for x in items:
+                        fn(x)
                 else:
                     with ThreadPoolExecutor(threads) as ex:
-                        list(ex.map(m.parse_conllu, shares))
+                        list(ex.map(fn, items, chunksize=chunksize))
                 return time.perf_counter() - t0
 
-            run_conllu()
-            best = min(run_conllu() for _ in range(a.passes))
-            results[f"py_conllu_{'1' if threads == 1 else 'n'}"] = words / best
+            once()
+            return min(once() for _ in range(a.passes))
+
+        blocks = read_blocks(a.conllu)
+        batches = [gold[i:i + 64] for i in range(0, len(gold), 64)]
+        for threads in (1, a.threads):
+            n = "1" if threads == 1 else "n"
+            # parse_conllu: one call per thread's share of the document.
+            shares = ["".join(blocks[i::threads]) for i in range(threads)]
+            results[f"py_conllu_{n}"] = words / best_of(m.parse_conllu, shares, threads)
+            # parse_many: batches of 64 sentences, shared among the threads.
+            results[f"py_many_{n}"] = words / best_of(m.parse_many, batches, threads)
         for name, batch in (("gold", gold), ("tagged", plain)):
             for threads in (1, a.threads):
-                run(batch, threads)
-                best = min(run(batch, threads) for _ in range(a.passes))
-                results[f"py_{name}_{'1' if threads == 1 else 'n'}"] = words / best
+                t = best_of(lambda kw: m.parse(**kw), batch, threads, chunksize=64)
+                results[f"py_{name}_{'1' if threads == 1 else 'n'}"] = words / t
     if a.keys:
         print(f"py_threads {a.threads}")
         for k, v in results.items():

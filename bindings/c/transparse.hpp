@@ -107,6 +107,50 @@ private:
     tp_result *r_;
 };
 
+// BatchResult is the parse of a batch of sentences (Model::parse_batch;
+// owns one tp_result for all of them).
+class BatchResult {
+public:
+    BatchResult(tp_result *r, std::vector<std::size_t> offsets) noexcept : r_(r), offs_(std::move(offsets)) {}
+    BatchResult(BatchResult &&o) noexcept : r_(o.r_), offs_(std::move(o.offs_)) { o.r_ = nullptr; }
+    BatchResult &operator=(BatchResult &&o) noexcept {
+        if (this != &o) {
+            tp_result_free(r_);
+            r_ = o.r_;
+            offs_ = std::move(o.offs_);
+            o.r_ = nullptr;
+        }
+        return *this;
+    }
+    BatchResult(const BatchResult &) = delete;
+    BatchResult &operator=(const BatchResult &) = delete;
+    ~BatchResult() { tp_result_free(r_); }
+
+    // size is the number of sentences; size(k) the words of sentence k.
+    std::size_t size() const noexcept { return offs_.empty() ? 0 : offs_.size() - 1; }
+    std::size_t size(std::size_t k) const { return offs_[sent(k) + 1] - offs_[k]; }
+    // head(k, i): 1-based head of word i (0-based) of sentence k within that
+    // sentence, 0 for its root.
+    int head(std::size_t k, std::size_t i) const { return r_->heads[at(k, i)]; }
+    const char *deprel(std::size_t k, std::size_t i) const { return r_->deprels[at(k, i)]; }
+    const char *upos(std::size_t k, std::size_t i) const { return r_->upos[at(k, i)]; }
+    const tp_result *get() const noexcept { return r_; }
+
+private:
+    std::size_t sent(std::size_t k) const {
+        if (k >= size())
+            throw std::out_of_range("transparse::BatchResult: sentence index out of range");
+        return k;
+    }
+    std::size_t at(std::size_t k, std::size_t i) const {
+        if (i >= size(k))
+            throw std::out_of_range("transparse::BatchResult: word index out of range");
+        return offs_[k] + i;
+    }
+    tp_result *r_;
+    std::vector<std::size_t> offs_;
+};
+
 // Model is a loaded model (owns a tp_model).
 class Model {
 public:
@@ -177,27 +221,46 @@ public:
         std::vector<const char *> f = detail::c_strings(forms);
         std::vector<const char *> cols[4];
         tp_tags t = {nullptr, nullptr, nullptr, nullptr};
-        if (tags) {
-            const std::vector<std::string> *src[4] = {&tags->upos, &tags->xpos, &tags->feats, &tags->lemma};
-            const char *names[4] = {"upos", "xpos", "feats", "lemma"};
-            const char *const **dst[4] = {&t.upos, &t.xpos, &t.feats, &t.lemma};
-            for (int k = 0; k < 4; ++k) {
-                if (src[k]->empty())
-                    continue;
-                if (src[k]->size() != forms.size())
-                    throw Error(TP_ERR_ARGUMENT, std::string("transparse::Model::parse: tags.") + names[k] +
-                                                     " has " + std::to_string(src[k]->size()) +
-                                                     " entries for " + std::to_string(forms.size()) +
-                                                     " forms");
-                cols[k] = detail::c_strings(*src[k]);
-                *dst[k] = cols[k].data();
-            }
-        }
+        if (tags)
+            add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
         tp_result *r = nullptr;
         tp_error *err = nullptr;
         const int rc = tp_parse(m_, f.empty() ? nullptr : f.data(), f.size(), tags ? &t : nullptr, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return Result(r);
+    }
+
+    // parse_batch parses many tokenized sentences in one library call
+    // (tp_parse_batch). tags, if given, has one Tags per sentence, as for
+    // parse. An empty batch gives an empty result. Throws Error (the message names the word: "forms[17] ...
+    // (sentence 3, word 2)").
+    BatchResult parse_batch(const std::vector<std::vector<std::string>> &sentences,
+                            const std::vector<Tags> *tags = nullptr) const {
+        if (tags && tags->size() != sentences.size())
+            throw Error(TP_ERR_ARGUMENT, "transparse::Model::parse_batch: " + std::to_string(tags->size()) +
+                                             " Tags for " + std::to_string(sentences.size()) + " sentences");
+        std::vector<std::size_t> offs(1, 0);
+        if (sentences.empty())
+            return BatchResult(nullptr, std::move(offs));
+        for (const std::vector<std::string> &s : sentences)
+            offs.push_back(offs.back() + s.size());
+        std::vector<const char *> f;
+        f.reserve(offs.back());
+        for (const std::vector<std::string> &s : sentences)
+            for (const std::string &w : s)
+                f.push_back(w.c_str());
+        std::vector<const char *> cols[4];
+        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
+        if (tags)
+            for (std::size_t k = 0; k < sentences.size(); ++k)
+                add_tags(t, cols, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
+                         "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
+        tp_result *r = nullptr;
+        tp_error *err = nullptr;
+        const int rc = tp_parse_batch(m_, f.empty() ? nullptr : f.data(), offs.data(), sentences.size(),
+                                      tags ? &t : nullptr, &r, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return BatchResult(r, std::move(offs));
     }
 
     // parse_conllu parses a CoNLL-U document and returns it with HEAD/DEPREL.
@@ -237,6 +300,29 @@ public:
 
 private:
     explicit Model(tp_model *m) noexcept : m_(m) {}
+
+    // add_tags sets the columns of t from tags for the n words starting at
+    // word from of arrays of total words (cols own the arrays; a column no
+    // sentence gives stays NULL, absent words are NULL); what prefixes the
+    // error for a column of the wrong length.
+    static void add_tags(tp_tags &t, std::vector<const char *> (&cols)[4], const Tags &tags, std::size_t total,
+                         std::size_t from, std::size_t n, const std::string &what) {
+        const std::vector<std::string> *src[4] = {&tags.upos, &tags.xpos, &tags.feats, &tags.lemma};
+        const char *names[4] = {"upos", "xpos", "feats", "lemma"};
+        const char *const **dst[4] = {&t.upos, &t.xpos, &t.feats, &t.lemma};
+        for (int c = 0; c < 4; ++c) {
+            if (src[c]->empty())
+                continue;
+            if (src[c]->size() != n)
+                throw Error(TP_ERR_ARGUMENT, what + names[c] + " has " + std::to_string(src[c]->size()) +
+                                                 " entries for " + std::to_string(n) + " forms");
+            if (cols[c].empty())
+                cols[c].assign(total, nullptr);
+            for (std::size_t i = 0; i < n; ++i)
+                cols[c][from + i] = (*src[c])[i].c_str();
+            *dst[c] = cols[c].data();
+        }
+    }
 
     typedef int (*strings_fn)(const tp_model *, const char *const **, std::size_t *, tp_error **);
     std::vector<std::string> strings(strings_fn fn) const {

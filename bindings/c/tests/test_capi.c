@@ -482,6 +482,16 @@ static void test_bounded_reads(void) {
     EXPECT_ERR(tp_parse_conllu(bogus, data, sizeof junk - 1, &out, NULL, &err), err, TP_ERR_ARGUMENT,
                "tp_parse_conllu: model handle was freed or is invalid");
 
+    /* tp_parse_batch reads n_sentences + 1 offsets and offsets[n] forms and
+     * tags, no more. */
+    size_t *offsets = guarded(3 * sizeof *offsets);
+    offsets[0] = 0;
+    offsets[1] = 1;
+    offsets[2] = 3;
+    EXPECT_ERR(tp_parse_batch(bogus, forms, offsets, 2, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch: model handle was freed or is invalid");
+    unguard(offsets, 3 * sizeof *offsets);
+
     unguard(forms, 3 * sizeof *forms);
     unguard(upos, 3 * sizeof *upos);
     unguard(unterminated, TP_MAX_TOKEN_BYTES + 1);
@@ -539,6 +549,11 @@ static int fork_child_checks(const char *model_path, const tp_model *m, tp_resul
         bad |= 8;
     tp_error_free(err);
     if (tp_parse_conllu(m, "", 0, &s, NULL, NULL) != TP_ERR_FORK || s != NULL) bad |= 16;
+    size_t offs[] = {0, 1};
+    if (tp_parse_batch(m, forms, offs, 1, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
+        !strstr(tp_error_message(err), "tp_parse_batch: called in a child"))
+        bad |= 16;
+    tp_error_free(err);
     if (tp_model_card_json(m, &s, NULL) != TP_ERR_FORK || s != NULL ||
         tp_model_deprels(m, &names, &n, NULL) != TP_ERR_FORK || names != NULL || n != 0 ||
         tp_model_upos_tags(m, &names, &n, NULL) != TP_ERR_FORK)
@@ -1286,18 +1301,153 @@ static void *ewt_thread_main(void *p) {
     return NULL;
 }
 
+/* need_treebank reads the treebank at path into tb and returns 1; if it
+ * cannot, it fails (with $CI set) or skips the test what, and returns 0. */
+static int need_treebank(const char *path, treebank *tb, const char *what) {
+    if (read_treebank(path, tb))
+        return 1;
+    if (getenv("CI") && *getenv("CI")) {
+        failed++;
+        fprintf(stderr, "FAIL: %s: cannot read %s (needed in CI)\n", what, path);
+    } else {
+        skip(what, "treebank not found");
+    }
+    free_treebank(tb);
+    return 0;
+}
+
+/* format_words writes words [from, from+n) of a result as parse_ud does. */
+static char *format_words(const tp_result *r, size_t from, size_t n) {
+    size_t cap = 16, len = 0;
+    for (size_t i = from; i < from + n; i++)
+        cap += 16 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]);
+    char *out = malloc(cap);
+    out[0] = '\0';
+    for (size_t i = from; i < from + n; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%d\t%s\t%s\t%s\n", (int)r->heads[i], r->deprels[i],
+                                r->upos[i], r->xpos[i]);
+    return out;
+}
+
+/* tp_parse_batch gives every sentence of EWT test the tree tp_parse gives
+ * it, from plain tokens and with the gold tags, in batches of 1, 37 and all
+ * 2,077 sentences; and it checks its arguments, naming the flat index or
+ * the sentence. */
+static void test_batch(tp_model *m, const char *path) {
+    const char *one[] = {"I", "saw", "her", "."};
+    size_t offs2[] = {0, 2, 4};
+    tp_result *r = NULL;
+    tp_error *err = NULL;
+    EXPECT_ERR(tp_parse_batch(NULL, one, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse_batch",
+               "model is NULL");
+    EXPECT_ERR(tp_parse_batch(m, NULL, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, NULL, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "offsets is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 0, NULL, &r, &err), err, TP_ERR_INPUT, "n_sentences is 0");
+    size_t bad0[] = {1, 2, 4};
+    EXPECT_ERR(tp_parse_batch(m, one, bad0, 2, NULL, &r, &err), err, TP_ERR_INPUT, "offsets[0] is 1");
+    size_t empty[] = {0, 2, 2, 4};
+    EXPECT_ERR(tp_parse_batch(m, one, empty, 3, NULL, &r, &err), err, TP_ERR_INPUT, "sentence 1 has 0 words");
+    const char *badutf[] = {"I", "saw", "h\xc3r", "."};
+    EXPECT_ERR(tp_parse_batch(m, badutf, offs2, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+               "tp_parse_batch: forms[2] is not valid UTF-8 (sentence 1, word 1)");
+    const char *nulls[] = {"I", "saw", NULL, "."};
+    EXPECT_ERR(tp_parse_batch(m, nulls, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms[2] is NULL (sentence 1, word 1)");
+    const char *xpos[] = {"PRP", "VBD", "PRP", "bad\ttag"};
+    tp_tags tg = {NULL, xpos, NULL, NULL};
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, &tg, &r, &err), err, TP_ERR_INPUT,
+               "tags->xpos[3] contains a tab or line break (sentence 1, word 2)");
+    CHECK(r == NULL);
+    {
+        size_t n = (size_t)TP_MAX_WORDS + 2;
+        const char **many = malloc(n * sizeof *many);
+        for (size_t i = 0; i < n; i++)
+            many[i] = "a";
+        size_t offs[] = {0, 1, n};
+        EXPECT_ERR(tp_parse_batch(m, many, offs, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+                   "sentence 1 has 10001 words", "TP_MAX_WORDS");
+        free(many);
+    }
+    /* Two sentences: heads are 1-based within each. */
+    CHECK(tp_parse_batch(m, one, offs2, 2, NULL, &r, &err) == TP_OK && err == NULL);
+    if (r) {
+        CHECK(r->n_words == 4);
+        for (size_t k = 0; k < 2; k++) {
+            int roots = 0;
+            for (size_t i = offs2[k]; i < offs2[k + 1]; i++) {
+                CHECK(r->heads[i] >= 0 && (size_t)r->heads[i] <= offs2[k + 1] - offs2[k]);
+                roots += r->heads[i] == 0;
+            }
+            CHECK(roots == 1);
+        }
+        tp_result_free(r);
+        r = NULL;
+    }
+
+    treebank tb;
+    if (!need_treebank(path, &tb, "tp_parse_batch over EWT test"))
+        return;
+    const char **cols[5];
+    for (int c = 0; c < 5; c++)
+        cols[c] = malloc(tb.words * sizeof *cols[c]);
+    size_t *offs = malloc((tb.n + 1) * sizeof *offs);
+    offs[0] = 0;
+    for (size_t k = 0; k < tb.n; k++) {
+        const ud_sentence *s = &tb.s[k];
+        const char **src[5] = {s->forms, s->upos, s->xpos, s->feats, s->lemma};
+        for (int c = 0; c < 5; c++)
+            memcpy(cols[c] + offs[k], src[c], s->n * sizeof *cols[c]);
+        offs[k + 1] = offs[k] + s->n;
+    }
+    tp_tags tags = {cols[1], cols[2], cols[3], cols[4]};
+    size_t sizes[] = {1, 37, tb.n};
+    size_t mismatches = 0, errors = 0, batches = 0;
+    for (int gold = 0; gold < 2; gold++) {
+        for (int b = 0; b < 3; b++) {
+            for (size_t k0 = 0; k0 < tb.n; k0 += sizes[b]) {
+                size_t nk = tb.n - k0 < sizes[b] ? tb.n - k0 : sizes[b];
+                /* The batch's own offsets, from 0. */
+                size_t *o = malloc((nk + 1) * sizeof *o);
+                for (size_t k = 0; k <= nk; k++)
+                    o[k] = offs[k0 + k] - offs[k0];
+                tp_tags t = {tags.upos + offs[k0], tags.xpos + offs[k0], tags.feats + offs[k0],
+                             tags.lemma + offs[k0]};
+                batches++;
+                if (tp_parse_batch(m, cols[0] + offs[k0], o, nk, gold ? &t : NULL, &r, &err) != TP_OK) {
+                    fprintf(stderr, "tp_parse_batch: %s\n", tp_error_message(err));
+                    tp_error_free(err);
+                    errors++;
+                    free(o);
+                    continue;
+                }
+                for (size_t k = 0; k < nk; k++) {
+                    char *want = parse_ud(m, &tb.s[k0 + k], gold);
+                    char *got = format_words(r, o[k], o[k + 1] - o[k]);
+                    if (!want || strcmp(want, got) != 0)
+                        mismatches++;
+                    free(want);
+                    free(got);
+                }
+                tp_result_free(r);
+                r = NULL;
+                free(o);
+            }
+        }
+    }
+    printf("tp_parse_batch: EWT test in batches of 1, 37 and %zu sentences, plain tokens and gold tags: %zu batches, "
+           "%zu errors, %zu sentences differ from tp_parse\n",
+           tb.n, batches, errors, mismatches);
+    CHECKF(errors == 0 && mismatches == 0, "%zu errors, %zu mismatches", errors, mismatches);
+    for (int c = 0; c < 5; c++)
+        free(cols[c]);
+    free(offs);
+    free_treebank(&tb);
+}
+
 static void test_threads_ewt(tp_model *m, const char *path) {
     treebank tb;
-    if (!read_treebank(path, &tb)) {
-        if (getenv("CI") && *getenv("CI")) {
-            failed++;
-            fprintf(stderr, "%s:%d: FAIL: cannot read %s (needed in CI)\n", __FILE__, __LINE__, path);
-        } else {
-            skip("16 threads over EWT test", "treebank not found");
-        }
-        free_treebank(&tb);
+    if (!need_treebank(path, &tb, "16 threads over EWT test"))
         return;
-    }
     /* One thread: the reference. */
     char **expected[2];
     int errors = 0;
@@ -1491,6 +1641,7 @@ int main(int argc, char **argv) {
         if (tp_model_load(model, &m, &err) == TP_OK) {
             test_contract_with_model(m);
             test_parse_tokens(m);
+            test_batch(m, ewt);
             test_threads_ewt(m, ewt);
             test_memory_steady(m, ewt);
             CHECK(tp_model_free(m) == TP_OK);

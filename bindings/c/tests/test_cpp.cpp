@@ -101,6 +101,35 @@ int main(int argc, char **argv) {
             EXPECT_THROW(model.parse({}), TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
             EXPECT_THROW(model.parse({"ok", "\xff"}), TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
 
+            // A batch: each sentence gets what parse gives it.
+            std::vector<std::vector<std::string>> batch = {
+                {"I", "saw", "her", "."}, {"Yes"}, {"The", "cat", "sleeps", "on", "the", "mat", "."}};
+            transparse::BatchResult b = model.parse_batch(batch);
+            CHECK(b.size() == 3 && b.size(1) == 1);
+            for (std::size_t k = 0; k < batch.size(); ++k) {
+                transparse::Result one = model.parse(batch[k]);
+                for (std::size_t i = 0; i < one.size(); ++i)
+                    CHECK(b.head(k, i) == one.head(i) && std::string(b.deprel(k, i)) == one.deprel(i) &&
+                          std::string(b.upos(k, i)) == one.upos(i));
+            }
+            std::vector<transparse::Tags> btags(3);
+            btags[0].upos = {"PRON", "VERB", "PRON", "PUNCT"};
+            transparse::BatchResult bt = model.parse_batch(batch, &btags);
+            CHECK(std::string(bt.upos(0, 1)) == "VERB" && bt.head(0, 1) == r2.head(1));
+            btags[2].xpos = {"DT"};
+            EXPECT_THROW(model.parse_batch(batch, &btags), TP_ERR_ARGUMENT, "sentence 2: tags.xpos has 1 entries");
+            CHECK(model.parse_batch({}).size() == 0);
+            EXPECT_THROW(model.parse_batch({{"ok"}, {"a", "\xff"}}), TP_ERR_INPUT,
+                         "tp_parse_batch: forms[2] is not valid UTF-8 (sentence 1, word 2)");
+            EXPECT_THROW(model.parse_batch({{"ok"}, {}}), TP_ERR_INPUT, "sentence 1 has 0 words");
+            bool out_of_range = false;
+            try {
+                (void)b.head(1, 1);
+            } catch (const std::out_of_range &) {
+                out_of_range = true;
+            }
+            CHECK(out_of_range);
+
             std::string out = model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n");
             CHECK(out.find("1\tHi\t") == 0);
             EXPECT_THROW(model.parse_conllu("1\tbad\n\n"), TP_ERR_INPUT, "tp_parse_conllu: ");

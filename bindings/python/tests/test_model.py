@@ -184,3 +184,59 @@ def test_close_while_other_threads_parse(model_file):
     for t in threads:
         t.join()
     assert not errors and len(counts) == 8
+
+
+def ud_gold(limit=None):
+    """The sentences of the UD test file as parse keyword arguments with
+    their gold UPOS, XPOS, FEATS and LEMMA ("_" marks absent), if present."""
+    if not UD_TEST.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{UD_TEST} is missing (needed in CI)")
+        pytest.skip(f"{UD_TEST} is missing")
+    return [dict(words=[w[0] for w in s], lemma=[w[1] for w in s], upos=[w[2] for w in s],
+                 xpos=[w[3] for w in s], feats=[w[4] for w in s]) for s in read_words(UD_TEST, limit)]
+
+
+def test_parse_many_equals_parse(model):
+    """parse_many gives every sentence of EWT test what parse gives it, from
+    plain tokens and with gold tags, in one batch and in batches of 37."""
+    gold = ud_gold()
+    plain = [s["words"] for s in gold]
+    for batch in (gold, plain):
+        want = [model.parse(**s) if isinstance(s, dict) else model.parse(s) for s in batch]
+        assert model.parse_many(batch) == want
+        got = []
+        for i in range(0, len(batch), 37):
+            got.extend(model.parse_many(iter(batch[i:i + 37])))
+        assert got == want
+    # Mixed: sentences with and without tags in one batch choose their
+    # classifier each on its own.
+    mixed = [gold[i] if i % 2 else plain[i] for i in range(200)]
+    assert model.parse_many(mixed) == [model.parse(**s) if isinstance(s, dict) else model.parse(s) for s in mixed]
+
+
+def test_parse_many_threads(model):
+    """Threads, each with batches of its own, get the sequential result."""
+    sents = ud_sentences(600)
+    if not sents:
+        pytest.skip("no UD test file")
+    want = model.parse_many(sents)
+    batches = [sents[i:i + 50] for i in range(0, len(sents), 50)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = [s for b in pool.map(model.parse_many, batches * 2) for s in b]
+    assert got == want * 2
+
+
+def test_parse_many_errors(model):
+    assert model.parse_many([]) == []
+    ok = "I saw her .".split()
+    with pytest.raises(transparse.InputError, match=r"tp_parse_batch: forms\[5\] is not valid UTF-8 \(sentence 1, word 2\)"):
+        model.parse_many([ok, [b"a", b"\xff", b"c"]])
+    with pytest.raises(transparse.InputError, match=r"sentence 1 has 0 words"):
+        model.parse_many([ok, [], ok])
+    with pytest.raises(transparse.ArgumentError, match=r"parse_many: sentence 1: upos has 1 items for 3 words"):
+        model.parse_many([ok, {"words": ["a", "b", "c"], "upos": ["NOUN"]}])
+    with pytest.raises(TypeError, match="sentence 0"):
+        model.parse_many(["a string is not a sentence"])
+    with pytest.raises(TypeError):
+        model.parse_many([["a", 3]])

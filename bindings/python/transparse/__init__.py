@@ -358,6 +358,26 @@ def _decode(b):
     return b.decode("utf-8", "replace") if b is not None else "_"
 
 
+def _sentence(encoded, cols, heads, deprels, upos, xpos, start, end):
+    """The Sentence of words start..end-1 of a parse: encoded forms, the
+    given columns (C arrays or None: UPOS, XPOS, FEATS, LEMMA) and the
+    result's lists; heads are 1-based within the sentence."""
+
+    def given(col, i):
+        v = col[i] if col is not None else None
+        return v.decode("utf-8", "replace") if v else "_"
+
+    # A list, not a generator: tuple() of a generator over-allocates and
+    # shrinks, which leaves the freed tuples on free lists of sizes that
+    # are never asked for again: the resident memory of a long run creeps
+    # up by a few MB (scripts/longrun.sh).
+    return Sentence([
+        Token(i - start + 1, encoded[i].decode("utf-8", "replace"), given(cols[3], i), upos[i],
+              xpos[i], given(cols[2], i), heads[i], deprels[i])
+        for i in range(start, end)
+    ])
+
+
 def _free_model(handle):
     # Finalizer: never raises; a failure (e.g. TP_ERR_FORK in a forked child)
     # leaves the model to the process that owns it.
@@ -578,37 +598,97 @@ class Model:
         if any(c is not None for c in cols):
             tags = _lib.tp_tags(*(ctypes.cast(c, _lib.c_char_p_p) if c is not None else None for c in cols))
 
+        out = self._call(lambda h, res, err: _lib.tp_parse(
+            h, forms, n, ctypes.byref(tags) if tags is not None else None, res, err), n)
+        return _sentence(encoded, cols, *out, 0, n)
+
+    def _call(self, fn, n):
+        """Call fn(handle, result, err) (a tp_parse function with its other
+        arguments bound) and return the heads, deprels, UPOS and XPOS of the
+        n words of its result, which it frees."""
         h = self._acquire()
         try:
             res = _lib.tp_result_p()
             err = ctypes.c_void_p()
-            rc = _lib.tp_parse(h, forms, n, ctypes.byref(tags) if tags is not None else None,
-                               ctypes.byref(res), ctypes.byref(err))
-            _check(rc, err)
+            _check(fn(h, ctypes.byref(res), ctypes.byref(err)), err)
             try:
                 r = res.contents
-                heads = r.heads[:n]
-                deprels = [_decode(b) for b in r.deprels[:n]]
-                tags_out = [_decode(b) for b in r.upos[:n]]
-                xpos_out = [_decode(b) for b in r.xpos[:n]]
+                return (r.heads[:n], [_decode(b) for b in r.deprels[:n]], [_decode(b) for b in r.upos[:n]],
+                        [_decode(b) for b in r.xpos[:n]])
             finally:
                 _lib.tp_result_free(res)
         finally:
             self._release()
 
-        def given(col, i):
-            v = col[i] if col is not None else None
-            return v.decode("utf-8", "replace") if v else "_"
+    def parse_many(self, sentences):
+        """Parse many tokenized sentences in one library call
+        (``tp_parse_batch``): the arguments are checked and the GIL released
+        once for the whole batch, so this is the fast way to parse a list of
+        sentences, and several threads calling it each with a batch of
+        their own use several cores.
 
-        # A list, not a generator: tuple() of a generator over-allocates and
-        # shrinks, which leaves the freed tuples on free lists of sizes that
-        # are never asked for again: the resident memory of a long run
-        # creeps up by a few MB (scripts/longrun.sh).
-        return Sentence([
-            Token(i + 1, encoded[i].decode("utf-8", "replace"), given(cols[3], i), tags_out[i],
-                  xpos_out[i], given(cols[2], i), heads[i], deprels[i])
-            for i in range(n)
-        ])
+        Args:
+            sentences: an iterable of sentences, each either a sequence of
+                word forms (as for :meth:`parse`) or a mapping with the key
+                ``"words"`` and optionally ``"upos"``, ``"xpos"``,
+                ``"feats"``, ``"lemma"`` (the keyword arguments of
+                :meth:`parse`).
+
+        Returns:
+            A list of :class:`Sentence`, one per input sentence, each the
+            one :meth:`parse` gives it. An empty iterable gives ``[]``.
+
+        Raises:
+            InputError: as :meth:`parse`; the message names the word by its
+                index in the batch and its place (``"tp_parse_batch:
+                forms[17] is not valid UTF-8 (sentence 3, word 2)"``,
+                sentences counted from 0), or the sentence.
+            ArgumentError: a tag list of the wrong length (naming the
+                sentence); closed model.
+            TypeError: a sentence that is a string, or a word that is not.
+        """
+        words, columns = [], {k: [] for k in ("upos", "xpos", "feats", "lemma")}
+        given = set()
+        offsets = [0]
+        for k, s in enumerate(sentences):
+            if isinstance(s, collections.abc.Mapping):
+                ws, tags = s.get("words"), s
+            else:
+                ws, tags = s, {}
+            if ws is None or isinstance(ws, (str, bytes)):
+                raise TypeError(f"transparse: parse_many: sentence {k} needs a sequence of words")
+            ws = list(ws)
+            n = len(ws)
+            words.extend(ws)
+            for name, col in columns.items():
+                v = tags.get(name)
+                if v is None:
+                    col.extend([None] * n)
+                    continue
+                if isinstance(v, (str, bytes)):
+                    raise TypeError(f"transparse: parse_many: sentence {k}: {name} must be a sequence of strings")
+                v = list(v)
+                if len(v) != n:
+                    raise ArgumentError(f"parse_many: sentence {k}: {name} has {len(v)} items for {n} words",
+                                        _lib.TP_ERR_ARGUMENT)
+                col.extend(v)
+                given.add(name)
+            offsets.append(len(words))
+        if len(offsets) == 1:
+            return []
+        total = len(words)
+        encoded = _encode_all("words", words)
+        forms = (ctypes.c_char_p * total)(*encoded)
+        cols = [_column(name, columns[name], total) if name in given else None
+                for name in ("upos", "xpos", "feats", "lemma")]
+        tags = None
+        if any(c is not None for c in cols):
+            tags = _lib.tp_tags(*(ctypes.cast(c, _lib.c_char_p_p) if c is not None else None for c in cols))
+        offs = (ctypes.c_size_t * len(offsets))(*offsets)
+
+        out = self._call(lambda h, res, err: _lib.tp_parse_batch(
+            h, forms, offs, len(offsets) - 1, ctypes.byref(tags) if tags is not None else None, res, err), total)
+        return [_sentence(encoded, cols, *out, offsets[k], offsets[k + 1]) for k in range(len(offsets) - 1)]
 
     def parse_conllu(self, text):
         """Parse every sentence of a CoNLL-U document.

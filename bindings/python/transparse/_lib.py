@@ -140,6 +140,17 @@ tp_parse = _declare(
     ctypes.POINTER(tp_result_p),
     _err_out,
 )
+tp_parse_batch = _declare(
+    "tp_parse_batch",
+    ctypes.c_int,
+    _model,
+    c_char_p_p,
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.c_size_t,
+    ctypes.POINTER(tp_tags),
+    ctypes.POINTER(tp_result_p),
+    _err_out,
+)
 tp_result_free = _declare("tp_result_free", None, tp_result_p)
 
 # tp_parse_conllu and tp_parse_tokens: model, text, len, out_text, out_len, err.
