@@ -51,6 +51,7 @@ func modelLoad(path *C.char, out *C.uintptr_t) error {
 		return argErr("model is NULL")
 	}
 	p := C.GoString(path)
+	defer growing()()
 	m, err := parser.Load(p)
 	if err != nil {
 		if classify(err, C.TP_ERR_INTERNAL) == C.TP_ERR_IO && !strings.Contains(err.Error(), p) {
@@ -83,6 +84,7 @@ func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) e
 	if uint64(size) > math.MaxInt {
 		return argErr("size %d is too large", uint64(size))
 	}
+	defer growing()()
 	// Copy: the contract lets the caller free data when the call returns,
 	// whatever the loader keeps.
 	b := bytes.Clone(unsafe.Slice((*byte)(data), int(size)))

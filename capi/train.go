@@ -94,6 +94,7 @@ func trainModel(options *C.char, out *C.uintptr_t) error {
 	if o.Explore != nil {
 		opt.Explore = *o.Explore
 	}
+	defer growing()()
 	m, err := train.Train(opt)
 	if err != nil {
 		return err
