@@ -119,9 +119,10 @@
  *  - Memory: a Go garbage collector manages the library's memory. A loaded
  *    model is the bulk of it; tp_parse makes no garbage, so a long run of
  *    calls keeps the resident memory flat (scripts/longrun.sh checks this
- *    over 1M words). tp_parse_conllu, tp_parse_tokens and tp_parse_batch
- *    make garbage in proportion to their input, which the collector
- *    reclaims once it amounts to a quarter of the loaded models (the
+ *    over 1M words), nor does tp_parse_batch for batches of up to 40,000
+ *    words. tp_parse_conllu and tp_parse_tokens (and larger batches) make
+ *    garbage in proportion to their input, which the collector reclaims
+ *    once it amounts to a quarter of the loaded models (the
  *    library runs its collector at GOGC=25, and at the Go default of 100
  *    while a call loads or trains a model; setting the GOGC environment
  *    variable before the library is loaded overrides both). With the
