@@ -85,11 +85,12 @@ func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) e
 		return argErr("size %d is too large", uint64(size))
 	}
 	defer growing()()
-	// Copy: the contract lets the caller free data when the call returns,
-	// whatever the loader keeps.
-	b := bytes.Clone(unsafe.Slice((*byte)(data), int(size)))
-	if b == nil {
-		b = []byte{}
+	// The caller's bytes are read in place: parser.LoadBytes does not
+	// retain its input (modelfmt.Decode decompresses into a buffer of its
+	// own), so the caller may free data when the call returns.
+	b := []byte{}
+	if size > 0 {
+		b = unsafe.Slice((*byte)(data), int(size))
 	}
 	m, err := parser.LoadBytes(b)
 	if err != nil {

@@ -2,9 +2,12 @@ package parser
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/tagger"
@@ -80,6 +83,49 @@ func TestSharedDictionaryKeys(t *testing.T) {
 		}
 		if _, err := LoadBytes(b); err == nil || !errors.Is(err, modelfmt.ErrCorrupt) {
 			t.Errorf("%s: got %v, want a corrupt-model error", name, err)
+		}
+	}
+}
+
+// LoadBytes does not retain its input (the C API reads the caller's bytes in
+// place and lets the caller free them when the call returns): a model
+// loaded from bytes that are then overwritten parses EWT dev, with gold
+// tags and from plain tokens, exactly as the model loaded from the file.
+func TestLoadBytesDoesNotRetain(t *testing.T) {
+	ref := testModel(t)
+	data, err := os.ReadFile(testenv.ModelPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = byte(i*7 + 3)
+	}
+	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu"))
+	if err != nil {
+		testenv.SkipOrFail(t, "no EWT dev: %v", err)
+	}
+	for k, s := range sents {
+		for _, plain := range []bool{false, true} {
+			a := append([]conllu.Word(nil), s.Words...)
+			if plain {
+				for i := range a {
+					a[i].UPOS, a[i].XPOS, a[i].Lemma, a[i].Feats = "_", "_", "_", "_"
+				}
+			}
+			b := append([]conllu.Word(nil), a...)
+			if err := ref.Parse(a); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Parse(b); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(a, b) {
+				t.Fatalf("sentence %d (plain %v): the model loaded from overwritten bytes parses differently", k, plain)
+			}
 		}
 	}
 }
