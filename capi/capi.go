@@ -200,6 +200,10 @@ type callScratch struct {
 
 var callScratches freelist.List[callScratch] // kept across GCs
 
+// maxBatchWords is TP_MAX_BATCH_WORDS: the Go memory of a batch is about
+// 200 bytes per word.
+const maxBatchWords = C.TP_MAX_BATCH_WORDS
+
 // keepWords is the most words a scratch keeps room for when it goes back
 // to callScratches (a tp_parse call needs at most parser.MaxWords).
 const keepWords = 4 * parser.MaxWords
@@ -337,14 +341,17 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 		return inputErr("n_sentences is 0")
 	}
 	// The offsets are read before the forms they index: check them all.
-	if uint64(n) > math.MaxInt/2 {
-		return inputErr("n_sentences is %d, too many", uint64(n))
+	if uint64(n) > maxBatchWords {
+		return inputErr("n_sentences is %d, more than TP_MAX_BATCH_WORDS (%d)", uint64(n), maxBatchWords)
 	}
 	offs := unsafe.Slice(offsets, int(n)+1)
 	if offs[0] != 0 {
 		return inputErr("offsets[0] is %d, not 0", uint64(offs[0]))
 	}
 	for k := 0; k < int(n); k++ {
+		if uint64(offs[k+1]) > maxBatchWords {
+			return inputErr("offsets[%d] is %d: more than TP_MAX_BATCH_WORDS (%d) words in the batch", k+1, uint64(offs[k+1]), maxBatchWords)
+		}
 		if offs[k+1] <= offs[k] {
 			return inputErr("sentence %d has 0 words (offsets[%d] = %d, offsets[%d] = %d)", k, k+1, uint64(offs[k+1]), k, uint64(offs[k]))
 		}
@@ -353,9 +360,6 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 		}
 	}
 	total := uint64(offs[n])
-	if total > math.MaxInt32 {
-		return inputErr("%d words in the batch, too many", total)
-	}
 	sc := callScratches.Get()
 	if sc == nil {
 		sc = new(callScratch)

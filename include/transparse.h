@@ -186,6 +186,10 @@ TP_API unsigned tp_version_number(void);
 /* Maximum length in bytes, without the terminating NUL, of one word form
  * or tag string. Longer gives TP_ERR_INPUT. */
 #define TP_MAX_TOKEN_BYTES 1024
+/* Maximum number of words in one tp_parse_batch call (all its sentences
+ * together; the call holds about 200 bytes per word while it runs). More
+ * gives TP_ERR_INPUT: split the batch. */
+#define TP_MAX_BATCH_WORDS 1000000
 
 /* ======================================================================
  * Status codes and errors
@@ -499,8 +503,9 @@ TP_API int tp_parse(const tp_model *model, const char *const *forms,
  * as in the results), and TP_ERR_ARGUMENT
  * when offsets is NULL; TP_ERR_INPUT when n_sentences is 0, offsets[0] is
  * not 0, a sentence is empty or longer than TP_MAX_WORDS ("tp_parse_batch:
- * sentence 3 has 0 words"), or a sentence is refused (the message names
- * it: "tp_parse_batch: sentence 3: ..."). Every word of the batch is
+ * sentence 3 has 0 words"), the batch has more than TP_MAX_BATCH_WORDS
+ * words, or a sentence is refused (the message names it:
+ * "tp_parse_batch: sentence 3: ..."). Every word of the batch is
  * checked before any is parsed; on failure no result is returned.
  *
  * Thread-safe and deterministic, as tp_parse: each sentence gets the tree

@@ -1368,6 +1368,11 @@ static void test_batch(tp_model *m, const char *path) {
                    "sentence 1 has 10001 words", "TP_MAX_WORDS");
         free(many);
     }
+    size_t huge[] = {0, 2, (size_t)TP_MAX_BATCH_WORDS + 1};
+    EXPECT_ERR(tp_parse_batch(m, one, huge, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+               "offsets[2] is 1000001: more than TP_MAX_BATCH_WORDS (1000000)");
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, (size_t)TP_MAX_BATCH_WORDS + 1, NULL, &r, &err), err, TP_ERR_INPUT,
+               "n_sentences is 1000001");
     /* Two sentences: heads are 1-based within each. */
     CHECK(tp_parse_batch(m, one, offs2, 2, NULL, &r, &err) == TP_OK && err == NULL);
     if (r) {

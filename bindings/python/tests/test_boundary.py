@@ -129,3 +129,16 @@ def test_status_codes_are_the_headers():
         transparse.ModelVersionError: "TP_ERR_MODEL_VERSION", transparse.ForkError: "TP_ERR_FORK",
         transparse.NoMemoryError: "TP_ERR_NOMEM", transparse.InternalError: "TP_ERR_INTERNAL",
     }
+
+
+def test_limits_match_the_header():
+    """The binding's limits are the #defines of include/transparse.h."""
+    import pathlib
+    import re
+    header = (pathlib.Path(__file__).resolve().parents[3] / "include" / "transparse.h").read_text()
+    defines = dict(re.findall(r"#define (TP_MAX_\w+) (\d+)", header))
+    assert {k: int(v) for k, v in defines.items()} == {
+        "TP_MAX_WORDS": transparse.MAX_WORDS,
+        "TP_MAX_TOKEN_BYTES": transparse.MAX_TOKEN_BYTES,
+        "TP_MAX_BATCH_WORDS": transparse.MAX_BATCH_WORDS,
+    }

@@ -73,6 +73,7 @@ __all__ = [
     "library_path",
     "MAX_WORDS",
     "MAX_TOKEN_BYTES",
+    "MAX_BATCH_WORDS",
 ]
 
 __version__ = "0.1.0"
@@ -81,6 +82,8 @@ __version__ = "0.1.0"
 MAX_WORDS = _lib.MAX_WORDS
 #: Maximum length of one word form or tag, in UTF-8 bytes.
 MAX_TOKEN_BYTES = _lib.MAX_TOKEN_BYTES
+#: Maximum number of words in one :meth:`Model.parse_many` call.
+MAX_BATCH_WORDS = _lib.MAX_BATCH_WORDS
 
 #: File the shared library was loaded from.
 library_path = _lib.path
@@ -639,7 +642,8 @@ class Model:
             one :meth:`parse` gives it. An empty iterable gives ``[]``.
 
         Raises:
-            InputError: as :meth:`parse`; the message names the word by its
+            InputError: as :meth:`parse`, or more than :data:`MAX_BATCH_WORDS`
+                words in all; the message names the word by its
                 index in the batch and its place (``"tp_parse_batch:
                 forms[17] is not valid UTF-8 (sentence 3, word 2)"``,
                 sentences counted from 0), or the sentence.

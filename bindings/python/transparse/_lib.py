@@ -161,6 +161,7 @@ tp_systems = _declare("tp_systems", ctypes.c_int, c_void_p_p, _err_out)
 tp_train = _declare("tp_train", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
 tp_model_save = _declare("tp_model_save", ctypes.c_int, _model, ctypes.c_char_p, _err_out)
 
-# Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES in transparse.h).
+# Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
 MAX_WORDS = 10000
 MAX_TOKEN_BYTES = 1024
+MAX_BATCH_WORDS = 1000000
