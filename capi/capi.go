@@ -541,7 +541,9 @@ func parseText(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.
 		return err
 	}
 	defer e.mu.RUnlock()
-	in := bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n)))
+	// The caller's text is read in place: the parse is written to buf
+	// before the call returns, and nothing keeps a view of the text.
+	in := unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n))
 	var buf bytes.Buffer
 	if err := run(e.model, bytes.NewReader(in), &buf); err != nil {
 		return err
