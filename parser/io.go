@@ -178,25 +178,26 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 // empty nodes and the other columns are kept. name is used in error
 // messages, which carry the line number: of the malformed line, or of the
 // first line of a sentence the parser rejects ("name:12: sentence 3: ...").
+// The sentences before the one in error are written.
 func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
+	return m.ParseCoNLLUWorkers(r, w, name, 1)
+}
+
+// ParseCoNLLUWorkers is ParseCoNLLU with the sentences parsed by up to
+// workers goroutines (1 or less: on the calling goroutine). The output, and
+// the error if any, are those of ParseCoNLLU: sentences are written in
+// input order, and parsing stops at the first error in input order.
+func (m *Model) ParseCoNLLUWorkers(r io.Reader, w io.Writer, name string, workers int) error {
 	rd := conllu.NewReader(r, name)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	for {
+	next := func() (*conllu.Sentence, int, error) {
 		s, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if err := m.Parse(s.Words); err != nil {
-			return fmt.Errorf("%s:%d: sentence %s: %w", name, rd.SentenceLine(), sentName(s), err)
-		}
-		if err := conllu.Write(bw, s); err != nil {
-			return err
-		}
+		return s, rd.SentenceLine(), err
 	}
-	return bw.Flush()
+	fail := func(s *conllu.Sentence, line int, err error) error {
+		return fmt.Errorf("%s:%d: sentence %s: %w", name, line, sentName(s), err)
+	}
+	_, err := m.stream(next, fail, w, workers)
+	return err
 }
 
 // ParseTokens reads pre-tokenized text from r — one sentence per line,
@@ -207,34 +208,166 @@ func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 // the line number (malformed text) or the sentence number (a sentence the
 // parser refuses).
 func (m *Model) ParseTokens(r io.Reader, w io.Writer, name string, first int) (int, error) {
+	return m.ParseTokensWorkers(r, w, name, first, 1)
+}
+
+// ParseTokensWorkers is ParseTokens with the sentences parsed by up to
+// workers goroutines, as ParseCoNLLUWorkers.
+func (m *Model) ParseTokensWorkers(r io.Reader, w io.Writer, name string, first, workers int) (int, error) {
 	tr := conllu.NewTokenReader(r, name)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	n := 0
-	for {
+	n := first
+	next := func() (*conllu.Sentence, int, error) {
 		s, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
 		if err != nil {
-			return n, err
+			return nil, 0, err
 		}
+		n++
 		forms := make([]string, len(s.Words))
 		for i, w := range s.Words {
 			forms[i] = w.Form
 		}
-		s.Comments = []string{
-			fmt.Sprintf("# sent_id = %d", first+n+1),
-			"# text = " + strings.Join(forms, " "),
-		}
-		if err := m.Parse(s.Words); err != nil {
-			return n, fmt.Errorf("%s: sentence %d: %w", name, first+n+1, err)
-		}
-		if err := conllu.Write(bw, s); err != nil {
-			return n, err
-		}
-		n++
+		s.Comments = []string{fmt.Sprintf("# sent_id = %d", n), "# text = " + strings.Join(forms, " ")}
+		return s, n, nil
 	}
-	return n, bw.Flush()
+	fail := func(_ *conllu.Sentence, k int, err error) error {
+		return fmt.Errorf("%s: sentence %d: %w", name, k, err)
+	}
+	return m.stream(next, fail, w, workers)
+}
+
+// streamBatch is the number of sentences a worker of stream parses at a
+// time.
+const streamBatch = 64
+
+// streamJob is a batch of sentences of stream, in input order.
+type streamJob struct {
+	sents   []*conllu.Sentence
+	at      []int // what next returned with each sentence (for fail)
+	readErr error // reading stopped after these sentences with this error
+	bad     int   // the first sentence the parser rejected, or -1
+	err     error // its error
+	done    chan struct{}
+}
+
+// stream parses the sentences next returns (with an int that fail gets
+// back; io.EOF ends the input) and writes them to w in input order, with
+// up to workers goroutines parsing. It stops at the first error in input
+// order, after writing the sentences before it: a read error as is, a
+// sentence the parser rejects as fail(sentence, its int, err). It returns
+// the number of sentences written.
+func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*conllu.Sentence, int, error) error,
+	w io.Writer, workers int) (int, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	written := 0
+	if workers <= 1 {
+		err := func() error {
+			for {
+				s, at, err := next()
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				if err := m.Parse(s.Words); err != nil {
+					return fail(s, at, err)
+				}
+				if err := conllu.Write(bw, s); err != nil {
+					return err
+				}
+				written++
+			}
+		}()
+		return written, flushed(bw, err)
+	}
+
+	// A reader goroutine batches the input and hands each batch to the
+	// writer (this goroutine, in order) and to the workers; the writer
+	// waits for each batch to be parsed. quit stops everyone early.
+	order := make(chan *streamJob, 2*workers)
+	work := make(chan *streamJob, 2*workers)
+	quit := make(chan struct{})
+	go func() {
+		defer close(order)
+		for {
+			j := &streamJob{bad: -1, done: make(chan struct{})}
+			for len(j.sents) < streamBatch {
+				s, at, err := next()
+				if err != nil {
+					if err != io.EOF {
+						j.readErr = err
+					}
+					break
+				}
+				j.sents, j.at = append(j.sents, s), append(j.at, at)
+			}
+			last := len(j.sents) < streamBatch
+			select {
+			case order <- j:
+			case <-quit:
+				return
+			}
+			select {
+			case work <- j:
+			case <-quit:
+				return
+			}
+			if last {
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case j := <-work:
+					for i, s := range j.sents {
+						if err := m.Parse(s.Words); err != nil {
+							j.bad, j.err = i, err
+							break
+						}
+					}
+					close(j.done)
+				case <-quit:
+					return
+				}
+			}
+		}()
+	}
+	err := func() error {
+		for j := range order {
+			<-j.done
+			for i, s := range j.sents {
+				if i == j.bad {
+					return fail(s, j.at[i], j.err)
+				}
+				if err := conllu.Write(bw, s); err != nil {
+					return err
+				}
+				written++
+			}
+			if j.readErr != nil {
+				return j.readErr
+			}
+		}
+		return nil
+	}()
+	close(quit)
+	wg.Wait()
+	return written, flushed(bw, err)
+}
+
+// flushed flushes bw, so that what was written before an error is not lost,
+// and returns err, or else the flush's error.
+func flushed(bw *bufio.Writer, err error) error {
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 func sentName(s *conllu.Sentence) string {

@@ -56,6 +56,7 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"bogus"},
 		{"parse", "--format", "xml"},
+		{"parse", "--threads", "0"},
 		{"parse", "--nope"},
 		{"eval"},
 		{"eval", "a", "b", "c"},
@@ -586,6 +587,22 @@ func TestBundledModel(t *testing.T) {
 	dev := absPath(t, filepath.Join(udDir, "en_ewt-ud-dev.conllu"))
 	if _, err := os.Stat(dev); err != nil || testing.Short() {
 		return
+	}
+	// One thread and four write the same parse of dev, from its tags and
+	// from its forms.
+	for _, flags := range [][]string{nil, {"--no-tags"}} {
+		var outs [2]string
+		for i, threads := range []string{"1", "4"} {
+			args := append([]string{"parse", "-m", model, "--threads", threads}, flags...)
+			code, stdout, stderr := runCmd(t, "", append(args, dev)...)
+			if code != 0 {
+				t.Fatalf("%q: exit status %d, stderr %q", args, code, stderr)
+			}
+			outs[i] = stdout
+		}
+		if outs[0] != outs[1] || len(readCoNLLU(t, "parse dev", outs[0])) != 2001 {
+			t.Fatalf("parse %q of dev: 1 and 4 threads differ, or not 2001 sentences", flags)
+		}
 	}
 	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, "--json", dev)
 	if code != 0 {

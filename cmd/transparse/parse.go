@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -22,9 +23,10 @@ const (
 )
 
 type parseOptions struct {
-	model  string
-	format string
-	noTags bool
+	model   string
+	format  string
+	noTags  bool
+	threads int
 }
 
 func newParseCmd() *cobra.Command {
@@ -49,6 +51,10 @@ Input formats (--format):
           tokens otherwise. Use --format tokens for text whose first
           sentence starts with '#'.
 
+Sentences are parsed --threads at a time (default: the number of CPUs); the
+output keeps the input order, and an error stops the parse where one thread
+would stop it, after writing the sentences before it.
+
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input before parsing, so that the model tags the words itself: the way to
 measure parsing from plain tokens on a treebank. Tokens input has no tags
@@ -69,6 +75,9 @@ to blank.
 			case formatAuto, formatCoNLLU, formatTokens:
 			default:
 				return usage("invalid --format %q: want auto, conllu or tokens", o.format)
+			}
+			if o.threads < 1 {
+				return usage("invalid --threads %d: want 1 or more", o.threads)
 			}
 			m, _, err := loadModel(o.model)
 			if err != nil {
@@ -93,6 +102,7 @@ to blank.
 	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
 	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts tags")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
+	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	return cmd
 }
 
@@ -134,12 +144,12 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 	if format == formatTokens {
 		return p.tokens(r, display)
 	}
-	return parseCoNLLU(p.model, r, p.out, display, p.opt.noTags)
+	return parseCoNLLU(p.model, r, p.out, display, p.opt.noTags, p.opt.threads)
 }
 
 // tokens parses one pre-tokenized sentence per line.
 func (p *parseRun) tokens(r io.Reader, name string) error {
-	n, err := p.model.ParseTokens(r, p.out, name, p.sents)
+	n, err := p.model.ParseTokensWorkers(r, p.out, name, p.sents, p.opt.threads)
 	p.sents += n
 	return err
 }
@@ -180,11 +190,11 @@ func classifyLine(line []byte) string {
 	return formatTokens
 }
 
-// parseCoNLLU parses CoNLL-U from r to w with m.ParseCoNLLU. With noTags,
-// the LEMMA, UPOS, XPOS and FEATS columns are blanked on the way in.
-func parseCoNLLU(m *parser.Model, r io.Reader, w io.Writer, name string, noTags bool) error {
+// parseCoNLLU parses CoNLL-U from r to w with m.ParseCoNLLUWorkers. With
+// noTags, the LEMMA, UPOS, XPOS and FEATS columns are blanked on the way in.
+func parseCoNLLU(m *parser.Model, r io.Reader, w io.Writer, name string, noTags bool, threads int) error {
 	if !noTags {
-		return m.ParseCoNLLU(r, w, name)
+		return m.ParseCoNLLUWorkers(r, w, name, threads)
 	}
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
@@ -194,7 +204,7 @@ func parseCoNLLU(m *parser.Model, r io.Reader, w io.Writer, name string, noTags 
 		pw.CloseWithError(err) // nil closes with io.EOF
 		done <- err
 	}()
-	perr := m.ParseCoNLLU(pr, w, name)
+	perr := m.ParseCoNLLUWorkers(pr, w, name, threads)
 	pr.Close() // stops the stripping goroutine if parsing ended early
 	serr := <-done
 	if serr != nil && sink.err == nil {
