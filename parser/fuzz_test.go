@@ -513,7 +513,8 @@ func TestLongSentencesBounded(t *testing.T) {
 // ---- the CoNLL-U entry point (tp_parse_conllu) ---------------------------
 
 // FuzzParseCoNLLU feeds arbitrary text to (*parser.Model).ParseCoNLLU, the
-// function behind tp_parse_conllu: it never panics; malformed CoNLL-U gives
+// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers
+// writes the same and fails the same; malformed CoNLL-U gives
 // a *conllu.Error with the name and a line of the input; a sentence the
 // parser refuses gives an ErrInput error naming the input and the sentence;
 // and a document that reads and checks cleanly parses into a document with
@@ -546,6 +547,12 @@ func FuzzParseCoNLLU(f *testing.F) {
 		m := models[int(which)%len(models)]
 		var out bytes.Buffer
 		err := m.ParseCoNLLU(bytes.NewReader(data), &out, "fuzz")
+		// Workers write the same and stop at the same error.
+		var wout bytes.Buffer
+		werr := m.ParseCoNLLUWorkers(bytes.NewReader(data), &wout, "fuzz", 3)
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !bytes.Equal(out.Bytes(), wout.Bytes()) {
+			t.Fatalf("3 workers: error %v, output of %d bytes; one: error %v, %d bytes", werr, wout.Len(), err, out.Len())
+		}
 		// What the reader and the parser's own check say about the input.
 		var (
 			readErr  error
