@@ -2,12 +2,12 @@
 """longrun.py -- parse a treebank many times through the Python binding and
 watch the resident memory of the process (issue 4: long runs do not leak).
 
-    scripts/longrun.py [--passes N] [--gold] [--threads T] [--conllu] MODEL CONLLU
+    scripts/longrun.py [--passes N] [--gold] [--threads T] [--many] [--conllu] MODEL CONLLU
 
 Each pass parses every sentence of CONLLU with Model.parse (from plain
 tokens, or with the gold tags given with --gold; spread over T threads of a
-ThreadPoolExecutor with --threads), or the whole file with
-Model.parse_conllu (--conllu). After each pass it prints the resident set
+ThreadPoolExecutor with --threads), with Model.parse_many in batches of 64
+sentences (--many), or the whole file with Model.parse_conllu (--conllu). After each pass it prints the resident set
 size (VmRSS of /proc/self/status); at the end
 
     RSS after pass 1: X KiB; after pass N: Y KiB; growth Z %
@@ -45,6 +45,7 @@ def main(argv=None):
     ap.add_argument("--passes", type=int, default=40)
     ap.add_argument("--gold", action="store_true", help="give the gold UPOS/XPOS/FEATS/LEMMA")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--many", action="store_true", help="parse batches of 64 sentences with parse_many")
     ap.add_argument("--conllu", dest="whole", action="store_true", help="parse the whole file with parse_conllu")
     ap.add_argument("--max-growth", type=float, default=5.0, help="the largest RSS growth in %% that passes")
     args = ap.parse_args(argv)
@@ -54,16 +55,26 @@ def main(argv=None):
     n_words = sum(len(s) for s in sents)
     model = transparse.Model.load(args.model)
     mode = "parse_conllu" if args.whole else ("gold tags" if args.gold else "plain tokens")
+    if args.many and not args.whole:
+        mode += ", parse_many"
     print(f"Python: {args.passes} passes over {len(sents)} sentences ({n_words} words), {mode}, "
           f"{args.threads} thread{'s' if args.threads != 1 else ''}; RSS after loading: {rss_kib()} KiB",
           flush=True)
 
-    def parse(s):
+    def kwargs(s):
         forms = [w[0] for w in s]
         if args.gold:
-            return model.parse(forms, lemma=[w[1] for w in s], upos=[w[2] for w in s],
-                               xpos=[w[3] for w in s], feats=[w[4] for w in s])
-        return model.parse(forms)
+            return dict(words=forms, lemma=[w[1] for w in s], upos=[w[2] for w in s],
+                        xpos=[w[3] for w in s], feats=[w[4] for w in s])
+        return dict(words=forms)
+
+    def parse(s):
+        return model.parse(**kwargs(s))
+
+    def parse_many(batch):
+        return model.parse_many([kwargs(s) for s in batch])
+
+    batches = [sents[i:i + 64] for i in range(0, len(sents), 64)]
 
     pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
     errors = 0
@@ -73,6 +84,9 @@ def main(argv=None):
         try:
             if args.whole:
                 model.parse_conllu(text)
+            elif args.many:
+                for _ in (pool.map(parse_many, batches) if pool else map(parse_many, batches)):
+                    pass
             elif pool:
                 for _ in pool.map(parse, sents):
                     pass

@@ -1,18 +1,22 @@
 """A short version of scripts/longrun.sh (issue 4, long runs): three passes
-over the EWT test set through the Python binding, in a fresh process, leave
-the resident memory less than 5 % above what it was after the first pass."""
+over the EWT test set through the Python binding (Model.parse per sentence,
+and Model.parse_many in batches), in a fresh process, leave the resident
+memory less than 5 % above what it was after the first pass."""
 
 import re
 import subprocess
 import sys
 
+import pytest
+
 from conftest import EWT_TEST, REPO, need_file
 
 
-def test_three_passes_keep_memory_flat(model_file):
+@pytest.mark.parametrize("mode", [[], ["--many"]], ids=["parse", "parse_many"])
+def test_three_passes_keep_memory_flat(model_file, mode):
     need_file(EWT_TEST)
     proc = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "longrun.py"), "--passes", "3", "--gold",
+        [sys.executable, str(REPO / "scripts" / "longrun.py"), "--passes", "3", "--gold", *mode,
          str(model_file), str(EWT_TEST)],
         capture_output=True, text=True, timeout=600)
     print(proc.stdout)

@@ -346,7 +346,10 @@ def _encode_all(name, values, none_ok=False):
 
 
 def _column(name, values, n):
-    """A C array of n strings (kept alive by the array), or None."""
+    """A C array of n strings (kept alive by the array), or None. The array
+    goes into a tp_tags field as it is: ctypes.cast would make a reference
+    cycle that only the cyclic collector frees, and the resident memory
+    of a long run would creep up between its collections."""
     if values is None:
         return None
     if isinstance(values, (str, bytes)):
@@ -599,7 +602,7 @@ class Model:
         cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
         tags = None
         if any(c is not None for c in cols):
-            tags = _lib.tp_tags(*(ctypes.cast(c, _lib.c_char_p_p) if c is not None else None for c in cols))
+            tags = _lib.tp_tags(*cols)
 
         out = self._call(lambda h, res, err: _lib.tp_parse(
             h, forms, n, ctypes.byref(tags) if tags is not None else None, res, err), n)
@@ -687,7 +690,7 @@ class Model:
                 for name in ("upos", "xpos", "feats", "lemma")]
         tags = None
         if any(c is not None for c in cols):
-            tags = _lib.tp_tags(*(ctypes.cast(c, _lib.c_char_p_p) if c is not None else None for c in cols))
+            tags = _lib.tp_tags(*cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
 
         out = self._call(lambda h, res, err: _lib.tp_parse_batch(
