@@ -96,6 +96,7 @@ public:
     int head(std::size_t i) const { return r_->heads[at(i)]; }
     const char *deprel(std::size_t i) const { return r_->deprels[at(i)]; }
     const char *upos(std::size_t i) const { return r_->upos[at(i)]; }
+    const char *xpos(std::size_t i) const { return r_->xpos[at(i)]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:
@@ -134,6 +135,7 @@ public:
     int head(std::size_t k, std::size_t i) const { return r_->heads[at(k, i)]; }
     const char *deprel(std::size_t k, std::size_t i) const { return r_->deprels[at(k, i)]; }
     const char *upos(std::size_t k, std::size_t i) const { return r_->upos[at(k, i)]; }
+    const char *xpos(std::size_t k, std::size_t i) const { return r_->xpos[at(k, i)]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:

@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
                 transparse::Result one = model.parse(batch[k]);
                 for (std::size_t i = 0; i < one.size(); ++i)
                     CHECK(b.head(k, i) == one.head(i) && std::string(b.deprel(k, i)) == one.deprel(i) &&
-                          std::string(b.upos(k, i)) == one.upos(i));
+                          std::string(b.upos(k, i)) == one.upos(i) && std::string(b.xpos(k, i)) == one.xpos(i));
             }
             std::vector<transparse::Tags> btags(3);
             btags[0].upos = {"PRON", "VERB", "PRON", "PUNCT"};
