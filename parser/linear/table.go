@@ -14,8 +14,15 @@ import (
 // Table parameters.
 const (
 	// keysPerLine is the mean number of keys per home line (of lineSlots
-	// buckets): L = ceil(keys / keysPerLine).
-	keysPerLine = 3
+	// buckets): L = ceil(keys / keysPerLine). With 3, 25.7 % of the
+	// lookups of the gold EWT parser's states found their home line full
+	// of smaller keys and went on to the next line, a second miss after
+	// the prefetched one; with 2 the tables are half as large again,
+	// scoring is 9-10 % (gold) and 10-22 % (plain) faster, parsing 6-7 %,
+	// and loading takes about 6 % more CPU (BenchmarkScoresEWT,
+	// BenchmarkParse*, BenchmarkFromClassifier: two sets of 4 and one of 3
+	// alternating runs; 2.5 fell between).
+	keysPerLine = 2
 	// inlineMax is the longest Int16 row stored inside its bucket.
 	inlineMax = 3
 	// maxLines bounds the table (line indices are uint32).
