@@ -37,8 +37,8 @@ echo "One run of \`scripts/bench.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores: $(g
 echo "Data: $(basename "$DATA") ($(grep -c . "$DATA" >/dev/null; awk -F'\t' 'NF==10 && $1 ~ /^[0-9]+$/' "$DATA" | wc -l) words). Best of $PASSES passes after a warm-up."
 echo "words/s: C API \`tp_parse\` per sentence; Python \`Model.parse\` per sentence, \`Model.parse_many\` (batches of 64 sentences with gold tags) and \`Model.parse_conllu\` (CoNLL-U with gold tags, one call per thread's share)."
 echo
-echo "| model | system | C 1 thread gold | C 1 thread tagging | C all cores gold | C all cores tagging | Python 1 thread gold | Python N threads gold | Python parse_many 1 / N threads | Python parse_conllu 1 / N threads | load cold | load file | load memory | file | peak RSS | training |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | system | C 1 thread gold | C 1 thread tagging | C all cores gold | C all cores tagging | Python 1 thread gold | Python N threads gold | Python parse_many 1 / N threads | Python parse_conllu 1 / N threads | load cold | load file | load memory | file | peak RSS | RSS after parsing | training |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 models=(models/en_ewt.tpm)
 for m in models/systems/en_ewt-*.tpm; do [[ -f $m ]] && models+=("$m"); done
 for m in "${models[@]}"; do
@@ -51,7 +51,7 @@ for m in "${models[@]}"; do
         py=$(python3 scripts/bench_python.py -k -p "$PASSES" -m "$m" "$DATA")
     fi
     tag1=$(get tagged_1 "$c"); tagn=$(get tagged_n "$c")
-    echo "| $(basename "$m") | $sys | $(get gold_1 "$c") | ${tag1:--} | $(get gold_n "$c") | ${tagn:--} | $(get py_gold_1 "$py") | $(get py_gold_n "$py") | $(get py_many_1 "$py") / $(get py_many_n "$py") | $(get py_conllu_1 "$py") / $(get py_conllu_n "$py") | $(get load_cold_ms "$c") ms | $(get load_file_ms "$c") ms | $(get load_memory_ms "$c") ms | $(get model_mb "$c") MB | $(get peak_rss_mb "$c") MB | $(card "$m" training_seconds) s |"
+    echo "| $(basename "$m") | $sys | $(get gold_1 "$c") | ${tag1:--} | $(get gold_n "$c") | ${tagn:--} | $(get py_gold_1 "$py") | $(get py_gold_n "$py") | $(get py_many_1 "$py") / $(get py_many_n "$py") | $(get py_conllu_1 "$py") / $(get py_conllu_n "$py") | $(get load_cold_ms "$c") ms | $(get load_file_ms "$c") ms | $(get load_memory_ms "$c") ms | $(get model_mb "$c") MB | $(get peak_rss_mb "$c") MB | $(get rss_end_mb "$c") MB | $(card "$m" training_seconds) s |"
 done
 echo
 echo "Threads: $(nproc) (C: one model shared by pthreads; Python: ThreadPoolExecutor)."
