@@ -108,7 +108,11 @@ func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) e
 func tpgo_model_free(h C.uintptr_t, msg **C.char) (rc C.int) {
 	const fn = "tp_model_free"
 	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, release(h), C.TP_ERR_INTERNAL)
+	err := release(h)
+	if err == nil {
+		returnMemory()
+	}
+	return finish(fn, msg, err, C.TP_ERR_INTERNAL)
 }
 
 //export tpgo_model_card_json

@@ -37,6 +37,14 @@ func init() {
 	}
 }
 
+// returnMemory hands the memory a finished load or a freed model leaves
+// unused back to the operating system, in the background: the runtime's
+// own scavenger would take minutes, during which the host's resident
+// memory counts a model's size (or several, after loads and frees) more
+// than it uses. bench's RSS after parsing (seven loads and frees, then
+// parsing with one model) went from 156 MB to the long run's level.
+func returnMemory() { go debug.FreeOSMemory() }
+
 // growing raises the collector's percentage for a call that builds a model
 // (load, train) until the returned function is called; concurrent calls
 // share the raise.
@@ -54,6 +62,7 @@ func growing() (done func()) {
 		gc.mu.Lock()
 		if gc.loads--; gc.loads == 0 {
 			debug.SetGCPercent(parseGCPercent)
+			returnMemory()
 		}
 		gc.mu.Unlock()
 	}

@@ -319,7 +319,9 @@ TP_API int tp_model_load_from_memory(const void *data, size_t size,
  * tp_model_free frees a model and every string it owns: its label and tag
  * tables, which the deprels/upos of every tp_result obtained from it point
  * into (free or stop reading those results first). NULL is ignored
- * (returns TP_OK).
+ * (returns TP_OK). The memory goes back to the operating system shortly
+ * after the call returns (a collection on a library thread), as does the
+ * memory a load used only while it ran.
  *
  * If other threads are inside a call on the same model, tp_model_free
  * waits for those calls to finish; calls that start afterwards fail with
