@@ -100,6 +100,8 @@ def test_parse_bad_input(bogus_model):
         m.parse(["\udcff"])  # lone surrogate
     with pytest.raises(transparse.InputError, match=r"words\[1\] contains a NUL"):
         m.parse(["a", "b\0c"])
+    with pytest.raises(transparse.InputError, match=r"upos\[2\] contains a NUL"):
+        m.parse(["a", "b", "c"], upos=["NOUN", None, "X\0"])
     with pytest.raises(transparse.InputError, match="TP_MAX_TOKEN_BYTES"):
         m.parse(["x" * (transparse.MAX_TOKEN_BYTES + 1)])
     with pytest.raises(transparse.InputError, match="TP_MAX_WORDS"):

@@ -341,8 +341,21 @@ def _encode(name, i, value):
 
 def _encode_all(name, values, none_ok=False):
     """The UTF-8 bytes of every value, checked by _encode; None stays None
-    where none_ok."""
-    return [None if v is None and none_ok else _encode(name, i, v) for i, v in enumerate(values)]
+    where none_ok. All str (the common case) are encoded without a call per
+    value and checked for NUL at once; anything else takes _encode's path,
+    which gives the error."""
+    try:
+        if none_ok:
+            out = [None if v is None else v.encode("utf-8", "surrogatepass") for v in values]
+            joined = b"".join([b for b in out if b is not None])
+        else:
+            out = [v.encode("utf-8", "surrogatepass") for v in values]
+            joined = b"".join(out)
+    except AttributeError:  # bytes-like values, or not strings at all
+        out, joined = None, b"\0"
+    if b"\0" in joined:
+        return [None if v is None and none_ok else _encode(name, i, v) for i, v in enumerate(values)]
+    return out
 
 
 def _column(name, values, n):
