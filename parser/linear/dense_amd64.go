@@ -61,12 +61,6 @@ func addDense(acc []int32, rows []int16, offs []uint32) {
 	addDenseAVX2(&acc[0], &rows[0], &offs[0], len(offs), len(acc))
 }
 
-// prefetchLines prefetches the lines lines[idx[i]], i < n (indices need not
-// be in range: a prefetch does not fault).
-//
-//go:noescape
-func prefetchLines(lines *line, idx *uint32, n int)
-
 // prefetchRows prefetches every cache line of the bytes bytes of each row
 // starting at base + offs[i]<<shift, i < n.
 //
@@ -77,7 +71,8 @@ func prefetchRows(base unsafe.Pointer, offs *uint32, n int, shift uint, bytes in
 // waiting for them. It returns 0 (see the portable version).
 func touchLines(lines []line, idx []uint32) uint32 {
 	if len(idx) > 0 && len(lines) > 0 {
-		prefetchLines(&lines[0], &idx[0], len(idx))
+		const shift = 6 // a line is 1<<6 bytes (checked below)
+		prefetchRows(unsafe.Pointer(&lines[0]), &idx[0], len(idx), shift, 1)
 	}
 	return 0
 }
@@ -91,3 +86,6 @@ func touchRows[T int16 | uint32](rows []T, offs []uint32, n int) uint32 {
 	}
 	return 0
 }
+
+// A line is 64 bytes (touchLines's shift): this does not compile otherwise.
+var _ = [1]struct{}{}[unsafe.Sizeof(line{})-64]

@@ -87,32 +87,11 @@ done:
 	VZEROUPPER
 	RET
 
-// func prefetchLines(lines *line, idx *uint32, n int)
-//
-// PREFETCHT0 of the 64-byte line lines[idx[i]] for i < n. A prefetch never
-// faults and retires without waiting for its data, so the misses of all n
-// lines are in flight together.
-TEXT ·prefetchLines(SB), NOSPLIT, $0-24
-	MOVQ lines+0(FP), SI
-	MOVQ idx+8(FP), R8
-	MOVQ n+16(FP), R9
-	XORQ DX, DX
-	CMPQ DX, R9
-	JGE  pldone
-plloop:
-	MOVL (R8)(DX*4), AX
-	SHLQ $6, AX
-	PREFETCHT0 (SI)(AX*1)
-	INCQ DX
-	CMPQ DX, R9
-	JLT  plloop
-pldone:
-	RET
-
 // func prefetchRows(base unsafe.Pointer, offs *uint32, n int, shift uint, bytes int)
 //
 // PREFETCHT0 of every cache line of the bytes bytes at base +
-// offs[i]<<shift, for i < n.
+// offs[i]<<shift, for i < n. A prefetch never faults and retires without
+// waiting for its data, so the misses of all n rows are in flight together.
 TEXT ·prefetchRows(SB), NOSPLIT, $0-40
 	MOVQ base+0(FP), SI
 	MOVQ offs+8(FP), R8
