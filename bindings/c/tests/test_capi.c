@@ -1255,6 +1255,20 @@ static void test_contract_with_model(tp_model *m) {
 /* ------------------------------------------------------------------ */
 /* 16 threads parse the EWT test set with one model. */
 
+/* format_words writes words [from, from+n) of a result, one line each:
+ * head, deprel, UPOS, XPOS. */
+static char *format_words(const tp_result *r, size_t from, size_t n) {
+    size_t cap = 16, len = 0;
+    for (size_t i = from; i < from + n; i++)
+        cap += 16 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]);
+    char *out = malloc(cap);
+    out[0] = '\0';
+    for (size_t i = from; i < from + n; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%d\t%s\t%s\t%s\n", (int)r->heads[i], r->deprels[i],
+                                r->upos[i], r->xpos[i]);
+    return out;
+}
+
 /* parse_ud parses sentence s from plain tokens (gold == 0) or with its gold
  * tags, and returns the result as text: one "head deprel upos xpos" line
  * per word. NULL on error. */
@@ -1263,13 +1277,7 @@ static char *parse_ud(const tp_model *m, const ud_sentence *s, int gold) {
     tp_result *r = NULL;
     if (tp_parse(m, s->forms, s->n, gold ? &tags : NULL, &r, NULL) != TP_OK)
         return NULL;
-    size_t cap = 16, len = 0;
-    for (size_t i = 0; i < r->n_words; i++)
-        cap += 16 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]);
-    char *out = malloc(cap);
-    for (size_t i = 0; i < r->n_words; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%d\t%s\t%s\t%s\n", (int)r->heads[i], r->deprels[i],
-                                r->upos[i], r->xpos[i]);
+    char *out = format_words(r, 0, r->n_words);
     tp_result_free(r);
     return out;
 }
@@ -1314,19 +1322,6 @@ static int need_treebank(const char *path, treebank *tb, const char *what) {
     }
     free_treebank(tb);
     return 0;
-}
-
-/* format_words writes words [from, from+n) of a result as parse_ud does. */
-static char *format_words(const tp_result *r, size_t from, size_t n) {
-    size_t cap = 16, len = 0;
-    for (size_t i = from; i < from + n; i++)
-        cap += 16 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]);
-    char *out = malloc(cap);
-    out[0] = '\0';
-    for (size_t i = from; i < from + n; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%d\t%s\t%s\t%s\n", (int)r->heads[i], r->deprels[i],
-                                r->upos[i], r->xpos[i]);
-    return out;
 }
 
 /* tp_parse_batch gives every sentence of EWT test the tree tp_parse gives
