@@ -335,10 +335,10 @@ func (l *line) set(s int, b bucket) { l.v[s], l.a[s], l.b[s], l.c[s] = b.v, b.a,
 // (Amble and Knuth 1974, "Ordered hash tables", The Computer Journal
 // 17(2)) at the granularity of lines: the stored keys (KeyBits bits, well
 // mixed) are sorted, the home line of key k is floor(k*L/2^KeyBits) for L
-// lines (about 2 keys per line, keysPerLine), which is monotonic in k (so homes need no
-// hashing: the keys are well-mixed bits already), and key j goes to
-// the first free bucket of line max(home, line of key j-1), or of the next
-// line if that one is full. The table is thus built by one sweep over the
+// lines (about 2 keys per line, keysPerLine), which is monotonic in k
+// (so homes need no hashing: the keys are well-mixed bits already), and
+// key j goes to the first free bucket of line max(home, line of key j-1),
+// or of the next line if that one is full. The table is thus built by one sweep over the
 // sorted keys, buckets hold keys in increasing order, and a lookup reads
 // its home line, and the next one only when every bucket of the line holds
 // a smaller key (which a full line of overflowing keys does). A bucket
