@@ -230,23 +230,52 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	if uint64(n) > parser.MaxWords {
 		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
 	}
+	one := [2]C.size_t{0, n}
+	return parseSentences(h, forms, tags, one[:], nil, out)
+}
+
+// parseSentences reads the words of forms and tags (offs[len(offs)-1] of
+// each; see readWords, which names bad elements with where), parses
+// sentence k = words offs[k] to offs[k+1]-1 (numbered from 1) with the
+// model of h and stores one result for all of them in *out. For a batch
+// (where not nil), the error of a sentence the parser refuses names it.
+func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.size_t, where func(int) string,
+	out **C.tp_result) error {
 	sc := callScratches.Get()
 	if sc == nil {
 		sc = new(callScratch)
 	}
-	defer callScratches.Put(sc) // after buildResult has copied the result
-	if err := sc.readWords(forms, int(n), tags, nil); err != nil {
+	defer func() { // after buildResult has copied the result
+		// A scratch grown by a large batch is left to the collector.
+		if cap(sc.words) <= keepWords {
+			callScratches.Put(sc)
+		}
+	}()
+	n := len(offs) - 1
+	if err := sc.readWords(forms, int(offs[n]), tags, where); err != nil {
 		return err
 	}
 	words := sc.words
+	if n > 1 {
+		for k := range n {
+			for i := range words[offs[k]:offs[k+1]] {
+				words[int(offs[k])+i].ID = i + 1
+			}
+		}
+	}
 
 	e, err := acquire(h)
 	if err != nil {
 		return err
 	}
 	defer e.mu.RUnlock()
-	if err := e.model.Parse(words); err != nil {
-		return err
+	for k := range n {
+		if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
+			if where != nil { // a batch: name the sentence
+				return fmt.Errorf("sentence %d: %w", k, err)
+			}
+			return err
+		}
 	}
 	r, err := buildResult(e, words)
 	if err != nil {
@@ -363,49 +392,13 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 			return inputErr("sentence %d has %d words, more than TP_MAX_WORDS (%d)", k, l, parser.MaxWords)
 		}
 	}
-	total := uint64(offs[n])
-	sc := callScratches.Get()
-	if sc == nil {
-		sc = new(callScratch)
-	}
-	defer func() {
-		// A scratch grown by a large batch is left to the collector.
-		if cap(sc.words) <= keepWords {
-			callScratches.Put(sc)
-		}
-	}()
 	// Errors say which sentence and word an element of the flat arrays is.
 	where := func(i int) string {
 		k, _ := slices.BinarySearch(offs, C.size_t(i+1))
 		k-- // the last sentence starting at or before i
 		return fmt.Sprintf(" (sentence %d, word %d)", k, i-int(offs[k])+1)
 	}
-	if err := sc.readWords(forms, int(total), tags, where); err != nil {
-		return err
-	}
-	words := sc.words
-	for k := 0; k < int(n); k++ {
-		for i := range words[offs[k]:offs[k+1]] {
-			words[int(offs[k])+i].ID = i + 1
-		}
-	}
-
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	for k := 0; k < int(n); k++ {
-		if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
-			return fmt.Errorf("sentence %d: %w", k, err)
-		}
-	}
-	r, err := buildResult(e, words)
-	if err != nil {
-		return err
-	}
-	*out = r
-	return nil
+	return parseSentences(h, forms, tags, offs, where, out)
 }
 
 // goToken copies the C string p (a word form or tag) into sc.text, reading
