@@ -244,6 +244,7 @@ type streamJob struct {
 	sents   []*conllu.Sentence
 	at      []int // what next returned with each sentence (for fail)
 	readErr error // reading stopped after these sentences with this error
+	last    bool  // the input ends with this batch
 	bad     int   // the first sentence the parser rejected, or -1
 	err     error // its error
 	done    chan struct{}
@@ -255,53 +256,69 @@ type streamJob struct {
 // order, after writing the sentences before it: a read error as is, a
 // sentence the parser rejects as fail(sentence, its int, err). It returns
 // the number of sentences written.
+//
+// The input goes in batches of streamBatch sentences through three steps:
+// read, parse, write. With one worker they run in turn on the calling
+// goroutine; with more, a reader goroutine hands each batch to the writer
+// (the calling goroutine, in order) and to the workers, and the writer
+// waits for each batch to be parsed.
 func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*conllu.Sentence, int, error) error,
 	w io.Writer, workers int) (int, error) {
+	read := func() *streamJob {
+		j := &streamJob{bad: -1, done: make(chan struct{})}
+		for len(j.sents) < streamBatch {
+			s, at, err := next()
+			if err != nil {
+				if err != io.EOF {
+					j.readErr = err
+				}
+				j.last = true
+				break
+			}
+			j.sents, j.at = append(j.sents, s), append(j.at, at)
+		}
+		return j
+	}
+	parse := func(j *streamJob) {
+		for i, s := range j.sents {
+			if err := m.Parse(s.Words); err != nil {
+				j.bad, j.err = i, err
+				break
+			}
+		}
+		close(j.done)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	written := 0
-	if workers <= 1 {
-		err := func() error {
-			for {
-				s, at, err := next()
-				if err == io.EOF {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				if err := m.Parse(s.Words); err != nil {
-					return fail(s, at, err)
-				}
-				if err := conllu.Write(bw, s); err != nil {
-					return err
-				}
-				written++
+	write := func(j *streamJob) error {
+		for i, s := range j.sents {
+			if i == j.bad {
+				return fail(s, j.at[i], j.err)
 			}
-		}()
-		return written, flushed(bw, err)
+			if err := conllu.Write(bw, s); err != nil {
+				return err
+			}
+			written++
+		}
+		return j.readErr
+	}
+	if workers <= 1 {
+		for {
+			j := read()
+			parse(j)
+			if err := write(j); err != nil || j.last {
+				return written, flushed(bw, err)
+			}
+		}
 	}
 
-	// A reader goroutine batches the input and hands each batch to the
-	// writer (this goroutine, in order) and to the workers; the writer
-	// waits for each batch to be parsed. quit stops everyone early.
 	order := make(chan *streamJob, 2*workers)
 	work := make(chan *streamJob, 2*workers)
 	quit := make(chan struct{})
 	go func() {
 		defer close(order)
 		for {
-			j := &streamJob{bad: -1, done: make(chan struct{})}
-			for len(j.sents) < streamBatch {
-				s, at, err := next()
-				if err != nil {
-					if err != io.EOF {
-						j.readErr = err
-					}
-					break
-				}
-				j.sents, j.at = append(j.sents, s), append(j.at, at)
-			}
-			last := len(j.sents) < streamBatch
+			j := read()
 			select {
 			case order <- j:
 			case <-quit:
@@ -312,7 +329,7 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			case <-quit:
 				return
 			}
-			if last {
+			if j.last {
 				return
 			}
 		}
@@ -325,37 +342,20 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			for {
 				select {
 				case j := <-work:
-					for i, s := range j.sents {
-						if err := m.Parse(s.Words); err != nil {
-							j.bad, j.err = i, err
-							break
-						}
-					}
-					close(j.done)
+					parse(j)
 				case <-quit:
 					return
 				}
 			}
 		}()
 	}
-	err := func() error {
-		for j := range order {
-			<-j.done
-			for i, s := range j.sents {
-				if i == j.bad {
-					return fail(s, j.at[i], j.err)
-				}
-				if err := conllu.Write(bw, s); err != nil {
-					return err
-				}
-				written++
-			}
-			if j.readErr != nil {
-				return j.readErr
-			}
+	var err error
+	for j := range order {
+		<-j.done
+		if err = write(j); err != nil {
+			break
 		}
-		return nil
-	}()
+	}
 	close(quit)
 	wg.Wait()
 	return written, flushed(bw, err)
