@@ -71,19 +71,29 @@ func (c *Classes) Transition(k int) Transition {
 func (c *Classes) Legal(s *State, legal []bool) {
 	for _, m := range c.moves {
 		b := int(c.base[m])
-		ok := c.Sys.Legal(s, m)
+		ok, root := c.moveRule(s, m)
 		if !m.Labeled() {
 			legal[b] = ok
 			continue
 		}
-		var h int32
-		if ok {
-			h, _ = c.Sys.Arc(s, m)
-		}
 		for l := range c.Deprels {
-			legal[b+l] = ok && (h == 0) == (int32(l) == c.RootLabel)
+			legal[b+l] = ok && root == (int32(l) == c.RootLabel)
 		}
 	}
+}
+
+// moveRule reports whether move m is legal in s and, for a legal labeled
+// move, whether its arc comes from node 0 (the root rule then allows the
+// root deprel only; otherwise every deprel but it).
+func (c *Classes) moveRule(s *State, m Move) (legal, root bool) {
+	if !c.Sys.Legal(s, m) {
+		return false, false
+	}
+	if m.Labeled() {
+		h, _ := c.Sys.Arc(s, m)
+		root = h == 0
+	}
+	return true, root
 }
 
 // Best returns the legal class with the highest score, or -1.
@@ -108,7 +118,8 @@ func (c *Classes) BestLegal(s *State, scores []float32) int {
 	var bs float32
 	nl := int32(len(c.Deprels))
 	for _, m := range c.moves {
-		if !c.Sys.Legal(s, m) {
+		ok, root := c.moveRule(s, m)
+		if !ok {
 			continue
 		}
 		b := c.base[m]
@@ -118,7 +129,7 @@ func (c *Classes) BestLegal(s *State, scores []float32) int {
 			}
 			continue
 		}
-		if h, _ := c.Sys.Arc(s, m); h == 0 {
+		if root {
 			if k := b + c.RootLabel; best < 0 || scores[k] > bs {
 				best, bs = int(k), scores[k]
 			}
