@@ -115,7 +115,13 @@ type Extractor struct {
 	// a atoms (1..maxArity), long the indices of longer ones. Hashing
 	// each group in a loop of its own avoids a data-dependent inner loop.
 	byArity [maxArity + 1][]compiled
-	long    []int
+	long    []longTemplate
+}
+
+// longTemplate is a template of more than maxArity atoms: its index and
+// its atoms, uses[start:end].
+type longTemplate struct {
+	t, start, end uint32
 }
 
 // maxArity is the largest number of atoms of a template hashed without
@@ -201,15 +207,14 @@ func New(templates []string) (*Extractor, error) {
 	}
 	start := uint32(0)
 	for t, end := range e.ends {
-		u := e.uses[start:end]
-		start = end
-		if len(u) > maxArity {
-			e.long = append(e.long, t)
-			continue
+		if u := e.uses[start:end]; len(u) > maxArity {
+			e.long = append(e.long, longTemplate{uint32(t), start, end})
+		} else {
+			c := compiled{t: uint32(t)}
+			copy(c.k[:], u)
+			e.byArity[len(u)] = append(e.byArity[len(u)], c)
 		}
-		c := compiled{t: uint32(t)}
-		copy(c.k[:], u)
-		e.byArity[len(u)] = append(e.byArity[len(u)], c)
+		start = end
 	}
 	return e, nil
 }
@@ -370,22 +375,14 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 		h = (h ^ vals[c.k[3]]) * mul
 		out[c.t] = h ^ h>>29
 	}
-	for _, t := range e.long {
-		h := uint64(t+1) * seed
-		for _, k := range e.uses[e.ends[t]-uint32(e.arity(t)) : e.ends[t]] {
+	for _, l := range e.long {
+		h := uint64(l.t+1) * seed
+		for _, k := range e.uses[l.start:l.end] {
 			h = (h ^ vals[k]) * mul
 		}
-		out[t] = h ^ h>>29
+		out[l.t] = h ^ h>>29
 	}
 	return out
-}
-
-// arity returns the number of atoms of template t.
-func (e *Extractor) arity(t int) int {
-	if t == 0 {
-		return int(e.ends[0])
-	}
-	return int(e.ends[t] - e.ends[t-1])
 }
 
 func dist(s *transition.State) uint64 {
