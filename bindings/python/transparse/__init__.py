@@ -373,6 +373,15 @@ def _column(name, values, n):
     return (ctypes.c_char_p * n)(*_encode_all(name, values, none_ok=True))
 
 
+def _tags(cols):
+    """The tp_tags argument for the columns (C arrays or None: UPOS, XPOS,
+    FEATS, LEMMA): a pointer to a struct that keeps them alive, or None when
+    no column is given."""
+    if all(c is None for c in cols):
+        return None
+    return ctypes.byref(_lib.tp_tags(*cols))
+
+
 def _decode(b):
     return b.decode("utf-8", "replace") if b is not None else "_"
 
@@ -613,12 +622,8 @@ class Model:
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
         cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
-        tags = None
-        if any(c is not None for c in cols):
-            tags = _lib.tp_tags(*cols)
-
-        out = self._call(lambda h, res, err: _lib.tp_parse(
-            h, forms, n, ctypes.byref(tags) if tags is not None else None, res, err), n)
+        tags = _tags(cols)
+        out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
         return _sentence(encoded, cols, *out, 0, n)
 
     def _call(self, fn, n):
@@ -667,9 +672,7 @@ class Model:
                 sentence); closed model.
             TypeError: a sentence that is a string, or a word that is not.
         """
-        words, columns = [], {k: [] for k in ("upos", "xpos", "feats", "lemma")}
-        given = set()
-        offsets = [0]
+        words, given, offsets = [], [], [0]  # given: each sentence's tag mapping
         for k, s in enumerate(sentences):
             if isinstance(s, collections.abc.Mapping):
                 ws, tags = s.get("words"), s
@@ -677,11 +680,24 @@ class Model:
                 ws, tags = s, {}
             if ws is None or isinstance(ws, (str, bytes)):
                 raise TypeError(f"transparse: parse_many: sentence {k} needs a sequence of words")
-            ws = list(ws)
-            n = len(ws)
             words.extend(ws)
-            for name, col in columns.items():
-                v = tags.get(name)
+            given.append(tags)
+            offsets.append(len(words))
+        if len(offsets) == 1:
+            return []
+        total = len(words)
+        encoded = _encode_all("words", words)
+        forms = (ctypes.c_char_p * total)(*encoded)
+        # A column only where some sentence gives it, the others' words absent.
+        cols = []
+        for name in ("upos", "xpos", "feats", "lemma"):
+            if all(t.get(name) is None for t in given):
+                cols.append(None)
+                continue
+            col = []
+            for k, t in enumerate(given):
+                n = offsets[k + 1] - offsets[k]
+                v = t.get(name)
                 if v is None:
                     col.extend([None] * n)
                     continue
@@ -692,22 +708,11 @@ class Model:
                     raise ArgumentError(f"parse_many: sentence {k}: {name} has {len(v)} items for {n} words",
                                         _lib.TP_ERR_ARGUMENT)
                 col.extend(v)
-                given.add(name)
-            offsets.append(len(words))
-        if len(offsets) == 1:
-            return []
-        total = len(words)
-        encoded = _encode_all("words", words)
-        forms = (ctypes.c_char_p * total)(*encoded)
-        cols = [_column(name, columns[name], total) if name in given else None
-                for name in ("upos", "xpos", "feats", "lemma")]
-        tags = None
-        if any(c is not None for c in cols):
-            tags = _lib.tp_tags(*cols)
+            cols.append(_column(name, col, total))
+        tags = _tags(cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
-
         out = self._call(lambda h, res, err: _lib.tp_parse_batch(
-            h, forms, offs, len(offsets) - 1, ctypes.byref(tags) if tags is not None else None, res, err), total)
+            h, forms, offs, len(offsets) - 1, tags, res, err), total)
         return [_sentence(encoded, cols, *out, offsets[k], offsets[k + 1]) for k in range(len(offsets) - 1)]
 
     def parse_conllu(self, text):
