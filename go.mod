@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/golang/snappy v1.0.0
+	github.com/klauspost/compress v1.20.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/vmihailenco/msgpack/v5 v5.4.1

@@ -76,6 +76,7 @@ const (
 // To add version N+1: write decodeVN1, add it here, raise FormatVersion.
 var versionDecoders = [...]func(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error){
 	1: decodeV1,
+	2: decodeV2,
 }
 
 // decodeFrom decodes the size bytes of ra.
@@ -113,6 +114,20 @@ func decodeFrom(ra io.ReaderAt, size int64, path string) (*Model, error) {
 // decodeV1 reads a version 1 file: after magic and version, the document
 // length (uint64 LE) and the snappy framing-format stream of the document.
 func decodeV1(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error) {
+	return decodeStream(ra, size, hdr, path, false)
+}
+
+// decodeV2 reads a version 2 file: the container of version 1, whose
+// classifiers may also have Huffman-coded blobs ("coded_blobs", see
+// coding.go).
+func decodeV2(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error) {
+	return decodeStream(ra, size, hdr, path, true)
+}
+
+// decodeStream reads the header fields after the version and the snappy
+// stream of a version 1 or 2 file; coded tells whether the document may
+// hold coded blobs.
+func decodeStream(ra io.ReaderAt, size int64, hdr []byte, path string, coded bool) (*Model, error) {
 	if len(hdr) < headerSizeV1 {
 		return nil, newError(path, int64(len(hdr)), "header", kindCorrupt,
 			"truncated: input ends after %d bytes, inside the %d-byte header", len(hdr), headerSizeV1)
@@ -154,7 +169,7 @@ func decodeV1(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, erro
 	case err != io.EOF:
 		return nil, streamError(err, ra, size, docLen, got, path)
 	}
-	return decodeDocument(doc, path)
+	return decodeDocument(doc, path, coded)
 }
 
 // snappyReaders recycles snappy readers, which hold 140 KB of buffers:
@@ -295,12 +310,14 @@ func maskedCRC(b []byte) uint32 {
 	return (c>>15 | c<<17) + 0xa282ead8
 }
 
-// decodeDocument checks and decodes the msgpack document.
-func decodeDocument(doc []byte, path string) (*Model, error) {
+// decodeDocument checks and decodes the msgpack document, and decodes its
+// coded blobs if codedOK (version 2 on).
+func decodeDocument(doc []byte, path string, codedOK bool) (*Model, error) {
 	err := scanDocument(doc)
 	var m *Model
+	var coded [][]namedBlob
 	if err == nil {
-		m, err = decodeModel(doc)
+		m, coded, err = decodeModel(doc, codedOK)
 	}
 	if err != nil {
 		de, ok := err.(*docError)
@@ -318,6 +335,9 @@ func decodeDocument(doc []byte, path string) (*Model, error) {
 	}
 	if field, problem := check(m); problem != "" {
 		return nil, newError(path, -1, field, kindBadDoc, "corrupt document (%s: %s)", field, problem)
+	}
+	if err := decodeCodedBlobs(m, coded); err != nil {
+		return nil, withPath(err, path)
 	}
 	return m, nil
 }

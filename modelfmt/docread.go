@@ -230,6 +230,10 @@ func skipObject(b []byte, off int, objects *int) (int, error) {
 type reader struct {
 	b   []byte
 	off int
+	// codedOK tells whether classifiers may have "coded_blobs" (format
+	// version 2 on); coded collects them, one list per classifier.
+	codedOK bool
+	coded   [][]namedBlob
 }
 
 func (r *reader) failAt(off int, format string, args ...any) error {
@@ -416,8 +420,15 @@ func (r *reader) float64() (float64, error) {
 // paid for by entries that are really decoded (keys may repeat).
 func mapHint(n int) int { return min(n, 1024) }
 
-func decodeModel(doc []byte) (*Model, error) {
-	r := &reader{b: doc}
+// decodeModel decodes the document; with codedOK (format version 2 on) it
+// also returns the coded blobs of each classifier, still coded.
+func decodeModel(doc []byte, codedOK bool) (*Model, [][]namedBlob, error) {
+	r := &reader{b: doc, codedOK: codedOK}
+	m, err := r.model()
+	return m, r.coded, err
+}
+
+func (r *reader) model() (*Model, error) {
 	n, isNil, err := r.containerLen(true)
 	if err != nil {
 		return nil, err
@@ -499,27 +510,41 @@ func decodeClassifiers(r *reader) ([]Classifier, error) {
 	if err != nil || isNil {
 		return nil, err
 	}
+	r.coded = nil
 	// Grown by append: each element must pass validation before the next
 	// is decoded, so memory is paid for by real classifiers.
 	cs := make([]Classifier, 0, min(n, 16))
 	for i := range n {
 		start := r.off
 		var c Classifier
-		err := decodeClassifier(r, &c)
+		var coded map[string][]byte
+		err := decodeClassifier(r, &c, &coded)
 		if err == nil {
 			if field, problem := checkClassifier(&c); problem != "" {
 				err = &docError{off: start, path: field, msg: problem, invalid: true}
+			}
+		}
+		if err == nil {
+			for name := range coded {
+				if _, dup := c.Blobs[name]; dup {
+					err = &docError{off: start, path: "coded_blobs" + keySeg(name), msg: "also in blobs", invalid: true}
+				}
 			}
 		}
 		if err != nil {
 			return nil, inField(err, "["+strconv.Itoa(i)+"]")
 		}
 		cs = append(cs, c)
+		if r.codedOK {
+			r.coded = append(r.coded, sortedNamed(coded))
+		}
 	}
 	return cs, nil
 }
 
-func decodeClassifier(r *reader, c *Classifier) error {
+// decodeClassifier decodes a classifier; its "coded_blobs" (read only
+// when r.codedOK, else skipped like any unknown key) go to *coded.
+func decodeClassifier(r *reader, c *Classifier, coded *map[string][]byte) error {
 	n, _, err := r.containerLen(true)
 	if err != nil {
 		return err
@@ -542,6 +567,12 @@ func decodeClassifier(r *reader, c *Classifier) error {
 			c.Params, err = decodeIntMap(r)
 		case "blobs":
 			c.Blobs, err = decodeBlobMap(r)
+		case "coded_blobs":
+			if r.codedOK {
+				*coded, err = decodeBlobMap(r)
+			} else {
+				err = r.skip()
+			}
 		default:
 			err = r.skip()
 		}

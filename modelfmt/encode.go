@@ -300,7 +300,7 @@ func (e *encoder) card(c *Card) {
 }
 
 func (e *encoder) classifier(c *Classifier) {
-	e.mapLen(6, false)
+	e.mapLen(7, false)
 	e.str("name")
 	e.str(c.Name)
 	e.str("templates")
@@ -311,11 +311,31 @@ func (e *encoder) classifier(c *Classifier) {
 	e.str(c.Layout)
 	e.str("params")
 	e.intMap(c.Params)
+	// Blobs that Huffman coding makes smaller than snappy would go to
+	// coded_blobs (see coding.go), the others to blobs.
+	names := slices.Sorted(maps.Keys(c.Blobs))
+	coded := make([][]byte, len(names))
+	nc := 0
+	for i, k := range names {
+		if coded[i] = codeBlob(c.Blobs[k]); coded[i] != nil {
+			nc++
+		}
+	}
 	e.str("blobs")
-	if e.mapLen(len(c.Blobs), c.Blobs == nil) {
-		for _, k := range slices.Sorted(maps.Keys(c.Blobs)) {
+	if e.mapLen(len(names)-nc, c.Blobs == nil) {
+		for i, k := range names {
+			if coded[i] == nil {
+				e.str(k)
+				e.do(e.e.EncodeBytes(c.Blobs[k]))
+			}
+		}
+	}
+	e.str("coded_blobs")
+	e.mapLen(nc, false)
+	for i, k := range names {
+		if coded[i] != nil {
 			e.str(k)
-			e.do(e.e.EncodeBytes(c.Blobs[k]))
+			e.do(e.e.EncodeBytes(coded[i]))
 		}
 	}
 }

@@ -16,7 +16,7 @@ const Magic = "\x89TPM\r\n\x1a\n"
 // FormatVersion is the container format version that Encode writes and the
 // newest version Decode reads. Decode reads every version from 1 up to
 // FormatVersion and refuses newer ones with ErrNewerVersion.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // SniffLen is the number of leading bytes Sniff needs: the magic and the
 // format version.

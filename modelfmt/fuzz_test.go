@@ -16,13 +16,14 @@ func FuzzDecode(f *testing.F) {
 	valid := mustMarshal(f, fullModel())
 	f.Add(valid)
 	f.Add(mustMarshal(f, &Model{System: "arc-standard"}))
+	f.Add(mustMarshal(f, codedModel()))
 	f.Add(valid[:len(valid)/2])
 	f.Add(valid[:headerSizeV1])
 	f.Add([]byte{})
 	f.Add([]byte(Magic))
 	f.Add([]byte("\x7fELF\x02\x01\x01\x00"))
 	newer := bytes.Clone(valid)
-	binary.LittleEndian.PutUint32(newer[8:], 2)
+	binary.LittleEndian.PutUint32(newer[8:], FormatVersion+1)
 	f.Add(newer)
 	str := func(s string) []byte { return append([]byte{0xa0 | byte(len(s))}, s...) }
 	f.Add(wrap(f, bytes.Join([][]byte{{0x82}, str("system"), str("x"), str("classifiers"), {0xdd, 0xff, 0xff, 0xff, 0xff}}, nil)))
@@ -63,6 +64,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzDocument(f *testing.F) {
 	f.Add(rawDoc(f, fullModel()))
 	f.Add(rawDoc(f, &Model{System: "x"}))
+	f.Add(rawDoc(f, codedModel()))
 	f.Add([]byte{0x91, 0x91, 0x91, 0xc0})
 	f.Add([]byte{0xdf, 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, doc []byte) {

@@ -296,7 +296,7 @@ func TestCorruptModels(t *testing.T) {
 	// values.
 	st := &corruptStats{messages: map[string]int{}}
 	file := models[0].small
-	for _, v := range []uint32{0, 2, 3, 255, math.MaxUint32} {
+	for _, v := range []uint32{0, modelfmt.FormatVersion + 1, modelfmt.FormatVersion + 2, 255, math.MaxUint32} {
 		c := bytes.Clone(file)
 		binary.LittleEndian.PutUint32(c[8:], v)
 		loadBounded(t, st, fmt.Sprintf("version %d", v), c)

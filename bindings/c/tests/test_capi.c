@@ -194,15 +194,15 @@ static void test_load_errors(void) {
      * declares more document than its stream can hold: each its own code,
      * the message with the versions or the byte offset, and the path. */
     {
-        unsigned char hdr[20] = {0x89, 'T', 'P', 'M', '\r', '\n', 0x1a, '\n', 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        unsigned char hdr[20] = {0x89, 'T', 'P', 'M', '\r', '\n', 0x1a, '\n', 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         char newer[512];
         snprintf(newer, sizeof newer, "%s/newer.tpm", dir);
         write_file(newer, hdr, sizeof hdr);
         rc = tp_model_load(newer, &m, &err);
         EXPECT_ERR(rc, err, TP_ERR_MODEL_VERSION, newer,
-                   "made by a newer transparse (format version 2; this library reads versions up to 1)");
+                   "made by a newer transparse (format version 3; this library reads versions up to 2)");
         rc = tp_model_load_from_memory(hdr, sizeof hdr, &m, &err);
-        EXPECT_ERR(rc, err, TP_ERR_MODEL_VERSION, "tp_model_load_from_memory: ", "format version 2");
+        EXPECT_ERR(rc, err, TP_ERR_MODEL_VERSION, "tp_model_load_from_memory: ", "format version 3");
         hdr[8] = 1;    /* version 1 */
         hdr[12] = 200; /* 200 bytes of document, no stream */
         write_file(newer, hdr, sizeof hdr);

@@ -31,8 +31,8 @@ def check_error(exc, cls, *parts):
 
 def test_model_errors_without_a_model(tmp_path):
     cases = [
-        (header(2, 0), transparse.ModelVersionError,
-         "made by a newer transparse (format version 2; this library reads versions up to 1)"),
+        (header(3, 0), transparse.ModelVersionError,
+         "made by a newer transparse (format version 3; this library reads versions up to 2)"),
         (header(0, 0), transparse.ModelFormatError, "corrupt at byte 8 (format version 0 does not exist)"),
         (header(1, 5), transparse.ModelFormatError, "corrupt at byte 12 (header says 5 bytes of document"),
         (MAGIC[:5], transparse.ModelFormatError, "truncated: input ends after 5 bytes, inside the magic"),
