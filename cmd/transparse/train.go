@@ -110,6 +110,7 @@ path of the saved model is printed on standard output.
 	f.IntVar(&o.MinUpdates, "min-updates", 0, "drop parser features updated fewer times (0: the trainer's default)")
 	f.Float32Var(&o.MinAbs, "min-abs", 0, "drop gold-tag parser weights smaller than this (0: the trainer's default)")
 	f.Float32Var(&o.PlainMinAbs, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: the trainer's default)")
+	f.IntVar(&o.WeightBits, "weight-bits", 0, "bits (sign included, 2..16) of the stored parser weights (0: 12)")
 	f.IntVar(&o.PlainRuns, "plain-runs", 0, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
 	f.BoolVar(&o.GoldOnly, "gold-only", false, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", "", "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")

@@ -243,19 +243,11 @@ func roundTrip(t *testing.T, m *Model, classes int, rng *rand.Rand) {
 		t.Fatalf("decoded model differs: %d/%d features, %d/%d weights",
 			m2.NumFeatures(), m.NumFeatures(), m2.NumWeights(), m.NumWeights())
 	}
-	s1 := make([]float32, classes)
-	s2 := make([]float32, classes)
-	f := make([]uint64, 30)
-	for i := 0; i < 2000; i++ {
-		fillRandom(rng, f, 250000)
-		m.Scores(f, s1)
-		m2.Scores(f, s2)
-		for k := range s1 {
-			if math.Float32bits(s1[k]) != math.Float32bits(s2[k]) {
-				t.Fatalf("scores differ after round trip: class %d: %v vs %v", k, s1[k], s2[k])
-			}
+	compareScores(rng, m, m2, classes, 2000, 30, 250000, func(k int, x, y float32) {
+		if math.Float32bits(x) != math.Float32bits(y) {
+			t.Fatalf("scores differ after round trip: class %d: %v vs %v", k, x, y)
 		}
-	}
+	})
 	c2 := m2.Classifier("x", []string{"t1", "t2"}, names)
 	if !reflect.DeepEqual(c, c2) {
 		t.Fatalf("re-encoding the decoded model gives a different classifier")
@@ -267,7 +259,7 @@ func TestRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	for _, opt := range []FreezeOptions{
 		{}, {Precision: Float32}, {MinUpdates: 2, MinAbs: 0.01}, {KeyBits: 24}, {KeyBits: 40, Precision: Float32},
-		{Levels: 2}, {Levels: 256, KeyBits: 32},
+		{Levels: 2}, {Levels: 256, KeyBits: 32}, {WeightBits: 12}, {WeightBits: 2, KeyBits: 32},
 	} {
 		m := tr.Freeze(opt)
 		if m.NumFeatures() == 0 {
@@ -282,21 +274,55 @@ func TestRoundTrip(t *testing.T) {
 func TestQuantizationCloseToFloat(t *testing.T) {
 	tr := trained(17, 20000, 7)
 	mf := tr.Freeze(FreezeOptions{Precision: Float32})
-	mq := tr.Freeze(FreezeOptions{Precision: Int16})
-	rng := rand.New(rand.NewSource(8))
-	s1 := make([]float32, 17)
-	s2 := make([]float32, 17)
-	f := make([]uint64, 20)
-	for i := 0; i < 1000; i++ {
-		fillRandom(rng, f, 200000)
-		mf.Scores(f, s1)
-		mq.Scores(f, s2)
-		for k := range s1 {
-			if d := math.Abs(float64(s1[k] - s2[k])); d > float64(20*mq.scale) {
-				t.Fatalf("quantized score differs by %v (scale %v)", d, mq.scale)
+	for _, bits := range []int{0, 12, 8} {
+		mq := tr.Freeze(FreezeOptions{Precision: Int16, WeightBits: bits})
+		// The largest weight is 2^(bits-1)-1 steps of the scale.
+		top := 32767
+		if bits != 0 {
+			top = 1<<(bits-1) - 1
+		}
+		maxQ := 0
+		for _, v := range int16s(t, mq) {
+			maxQ = max(maxQ, int(v), -int(v))
+		}
+		if maxQ != top {
+			t.Errorf("WeightBits %d: largest |weight| %d steps, want %d", bits, maxQ, top)
+		}
+		compareScores(rand.New(rand.NewSource(8)), mf, mq, 17, 1000, 20, 200000, func(k int, x, y float32) {
+			// Each of 20 features rounds by at most half a step.
+			if d := math.Abs(float64(x - y)); d > float64(10*mq.scale)*1.001 {
+				t.Fatalf("WeightBits %d: quantized score differs by %v (scale %v)", bits, d, mq.scale)
 			}
+		})
+	}
+}
+
+// compareScores scores n random vectors of width features (from a space
+// of the given size) with a and b and calls check on each class's two
+// scores.
+func compareScores(rng *rand.Rand, a, b *Model, classes, n, width int, space uint64, check func(k int, x, y float32)) {
+	s1 := make([]float32, classes)
+	s2 := make([]float32, classes)
+	f := make([]uint64, width)
+	for range n {
+		fillRandom(rng, f, space)
+		a.Scores(f, s1)
+		b.Scores(f, s2)
+		for k := range s1 {
+			check(k, s1[k], s2[k])
 		}
 	}
+}
+
+// int16s returns the stored weights of an Int16 model.
+func int16s(t *testing.T, m *Model) []int16 {
+	t.Helper()
+	c := m.Classifier("x", nil, nil)
+	q, err := int16Weights(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
 
 func TestFromClassifierRejectsCorruption(t *testing.T) {

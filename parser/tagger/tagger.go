@@ -268,13 +268,13 @@ func sentenceCase(upper, letters int) uint64 {
 
 // freezeOptions returns how the averaged weights of a tagger trained on the
 // given number of words become the stored model: weights are quantized to
-// int16, keys are truncated to 40 bits (an unknown feature has a chance of
+// linear.TrainedWeightBits bits, keys are truncated to 40 bits (an unknown feature has a chance of
 // about 1 in 10 million of matching a stored one), and with enough data
 // features updated fewer than 2 or 3 times are dropped. On EWT (200,000
 // words) dropping them halves the model and makes tagging faster at no
 // measurable cost in accuracy; on 30,000 words it would cost 0.15 points.
 func freezeOptions(words int) linear.FreezeOptions {
-	return linear.FreezeOptions{MinUpdates: min(3, max(1, words/50000)), Precision: linear.Int16, KeyBits: 40}
+	return linear.FreezeOptions{MinUpdates: min(3, max(1, words/50000)), Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
 }
 
 // Train trains a tagger on the tags of train in opt.Column (UPOS by

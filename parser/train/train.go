@@ -58,6 +58,10 @@ type Options struct {
 	MinAbs float32
 	// PlainMinAbs is MinAbs for the plain-token parser (0 = default 0.5).
 	PlainMinAbs float32
+	// WeightBits is the number of bits of the stored parser weights
+	// (linear.FreezeOptions.WeightBits; 0 = linear.TrainedWeightBits, 12).
+	// The taggers always use linear.TrainedWeightBits.
+	WeightBits int
 	// PlainRuns is the number of plain-token parsers trained side by side,
 	// each with its own seed (example order and exploration), whose
 	// averaged weights are averaged again into the one plain-token
@@ -105,6 +109,9 @@ func (o *Options) defaults() {
 	if o.PlainRuns <= 0 {
 		o.PlainRuns = 2
 	}
+	if o.WeightBits == 0 {
+		o.WeightBits = linear.TrainedWeightBits
+	}
 	if o.Explore == 0 {
 		o.Explore = 0.9
 	}
@@ -121,6 +128,9 @@ func Train(opt Options) (*parser.Model, error) {
 	sys, err := transition.Lookup(opt.System)
 	if err != nil {
 		return nil, err
+	}
+	if opt.WeightBits < 2 || opt.WeightBits > 16 {
+		return nil, fmt.Errorf("train: weight bits %d, want 2..16", opt.WeightBits)
 	}
 	trainSents, err := conllu.ReadFile(opt.TrainPath)
 	if err != nil {
@@ -203,7 +213,7 @@ func Train(opt Options) (*parser.Model, error) {
 		Version:   Version,
 		Options: map[string]string{
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
-			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
+			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
 			"gold_only": fmt.Sprint(opt.GoldOnly), "pseudo_projective": enc.String(),
 		},
@@ -570,7 +580,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 		minAbs = opt.PlainMinAbs
 	}
 	runs := len(runExs)
-	freeze := linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), MinAbs: max(minAbs, 0), KeyBits: 32}
+	freeze := linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), MinAbs: max(minAbs, 0), KeyBits: 32, WeightBits: opt.WeightBits}
 	type run struct {
 		st    *stepper
 		exs   []example
