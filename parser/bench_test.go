@@ -1,10 +1,9 @@
 package parser
 
 import (
-	"github.com/transparse/transparse/internal/testenv"
-	"path/filepath"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -19,9 +18,9 @@ func benchModel(b *testing.B) *Model {
 }
 
 func benchSentences(b *testing.B, strip bool) ([]*conllu.Sentence, int) {
-	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu"))
+	sents, err := conllu.ReadFile(testenv.UDFile(b, "en_ewt-ud-test.conllu"))
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	n := 0
 	for _, s := range sents {

@@ -17,7 +17,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/transparse/transparse/internal/testenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,6 +28,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/golang/snappy"
 
@@ -42,8 +43,8 @@ import (
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// udDir holds the shared UD treebanks, relative to this package.
-var udDir = filepath.Join("..", "..", "shared", "data", "ud")
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 // tinySystems are the transition systems of the fuzz targets' tiny models:
 // the linear ones, so that every fuzz input runs in milliseconds (the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -124,9 +123,9 @@ func benchTag(b *testing.B, xpos bool) {
 // BenchmarkReadCoNLLU and BenchmarkWriteCoNLLU measure CoNLL-U I/O on EWT
 // test (words/s).
 func BenchmarkReadCoNLLU(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu"))
+	data, err := os.ReadFile(testenv.UDFile(b, "en_ewt-ud-test.conllu"))
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	_, n := benchSentences(b, false)
 	b.ReportAllocs()

@@ -3,7 +3,6 @@ package parser
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -44,9 +43,9 @@ func TestSharedDictionaryKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sents, err := conllu.ReadFile("../../shared/data/ud/en_ewt-ud-dev.conllu")
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	for _, s := range sents {
 		s.StripTags()
@@ -104,9 +103,9 @@ func TestLoadBytesDoesNotRetain(t *testing.T) {
 	for i := range data {
 		data[i] = byte(i*7 + 3)
 	}
-	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu"))
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
 	if err != nil {
-		testenv.SkipOrFail(t, "no EWT dev: %v", err)
+		t.Fatal(err)
 	}
 	for k, s := range sents {
 		for _, plain := range []bool{false, true} {

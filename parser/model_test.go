@@ -2,13 +2,12 @@ package parser
 
 import (
 	"errors"
-	"github.com/transparse/transparse/internal/testenv"
 	"math/rand"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -26,11 +25,7 @@ func testModel(t *testing.T) *Model {
 // with a head.
 func TestEveryParseIsATree(t *testing.T) {
 	m := testModel(t)
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "ud", "*-ud-[dt]e*.conllu"))
-	if len(files) == 0 {
-		t.Skip("no treebanks")
-	}
-	for _, f := range files {
+	for _, f := range testenv.UDFiles(t, "*-ud-[dt]e*.conllu") {
 		sents, err := conllu.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -118,9 +113,9 @@ func TestParseRejectsBadInput(t *testing.T) {
 // a sync.Pool; the per-call scratch is kept in a free list).
 func TestParseDoesNotAllocate(t *testing.T) {
 	m := testModel(t)
-	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu"))
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	sents = sents[:100]
 	for _, plain := range []bool{false, true} {

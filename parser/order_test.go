@@ -1,9 +1,9 @@
 package parser
 
 import (
-	"path/filepath"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -12,9 +12,9 @@ import (
 // backwards gives the same trees, tags included.
 func TestParseIndependentOfOrder(t *testing.T) {
 	m := testModel(t)
-	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu"))
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-test.conllu"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	for _, strip := range []bool{true, false} {
 		parse := func(order []int) []string {
@@ -49,9 +49,9 @@ func TestParseIndependentOfOrder(t *testing.T) {
 // Many goroutines parsing with one model get the same parses as one.
 func TestParseConcurrent(t *testing.T) {
 	m := testModel(t)
-	sents, err := conllu.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu"))
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	sents = sents[:400]
 	parseAll := func() []string {

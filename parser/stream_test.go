@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -16,9 +15,9 @@ import (
 // ewtTestText returns EWT test as CoNLL-U text.
 func ewtTestText(t *testing.T) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu"))
+	b, err := os.ReadFile(testenv.UDFile(t, "en_ewt-ud-test.conllu"))
 	if err != nil {
-		testenv.SkipOrFail(t, "no EWT test: %v", err)
+		t.Fatal(err)
 	}
 	return b
 }

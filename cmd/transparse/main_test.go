@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -420,8 +421,8 @@ func TestModelNameFromPath(t *testing.T) {
 	}
 }
 
-// udDir is the shared Universal Dependencies data, relative to this package.
-var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 func absPath(t *testing.T, p string) string {
 	t.Helper()

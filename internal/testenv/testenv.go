@@ -23,6 +23,40 @@ func SkipOrFail(tb testing.TB, format string, args ...any) {
 	tb.Skipf(format, args...)
 }
 
+// UDDir is $TRANSPARSE_UD_DIR, or the shared Universal Dependencies
+// treebanks beside the repository (shared/data/ud next to its root).
+func UDDir() string {
+	if d := os.Getenv("TRANSPARSE_UD_DIR"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "ud")
+}
+
+// UDFile returns the path of the treebank file name (e.g.
+// "en_ewt-ud-dev.conllu") in UDDir, or skips tb when it is missing (fails
+// it when $CI is set).
+func UDFile(tb testing.TB, name string) string {
+	tb.Helper()
+	p := filepath.Join(UDDir(), name)
+	if _, err := os.Stat(p); err != nil {
+		SkipOrFail(tb, "no UD data: %v", err)
+	}
+	return p
+}
+
+// UDFiles returns the paths of the files of UDDir that match pattern
+// (filepath.Match syntax), or skips tb when there are none (fails it when
+// $CI is set).
+func UDFiles(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join(UDDir(), pattern))
+	if len(files) == 0 {
+		SkipOrFail(tb, "no UD data: no %s in %s", pattern, UDDir())
+	}
+	return files
+}
+
 // ModelPath is $TRANSPARSE_MODEL, or the bundled model models/en_ewt.tpm.
 func ModelPath() string {
 	if p := os.Getenv("TRANSPARSE_MODEL"); p != "" {

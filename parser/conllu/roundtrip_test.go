@@ -7,21 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
 )
 
-// udDir holds the shared Universal Dependencies files.
-const udDir = "../../../shared/data/ud"
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 func udFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(udDir, "*.conllu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Skipf("no CoNLL-U files in %s", udDir)
-	}
-	return files
+	return testenv.UDFiles(t, "*.conllu")
 }
 
 // TestRoundTripUD reads and writes back every shared treebank file and

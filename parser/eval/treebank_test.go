@@ -1,19 +1,15 @@
 package eval
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
 // TestTreebankAgainstItself scores the English EWT dev set against itself.
 func TestTreebankAgainstItself(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "ud", "en_ewt-ud-dev.conllu")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("treebank not available: %v", err)
-	}
+	path := testenv.UDFile(t, "en_ewt-ud-dev.conllu")
 	gold, err := conllu.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,12 @@
 package linear_test
 
 import (
-	"github.com/transparse/transparse/internal/testenv"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
@@ -21,10 +21,9 @@ import (
 
 func ewtTest(tb testing.TB) []*conllu.Sentence {
 	tb.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "data", "ud", "en_ewt-ud-test.conllu")
-	sents, err := conllu.ReadFile(path)
+	sents, err := conllu.ReadFile(testenv.UDFile(tb, "en_ewt-ud-test.conllu"))
 	if err != nil {
-		testenv.SkipOrFail(tb, "no EWT test: %v", err)
+		tb.Fatal(err)
 	}
 	return sents
 }

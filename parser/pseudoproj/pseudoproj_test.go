@@ -2,7 +2,6 @@ package pseudoproj
 
 import (
 	"fmt"
-	"github.com/transparse/transparse/internal/testenv"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,12 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
+
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// udDir is the shared treebank directory, relative to this package.
-var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 type sent struct {
 	head   []int32
@@ -24,10 +25,7 @@ type sent struct {
 
 func treebankFiles(t *testing.T) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(udDir, "*.conllu"))
-	if len(files) == 0 {
-		testenv.SkipOrFail(t, "no treebanks in %s", udDir)
-	}
+	files := testenv.UDFiles(t, "*.conllu")
 	for i := range files {
 		files[i] = filepath.Base(files[i])
 	}

@@ -3,7 +3,6 @@ package tagger
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -11,20 +10,12 @@ import (
 	"github.com/golang/snappy"
 	"github.com/vmihailenco/msgpack/v5"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-// udDir returns the shared UD data directory, or skips the test.
-func udDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "ud")
-	if _, err := os.Stat(filepath.Join(dir, "en_ewt-ud-train.conllu")); err != nil {
-		t.Skipf("UD data not found: %v", err)
-	}
-	return dir
-}
-
 func readEWT(t testing.TB, split string) []*conllu.Sentence {
-	s, err := conllu.ReadFile(filepath.Join(udDir(t), "en_ewt-ud-"+split+".conllu"))
+	s, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-"+split+".conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}

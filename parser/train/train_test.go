@@ -3,10 +3,11 @@ package train
 import (
 	"bytes"
 	"fmt"
-	"github.com/transparse/transparse/internal/testenv"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
@@ -15,7 +16,8 @@ import (
 	"github.com/transparse/transparse/parser/tree"
 )
 
-var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 func need(t *testing.T, file string) string {
 	p := filepath.Join(udDir, file)

@@ -1,17 +1,18 @@
 package transition
 
 import (
-	"github.com/transparse/transparse/internal/testenv"
 	"math/rand"
 	"path/filepath"
 	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// udDir is the shared treebank directory, relative to this package.
-var udDir = filepath.Join("..", "..", "..", "shared", "data", "ud")
+// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
+var udDir = testenv.UDDir()
 
 type goldSent struct {
 	g    *Gold
@@ -46,10 +47,7 @@ func loadGold(t *testing.T, file string) []goldSent {
 }
 
 func treebankFiles(t *testing.T) []string {
-	files, _ := filepath.Glob(filepath.Join(udDir, "*.conllu"))
-	if len(files) == 0 {
-		testenv.SkipOrFail(t, "no treebanks in %s", udDir)
-	}
+	files := testenv.UDFiles(t, "*.conllu")
 	for i := range files {
 		files[i] = filepath.Base(files[i])
 	}

@@ -1,9 +1,10 @@
 package tree
 
 import (
-	"github.com/transparse/transparse/internal/testenv"
 	"path/filepath"
 	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -142,12 +143,7 @@ func TestNestedExhaustive(t *testing.T) {
 // definitions (trees up to 14 words; longer ones only check gap degree 0 ⇔
 // projective).
 func TestNestedTreebanks(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "ud")
-	files, _ := filepath.Glob(filepath.Join(dir, "*-dev.conllu"))
-	if len(files) == 0 {
-		testenv.SkipOrFail(t, "no treebanks in %s", dir)
-	}
-	for _, file := range files {
+	for _, file := range testenv.UDFiles(t, "*-dev.conllu") {
 		sents, err := conllu.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
