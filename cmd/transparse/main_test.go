@@ -658,7 +658,34 @@ func TestTrainSmall(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect: exit status %d", code)
 	}
-	wantContains(t, "inspect", stdout, "arc-eager", "small")
+	wantContains(t, "inspect", stdout, "arc-eager", "small", "weight_bits = 12")
+
+	// Rounding its weights to fewer bits makes a smaller file that still
+	// parses; a bad bit count is a usage error naming the range.
+	small := filepath.Join(dir, "small8.tpm")
+	code, _, stderr = runCmd(t, "", "prune", "--weight-bits", "6", model, "-o", small)
+	if code != 0 {
+		t.Fatalf("prune --weight-bits 6: exit status %d, stderr:\n%s", code, stderr)
+	}
+	wantContains(t, "prune output", stderr, "parser.gold: weights rounded to 6 bits", "tagger.upos: weights rounded to 6 bits")
+	before, after := fileSize(t, model), fileSize(t, small)
+	if after >= before {
+		t.Errorf("6-bit model is %d bytes, the 12-bit one %d", after, before)
+	}
+	exerciseModel(t, small)
+	code, _, stderr = runCmd(t, "", "prune", "--weight-bits", "17", model, "-o", filepath.Join(dir, "bad.tpm"))
+	if code == 0 || !strings.Contains(stderr, "17 bits, want 2..16") {
+		t.Errorf("prune --weight-bits 17: exit status %d, stderr %q", code, stderr)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
 
 func TestTrainMissingInput(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 func newPruneCmd() *cobra.Command {
 	var out string
 	var gold, plain, tagger float32
-	var levels int
+	var levels, weightBits int
 	cmd := &cobra.Command{
 		Use:   "prune [flags] MODEL -o OUT",
 		Short: "Drop small weights from a model: smaller file, faster parsing",
@@ -24,11 +24,14 @@ below the given thresholds (per classifier: the gold-tag parser, the
 plain-token parser, the taggers), and without the features left with no
 weight. Fewer features make the file smaller and the scoring tables fit
 better in the processor's caches, at some cost in accuracy: measure it on
-dev with "transparse eval". --levels rounds the weights of every classifier
-to a codebook of that many values, so the file stores one byte per weight.
+dev with "transparse eval". --weight-bits rounds the weights of every
+classifier to that many bits (the trainers store 12; older models 16):
+the file shrinks by about one bit per weight per bit dropped. --levels
+rounds them to a codebook of that many values instead.
 The thresholds are recorded in the model card; the card's scores are those
 of the unpruned model.`,
-		Example: `  transparse prune --gold-min-abs 3 --plain-min-abs 1 models/en_ewt.tpm -o small.tpm
+		Example: `  transparse prune --weight-bits 12 old.tpm -o smaller.tpm
+  transparse prune --gold-min-abs 3 --plain-min-abs 1 models/en_ewt.tpm -o small.tpm
   transparse eval -m small.tpm ../shared/data/ud/en_ewt-ud-dev.conllu`,
 		Args: cobra.ExactArgs(1),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -59,6 +62,14 @@ of the unpruned model.`,
 					}
 					*c = *p
 					notes = append(notes, fmt.Sprintf("%s min_abs %g: %d of %d weights kept", c.Name, t, p.Params["entries"], before))
+				}
+				if weightBits > 0 {
+					p, err := linear.RoundWeights(c, weightBits)
+					if err != nil {
+						return fmt.Errorf("%s: %w", c.Name, err)
+					}
+					*c = *p
+					notes = append(notes, fmt.Sprintf("%s: weights rounded to %d bits", c.Name, weightBits))
 				}
 				if levels > 0 {
 					p, err := linear.Requantize(c, levels)
@@ -91,6 +102,7 @@ of the unpruned model.`,
 	f.Float32Var(&gold, "gold-min-abs", 0, "drop gold-tag parser weights smaller than this (0: keep)")
 	f.Float32Var(&plain, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: keep)")
 	f.Float32Var(&tagger, "tagger-min-abs", 0, "drop tagger weights smaller than this (0: keep)")
+	f.IntVar(&weightBits, "weight-bits", 0, "round every classifier's weights to this many bits, sign included (2..16; 0: keep)")
 	f.IntVar(&levels, "levels", 0, "round every classifier's weights to this many values (2..256: one byte per weight; 0: keep)")
 	return cmd
 }

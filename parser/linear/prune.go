@@ -27,6 +27,56 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 	}
 	scale := math.Float32frombits(uint32(c.Params["scale_bits"]))
 	minQ := int(math.Ceil(float64(minAbs / scale)))
+	out := keepWeights(c, q, func(v int16) bool { return int(v) >= minQ || -int(v) >= minQ })
+	if _, err := FromClassifier(out); err != nil {
+		return nil, fmt.Errorf("linear: Prune: %w", err)
+	}
+	return out, nil
+}
+
+// RoundWeights returns a copy of the encoded Int16 classifier c whose
+// weights are rounded to bits bits (2..16, sign included): the largest
+// absolute weight becomes 2^(bits-1)-1 steps of a new scale, the post-hoc
+// form of FreezeOptions.WeightBits. Weights that round to 0 are dropped,
+// and features left with none. A classifier whose weights already take at
+// most bits bits is returned unchanged (a copy). c is validated first and
+// not modified; other params and blobs are kept.
+func RoundWeights(c *modelfmt.Classifier, bits int) (*modelfmt.Classifier, error) {
+	if bits < 2 || bits > 16 {
+		return nil, fmt.Errorf("linear: RoundWeights: %d bits, want 2..16", bits)
+	}
+	if _, err := FromClassifier(c); err != nil {
+		return nil, err
+	}
+	q, err := int16Weights(c)
+	if err != nil {
+		return nil, errors.New("linear: RoundWeights: only int16 classifiers can be rounded")
+	}
+	maxQ := 0
+	for _, v := range q {
+		maxQ = max(maxQ, int(v), -int(v))
+	}
+	top := 1<<(bits-1) - 1
+	if maxQ <= top {
+		return cloneClassifier(c), nil
+	}
+	// v steps of scale become v*top/maxQ steps of scale*maxQ/top.
+	ratio := float64(top) / float64(maxQ)
+	for i, v := range q {
+		q[i] = int16(math.Round(float64(v) * ratio))
+	}
+	out := keepWeights(c, q, func(v int16) bool { return v != 0 })
+	scale := math.Float32frombits(uint32(c.Params["scale_bits"]))
+	out.Params["scale_bits"] = int64(math.Float32bits(scale * float32(maxQ) / float32(top)))
+	if _, err := FromClassifier(out); err != nil {
+		return nil, fmt.Errorf("linear: RoundWeights: %w", err)
+	}
+	return out, nil
+}
+
+// keepWeights returns a copy of c with the weights q (one per entry of c,
+// in order) where keep is true, and without the features left with none.
+func keepWeights(c *modelfmt.Classifier, q []int16, keep func(int16) bool) *modelfmt.Classifier {
 	cb := 1
 	if c.Params["classes"] > 256 {
 		cb = 2
@@ -47,7 +97,7 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 		cat = next
 		start := len(weights)
 		for j := 0; j < int(n); j++ {
-			if abs := int(q[e]); abs >= minQ || -abs >= minQ {
+			if keep(q[e]) {
 				classes = append(classes, classBlob[cb*e:cb*e+cb]...)
 				weights = append(weights, q[e])
 			}
@@ -67,8 +117,5 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 	out.Blobs["keys"], out.Blobs["counts"] = keys, counts
 	out.Blobs["classes"] = classes
 	setInt16Weights(out, weights)
-	if _, err := FromClassifier(out); err != nil {
-		return nil, fmt.Errorf("linear: Prune: %w", err)
-	}
-	return out, nil
+	return out
 }

@@ -3,6 +3,7 @@ package linear
 import (
 	"math"
 	"math/rand"
+	"reflect"
 	"testing"
 )
 
@@ -59,4 +60,57 @@ func TestPrune(t *testing.T) {
 		}
 	}
 	t.Logf("kept %d of %d weights, %d of %d features", p.NumWeights(), m.NumWeights(), p.NumFeatures(), m.NumFeatures())
+}
+
+// RoundWeights gives what freezing with WeightBits gives (up to one step
+// where the two roundings differ), keeps a classifier that already fits,
+// and refuses bad arguments.
+func TestRoundWeights(t *testing.T) {
+	tr := trained(17, 20000, 9)
+	c16 := tr.Freeze(FreezeOptions{}).Classifier("x", nil, nil)
+	same, err := RoundWeights(&c16, 16)
+	if err != nil || !reflect.DeepEqual(same.Blobs, c16.Blobs) || !reflect.DeepEqual(same.Params, c16.Params) {
+		t.Fatalf("RoundWeights(16) changed a 16-bit classifier (%v)", err)
+	}
+	for _, bits := range []int{12, 6} {
+		rc, err := RoundWeights(&c16, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tr.Freeze(FreezeOptions{WeightBits: bits}).Classifier("x", nil, nil)
+		if rc.Params["scale_bits"] != want.Params["scale_bits"] {
+			t.Errorf("%d bits: scale %v, Freeze gives %v", bits,
+				math.Float32frombits(uint32(rc.Params["scale_bits"])), math.Float32frombits(uint32(want.Params["scale_bits"])))
+		}
+		got, err := FromClassifier(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := FromClassifier(&want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Feature by feature, the weights agree within one step.
+		step := float64(ref.scale)
+		compareScores(rand.New(rand.NewSource(int64(bits))), got, ref, 17, 3000, 1, 200000, func(k int, x, y float32) {
+			if d := math.Abs(float64(x - y)); d > step*1.001 {
+				t.Fatalf("%d bits: class %d: RoundWeights %v, Freeze %v (step %v)", bits, k, x, y, step)
+			}
+		})
+		if d := got.NumWeights() - ref.NumWeights(); d < -ref.NumWeights()/100 || d > ref.NumWeights()/100 {
+			t.Errorf("%d bits: %d weights, Freeze keeps %d", bits, got.NumWeights(), ref.NumWeights())
+		}
+		if bits == 6 && rc.Layout != LayoutCodebook {
+			t.Errorf("6-bit weights (at most 63 values) not stored with a codebook: %s", rc.Layout)
+		}
+	}
+	for _, bits := range []int{0, 1, 17} {
+		if _, err := RoundWeights(&c16, bits); err == nil {
+			t.Errorf("RoundWeights(%d) accepted", bits)
+		}
+	}
+	cf := tr.Freeze(FreezeOptions{Precision: Float32}).Classifier("x", nil, nil)
+	if _, err := RoundWeights(&cf, 12); err == nil {
+		t.Error("RoundWeights of a float32 classifier accepted")
+	}
 }
