@@ -66,6 +66,30 @@ def test_parse_with_tags(model):
     assert_tree(s)
 
 
+def test_bytes_and_str_give_the_same_tokens(model):
+    words = ["The", "dogs", "bark", "."]
+    lemma = ["the", None, "", "."]
+    feats = ["Definite=Def", "_", None, ""]
+    s = model.parse(words, upos=["DET", "NOUN", "VERB", "PUNCT"], lemma=lemma, feats=feats)
+    assert [t.form for t in s] == words
+    assert [t.lemma for t in s] == ["the", "_", "_", "."]
+    assert [t.feats for t in s] == ["Definite=Def", "_", "_", "_"]
+    as_bytes = model.parse([w.encode() for w in words], upos=[b"DET", b"NOUN", b"VERB", b"PUNCT"],
+                           lemma=[b"the", None, b"", bytearray(b".")],
+                           feats=[memoryview(b"Definite=Def"), b"_", None, b""])
+    assert as_bytes == s
+    many = model.parse_many([{"words": words, "upos": ["DET", "NOUN", "VERB", "PUNCT"], "lemma": lemma,
+                              "feats": feats}, ["No", "tags"]])
+    assert many[0] == s and [t.lemma for t in many[1]] == ["_", "_"]
+    # The tokens are those the constructor makes: equal, same hash and repr,
+    # and frozen.
+    t = s[0]
+    made = transparse.Token(t.id, t.form, t.lemma, t.upos, t.xpos, t.feats, t.head, t.deprel)
+    assert made == t and hash(made) == hash(t) and repr(made) == repr(t)
+    with pytest.raises(AttributeError):
+        t.head = 3
+
+
 def test_deterministic_and_from_bytes(model, model_file):
     first = [model.parse(x.split()) for x in SENTENCES]
     assert first == [model.parse(x.split()) for x in SENTENCES]

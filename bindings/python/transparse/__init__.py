@@ -359,18 +359,31 @@ def _encode_all(name, values, none_ok=False):
 
 
 def _column(name, values, n):
-    """A C array of n strings (kept alive by the array), or None. The array
-    goes into a tp_tags field as it is: ctypes.cast would make a reference
-    cycle that only the cyclic collector frees, and the resident memory
-    of a long run would creep up between its collections."""
+    """The column values (None or a sequence of n strings) as a C array of
+    n strings (kept alive by the array), or None. The array goes into a
+    tp_tags field as it is: ctypes.cast would make a reference cycle that
+    only the cyclic collector frees, and the resident memory of a long run
+    would creep up between its collections."""
     if values is None:
         return None
+    return (ctypes.c_char_p * n)(*_encode_all(name, _column_list(name, values, n), none_ok=True))
+
+
+def _column_list(name, values, n):
+    """values (a sequence of n strings) as a list, checked."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"transparse: {name} must be a sequence of strings, not {type(values).__name__}")
     values = list(values)
     if len(values) != n:
         raise ArgumentError(f"parse: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
-    return (ctypes.c_char_p * n)(*_encode_all(name, values, none_ok=True))
+    return values
+
+
+def _as_given(values):
+    """The strings a result shows for a given column: each value as a str
+    (bytes decoded), "_" where absent (None or empty)."""
+    return [v if v and type(v) is str else
+            ("_" if not v else bytes(v).decode("utf-8", "replace")) for v in values]
 
 
 def _tags(cols):
@@ -382,28 +395,44 @@ def _tags(cols):
     return ctypes.byref(_lib.tp_tags(*cols))
 
 
-def _decode(b):
-    return b.decode("utf-8", "replace") if b is not None else "_"
+def _decode_all(bs):
+    """The strings of a result column (bytes or NULL, which shows as "_")."""
+    return [b.decode("utf-8", "replace") if b is not None else "_" for b in bs]
 
 
-def _sentence(encoded, cols, heads, deprels, upos, xpos, start, end):
-    """The Sentence of words start..end-1 of a parse: encoded forms, the
-    given columns (C arrays or None: UPOS, XPOS, FEATS, LEMMA) and the
+_new = object.__new__
+
+
+def _token(id, form, lemma, upos, xpos, feats, head, deprel):
+    """Token(...) without the frozen dataclass's __init__, which sets each
+    field through object.__setattr__ (about half the cost of building a
+    result); the instance is the same."""
+    t = _new(Token)
+    t.__dict__.update(id=id, form=form, lemma=lemma, upos=upos, xpos=xpos, feats=feats, head=head, deprel=deprel)
+    return t
+
+
+def _sentence(forms, lemma, feats, heads, deprels, upos, xpos, start, end):
+    """The Sentence of words start..end-1 of a parse: the forms and the
+    given LEMMA and FEATS columns as str (None: not given), and the
     result's lists; heads are 1-based within the sentence."""
-
-    def given(col, i):
-        v = col[i] if col is not None else None
-        return v.decode("utf-8", "replace") if v else "_"
-
     # A list, not a generator: tuple() of a generator over-allocates and
     # shrinks, which leaves the freed tuples on free lists of sizes that
     # are never asked for again: the resident memory of a long run creeps
     # up by a few MB (scripts/longrun.sh).
     return Sentence([
-        Token(i - start + 1, encoded[i].decode("utf-8", "replace"), given(cols[3], i), upos[i],
-              xpos[i], given(cols[2], i), heads[i], deprels[i])
+        _token(i - start + 1, forms[i], lemma[i] if lemma is not None else "_", upos[i], xpos[i],
+               feats[i] if feats is not None else "_", heads[i], deprels[i])
         for i in range(start, end)
     ])
+
+
+def _forms(words, encoded):
+    """The forms as a result shows them: the words themselves when all
+    are str, else the decoded bytes."""
+    if all(type(w) is str for w in words):
+        return words
+    return [b.decode("utf-8", "replace") for b in encoded]
 
 
 def _free_model(handle):
@@ -621,10 +650,13 @@ class Model:
         n = len(words)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
-        cols = [_column(k, v, n) for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
+        given = [None if v is None else _column_list(k, v, n)
+                 for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
+        cols = [_column(k, v, n) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
         tags = _tags(cols)
         out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
-        return _sentence(encoded, cols, *out, 0, n)
+        feats_s, lemma_s = (None if v is None else _as_given(v) for v in given[2:])
+        return _sentence(_forms(words, encoded), lemma_s, feats_s, *out, 0, n)
 
     def _call(self, fn, n):
         """Call fn(handle, result, err) (a tp_parse function with its other
@@ -637,8 +669,7 @@ class Model:
             _check(fn(h, ctypes.byref(res), ctypes.byref(err)), err)
             try:
                 r = res.contents
-                return (r.heads[:n], [_decode(b) for b in r.deprels[:n]], [_decode(b) for b in r.upos[:n]],
-                        [_decode(b) for b in r.xpos[:n]])
+                return r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n])
             finally:
                 _lib.tp_result_free(res)
         finally:
@@ -689,10 +720,11 @@ class Model:
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * total)(*encoded)
         # A column only where some sentence gives it, the others' words absent.
-        cols = []
+        cols, flat = [], []
         for name in ("upos", "xpos", "feats", "lemma"):
             if all(t.get(name) is None for t in given):
                 cols.append(None)
+                flat.append(None)
                 continue
             col = []
             for k, t in enumerate(given):
@@ -709,11 +741,15 @@ class Model:
                                         _lib.TP_ERR_ARGUMENT)
                 col.extend(v)
             cols.append(_column(name, col, total))
+            flat.append(col)
         tags = _tags(cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
         out = self._call(lambda h, res, err: _lib.tp_parse_batch(
             h, forms, offs, len(offsets) - 1, tags, res, err), total)
-        return [_sentence(encoded, cols, *out, offsets[k], offsets[k + 1]) for k in range(len(offsets) - 1)]
+        feats_s, lemma_s = (None if v is None else _as_given(v) for v in flat[2:])
+        forms_s = _forms(words, encoded)
+        return [_sentence(forms_s, lemma_s, feats_s, *out, offsets[k], offsets[k + 1])
+                for k in range(len(offsets) - 1)]
 
     def parse_conllu(self, text):
         """Parse every sentence of a CoNLL-U document.
