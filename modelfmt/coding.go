@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -343,14 +344,6 @@ func sortedNamed(m map[string][]byte) []namedBlob {
 	for k, v := range m {
 		out = append(out, namedBlob{k, v})
 	}
-	slices.SortFunc(out, func(a, b namedBlob) int {
-		if a.name < b.name {
-			return -1
-		}
-		if a.name > b.name {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b namedBlob) int { return strings.Compare(a.name, b.name) })
 	return out
 }

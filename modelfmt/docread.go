@@ -525,9 +525,10 @@ func decodeClassifiers(r *reader) ([]Classifier, error) {
 			}
 		}
 		if err == nil {
-			for name := range coded {
-				if _, dup := c.Blobs[name]; dup {
-					err = &docError{off: start, path: "coded_blobs" + keySeg(name), msg: "also in blobs", invalid: true}
+			for _, nb := range sortedNamed(coded) {
+				if _, dup := c.Blobs[nb.name]; dup {
+					err = &docError{off: start, path: "coded_blobs" + keySeg(nb.name), msg: "also in blobs", invalid: true}
+					break
 				}
 			}
 		}
