@@ -229,7 +229,14 @@ func interleave(dst, planes []byte, s int) {
 	case 1:
 	case 2:
 		lo, hi := planes[:e], planes[e:2*e]
-		for i := range lo {
+		// Four elements at a time: spread 4 bytes of each plane to every
+		// other byte of a word (two 64-bit shifts and masks each).
+		i := 0
+		for ; i+4 <= e; i += 4 {
+			binary.LittleEndian.PutUint64(dst[2*i:], spread2(binary.LittleEndian.Uint32(lo[i:]))|
+				spread2(binary.LittleEndian.Uint32(hi[i:]))<<8)
+		}
+		for ; i < e; i++ {
 			binary.LittleEndian.PutUint16(dst[2*i:], uint16(lo[i])|uint16(hi[i])<<8)
 		}
 	case 4:
@@ -244,6 +251,14 @@ func interleave(dst, planes []byte, s int) {
 			}
 		}
 	}
+}
+
+// spread2 returns the 4 bytes of x at the even bytes of a word: byte k
+// of x becomes byte 2k.
+func spread2(x uint32) uint64 {
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000FFFF0000FFFF
+	return (v | v<<8) & 0x00FF00FF00FF00FF
 }
 
 // decodeCodedBlobs decodes the coded blobs of every classifier of m into
