@@ -358,24 +358,25 @@ def _encode_all(name, values, none_ok=False):
     return out
 
 
-def _column(name, values, n):
-    """The column values (None or a sequence of n strings) as a C array of
-    n strings (kept alive by the array), or None. The array goes into a
+def _column(name, values):
+    """A checked column (None, or a list from _column_list) as a C array of
+    its strings (kept alive by the array), or None. The array goes into a
     tp_tags field as it is: ctypes.cast would make a reference cycle that
     only the cyclic collector frees, and the resident memory of a long run
     would creep up between its collections."""
     if values is None:
         return None
-    return (ctypes.c_char_p * n)(*_encode_all(name, _column_list(name, values, n), none_ok=True))
+    return (ctypes.c_char_p * len(values))(*_encode_all(name, values, none_ok=True))
 
 
-def _column_list(name, values, n):
-    """values (a sequence of n strings) as a list, checked."""
+def _column_list(where, name, values, n):
+    """values (a sequence of n strings) as a list, checked; where ("parse",
+    "parse_many: sentence 3") starts the error messages."""
     if isinstance(values, (str, bytes)):
-        raise TypeError(f"transparse: {name} must be a sequence of strings, not {type(values).__name__}")
+        raise TypeError(f"transparse: {where}: {name} must be a sequence of strings, not {type(values).__name__}")
     values = list(values)
     if len(values) != n:
-        raise ArgumentError(f"parse: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
+        raise ArgumentError(f"{where}: {name} has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
     return values
 
 
@@ -650,9 +651,9 @@ class Model:
         n = len(words)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
-        given = [None if v is None else _column_list(k, v, n)
+        given = [None if v is None else _column_list("parse", k, v, n)
                  for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
-        cols = [_column(k, v, n) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
+        cols = [_column(k, v) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
         tags = _tags(cols)
         out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
         feats_s, lemma_s = (None if v is None else _as_given(v) for v in given[2:])
@@ -732,15 +733,9 @@ class Model:
                 v = t.get(name)
                 if v is None:
                     col.extend([None] * n)
-                    continue
-                if isinstance(v, (str, bytes)):
-                    raise TypeError(f"transparse: parse_many: sentence {k}: {name} must be a sequence of strings")
-                v = list(v)
-                if len(v) != n:
-                    raise ArgumentError(f"parse_many: sentence {k}: {name} has {len(v)} items for {n} words",
-                                        _lib.TP_ERR_ARGUMENT)
-                col.extend(v)
-            cols.append(_column(name, col, total))
+                else:
+                    col.extend(_column_list(f"parse_many: sentence {k}", name, v, n))
+            cols.append(_column(name, col))
             flat.append(col)
         tags = _tags(cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
