@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -291,7 +292,7 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 	// Each n is at most 8 times its coded bytes, all of which lie in the
 	// document: total <= 8 * MaxDocumentSize fits an int on 64-bit
 	// machines; on 32-bit ones refuse what cannot be addressed.
-	if total > uint64(maxInt) {
+	if total > math.MaxInt {
 		return newError("", -1, "classifiers", kindCorrupt, "corrupt document (coded blobs decode to %d bytes)", total)
 	}
 	buf := make([]byte, total)
@@ -339,8 +340,6 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 	}
 	return nil
 }
-
-const maxInt = int(^uint(0) >> 1)
 
 // namedBlob is one entry of a classifier's "coded_blobs", in document order.
 type namedBlob struct {

@@ -524,8 +524,9 @@ func decodeClassifiers(r *reader) ([]Classifier, error) {
 				err = &docError{off: start, path: field, msg: problem, invalid: true}
 			}
 		}
+		named := sortedNamed(coded)
 		if err == nil {
-			for _, nb := range sortedNamed(coded) {
+			for _, nb := range named {
 				if _, dup := c.Blobs[nb.name]; dup {
 					err = &docError{off: start, path: "coded_blobs" + keySeg(nb.name), msg: "also in blobs", invalid: true}
 					break
@@ -537,7 +538,7 @@ func decodeClassifiers(r *reader) ([]Classifier, error) {
 		}
 		cs = append(cs, c)
 		if r.codedOK {
-			r.coded = append(r.coded, sortedNamed(coded))
+			r.coded = append(r.coded, named)
 		}
 	}
 	return cs, nil
