@@ -625,12 +625,8 @@ func TestTrainSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
 	}
-	train := filepath.Join(udDir, "en_ewt-ud-train.conllu")
-	devFull := filepath.Join(udDir, "en_ewt-ud-dev.conllu")
-	if _, err := os.Stat(train); err != nil {
-		t.Skipf("no treebank: %v", err)
-	}
-	devSents, err := conllu.ReadFile(devFull)
+	train := testenv.UDFile(t, "en_ewt-ud-train.conllu")
+	devSents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}

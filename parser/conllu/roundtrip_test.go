@@ -116,10 +116,7 @@ func BenchmarkWrite(b *testing.B) {
 }
 
 func readEWTDev(b *testing.B) []byte {
-	data, err := os.ReadFile(filepath.Join(udDir, "en_ewt-ud-dev.conllu"))
-	if errors.Is(err, os.ErrNotExist) {
-		b.Skip("EWT dev file missing")
-	}
+	data, err := os.ReadFile(testenv.UDFile(b, "en_ewt-ud-dev.conllu"))
 	if err != nil {
 		b.Fatal(err)
 	}

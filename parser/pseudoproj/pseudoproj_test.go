@@ -3,7 +3,6 @@ package pseudoproj
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,9 +13,6 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/tree"
 )
-
-// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
-var udDir = testenv.UDDir()
 
 type sent struct {
 	head   []int32
@@ -34,14 +30,7 @@ func treebankFiles(t *testing.T) []string {
 
 func load(t *testing.T, file string) []sent {
 	t.Helper()
-	path := filepath.Join(udDir, file)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	sents, err := conllu.ReadFile(path)
+	sents, err := conllu.ReadFile(testenv.UDFile(t, file))
 	if err != nil {
 		t.Fatal(err)
 	}
