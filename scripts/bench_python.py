@@ -6,7 +6,8 @@ inside the library), with the file's gold tags and from forms only; with Model.p
 (batches of 64 sentences with their gold tags, the batches shared among
 the threads); and with Model.parse_conllu (one call per thread for its share of the
 document: the batch entry point, where the GIL is released for the whole
-share). Best of PASSES timed passes after a warm-up.
+share). Each measure: a warm-up pass on one thread and on N, then
+PASSES timed passes of each, alternating; the best of each is reported.
 
     scripts/bench_python.py [-m MODEL] [-t THREADS] [-p PASSES] [-k] CONLLU
 """
@@ -46,34 +47,41 @@ def main():
     plain = [dict(words=col(s, 0)) for s in sents]
     results = {}
     with transparse.Model.load(a.model) as m:
-        def best_of(fn, items, threads, chunksize=1):
-            """Best time of fn over items, on one thread or a pool."""
-            def once():
-                t0 = time.perf_counter()
-                if threads == 1:
-                    for x in items:
-                        fn(x)
-                else:
-                    with ThreadPoolExecutor(threads) as ex:
-                        list(ex.map(fn, items, chunksize=chunksize))
-                return time.perf_counter() - t0
+        def run(fn, items, threads, chunksize=1):
+            """Seconds for fn over items, on one thread or a pool."""
+            t0 = time.perf_counter()
+            if threads == 1:
+                for x in items:
+                    fn(x)
+            else:
+                with ThreadPoolExecutor(threads) as ex:
+                    list(ex.map(fn, items, chunksize=chunksize))
+            return time.perf_counter() - t0
 
-            once()
-            return min(once() for _ in range(a.passes))
+        def best_rates(name, fn, items_of, chunksize=1):
+            """Best words/s of fn on one thread and on a.threads threads:
+            a warm-up of each, then a.passes passes of each, alternating, so
+            that a change in the machine's speed during the run touches
+            both figures alike."""
+            counts = (1, a.threads)
+            for threads in counts:
+                run(fn, items_of(threads), threads, chunksize)
+            best = {1: float("inf"), a.threads: float("inf")}
+            for _ in range(a.passes):
+                for threads in counts:
+                    best[threads] = min(best[threads], run(fn, items_of(threads), threads, chunksize))
+            results[f"{name}_1"] = words / best[1]
+            results[f"{name}_n"] = words / best[a.threads]
 
         blocks = read_blocks(a.conllu)
         batches = [gold[i:i + 64] for i in range(0, len(gold), 64)]
-        for threads in (1, a.threads):
-            n = "1" if threads == 1 else "n"
-            # parse_conllu: one call per thread's share of the document.
-            shares = ["".join(blocks[i::threads]) for i in range(threads)]
-            results[f"py_conllu_{n}"] = words / best_of(m.parse_conllu, shares, threads)
-            # parse_many: batches of 64 sentences, shared among the threads.
-            results[f"py_many_{n}"] = words / best_of(m.parse_many, batches, threads)
+        # parse_conllu: one call per thread's share of the document.
+        shares = {t: ["".join(blocks[i::t]) for i in range(t)] for t in (1, a.threads)}
+        best_rates("py_conllu", m.parse_conllu, shares.get)
+        # parse_many: batches of 64 sentences, shared among the threads.
+        best_rates("py_many", m.parse_many, lambda t: batches)
         for name, batch in (("gold", gold), ("tagged", plain)):
-            for threads in (1, a.threads):
-                t = best_of(lambda kw: m.parse(**kw), batch, threads, chunksize=64)
-                results[f"py_{name}_{'1' if threads == 1 else 'n'}"] = words / t
+            best_rates(f"py_{name}", lambda kw: m.parse(**kw), lambda t: batch, chunksize=64)
     if a.keys:
         print(f"py_threads {a.threads}")
         for k, v in results.items():
