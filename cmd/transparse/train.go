@@ -9,14 +9,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/train"
 	"github.com/transparse/transparse/parser/transition"
 )
 
 type trainOptions struct {
 	train.Options
-	output   string
-	progress string
+	output                        string
+	progress                      string
+	goldTemplates, plainTemplates string // files
 }
 
 func newTrainCmd() *cobra.Command {
@@ -72,6 +74,13 @@ path of the saved model is printed on standard output.
 				}
 			}
 
+			var err error
+			if o.GoldTemplates, err = readTemplates(o.goldTemplates); err != nil {
+				return err
+			}
+			if o.PlainTemplates, err = readTemplates(o.plainTemplates); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			opt := o.Options
 			opt.Log = stderr
@@ -114,6 +123,8 @@ path of the saved model is printed on standard output.
 	f.IntVar(&o.PlainRuns, "plain-runs", 0, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
 	f.BoolVar(&o.GoldOnly, "gold-only", false, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", "", "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
+	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's)")
+	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's)")
 	f.StringVar(&o.Name, "name", "", "model name for the card (default: the output file name without extension)")
 	f.StringVarP(&o.output, "output", "o", "", "where to save the model")
 	f.StringVar(&o.progress, "progress", "auto", "progress bars on standard error: auto (when a terminal), always or never")
@@ -121,6 +132,34 @@ path of the saved model is printed on standard output.
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return cmd
+}
+
+// readTemplates reads a file of feature templates (parser/feature syntax):
+// one per line, blank lines and lines starting with # ignored. An empty
+// path gives nil (the trainer's default templates).
+func readTemplates(path string) ([]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	var out []string
+	for i, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if _, err := feature.New([]string{t}); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no templates", path)
+	}
+	return out, nil
 }
 
 // modelNameFromPath returns the base name of path without its extension.
