@@ -71,3 +71,36 @@ func TestCardJSON(t *testing.T) {
 		t.Errorf("values: %s", js)
 	}
 }
+
+// tp_train's JSON options reach train.Options (templates and weight bits
+// among them); bad ones are argument errors naming the option.
+func TestParseTrainOptions(t *testing.T) {
+	opt, out, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
+		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "m.tpm" || opt.System != "arc-hybrid" || opt.TrainPath != "t.conllu" || opt.DevPath != "d.conllu" ||
+		opt.WeightBits != 10 || opt.MinAbs != 2.5 || opt.Epochs != 3 ||
+		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) {
+		t.Errorf("options %+v, output %q", opt, out)
+	}
+	opt, _, err = parseTrainOptions(`{"system":"arc-eager","train":"t","dev":"d","gold_templates":null}`)
+	if err != nil || opt.GoldTemplates != nil || opt.PlainTemplates != nil || opt.WeightBits != 0 {
+		t.Errorf("defaults: %+v, %v", opt, err)
+	}
+	for js, want := range map[string]string{
+		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":[]}`:             "gold templates: the list is empty",
+		`{"system":"arc-eager","train":"t","dev":"d","plain_templates":["s0.w","zz"]}`: "plain templates[1]",
+		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":"s0.w"}`:         "gold_templates",
+		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                "weight bits 40",
+		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:        `"up"`,
+		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                              "more than one JSON value",
+		`{"system":"arc-eager","train":"t"}`:                                           "required",
+	} {
+		_, _, err := parseTrainOptions(js)
+		if err == nil || !strings.Contains(err.Error(), want) || classify(err, codeInternal) != codeArgument {
+			t.Errorf("%s: %v, want an argument error with %q", js, err, want)
+		}
+	}
+}

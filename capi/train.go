@@ -6,7 +6,6 @@ package main
 import "C"
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -34,6 +33,9 @@ type trainOptions struct {
 	PlainMinAbs      *float32 `json:"plain_min_abs"`
 	PlainRuns        int      `json:"plain_runs"`
 	Explore          *float64 `json:"explore"`
+	WeightBits       int      `json:"weight_bits"`
+	GoldTemplates    []string `json:"gold_templates"`
+	PlainTemplates   []string `json:"plain_templates"`
 }
 
 //export tpgo_systems
@@ -69,38 +71,17 @@ func trainModel(options *C.char, out *C.uintptr_t) error {
 	if out == nil {
 		return argErr("model is NULL")
 	}
-	var o trainOptions
-	dec := json.NewDecoder(bytes.NewReader([]byte(C.GoString(options))))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return argErr("options: %v", err)
-	}
-	if o.System == "" || o.Train == "" || o.Dev == "" {
-		return argErr("options: \"system\", \"train\" and \"dev\" are required")
-	}
-	if _, err := transition.Lookup(o.System); err != nil {
-		return argErr("options: %v", err)
-	}
-	opt := train.Options{System: o.System, TrainPath: o.Train, DevPath: o.Dev, TestPath: o.Test,
-		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
-		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
-		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates, PlainRuns: o.PlainRuns}
-	if o.MinAbs != nil {
-		opt.MinAbs = *o.MinAbs
-	}
-	if o.PlainMinAbs != nil {
-		opt.PlainMinAbs = *o.PlainMinAbs
-	}
-	if o.Explore != nil {
-		opt.Explore = *o.Explore
+	opt, output, err := parseTrainOptions(C.GoString(options))
+	if err != nil {
+		return err
 	}
 	defer growing()()
 	m, err := train.Train(opt)
 	if err != nil {
 		return err
 	}
-	if o.Output != "" {
-		if err := m.Save(o.Output); err != nil {
+	if output != "" {
+		if err := m.Save(output); err != nil {
 			return err
 		}
 	}
@@ -132,4 +113,39 @@ func modelSave(h C.uintptr_t, path *C.char) error {
 	}
 	defer e.mu.RUnlock()
 	return e.model.Save(C.GoString(path))
+}
+
+// parseTrainOptions turns tp_train's JSON options into training options
+// and the output path; every error is an argument error naming the option.
+func parseTrainOptions(js string) (train.Options, string, error) {
+	var o trainOptions
+	dec := json.NewDecoder(strings.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return train.Options{}, "", argErr("options: %v", err)
+	}
+	if dec.More() {
+		return train.Options{}, "", argErr("options: more than one JSON value")
+	}
+	if o.System == "" || o.Train == "" || o.Dev == "" {
+		return train.Options{}, "", argErr("options: \"system\", \"train\" and \"dev\" are required")
+	}
+	opt := train.Options{System: o.System, TrainPath: o.Train, DevPath: o.Dev, TestPath: o.Test,
+		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
+		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
+		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates, PlainRuns: o.PlainRuns,
+		WeightBits: o.WeightBits, GoldTemplates: o.GoldTemplates, PlainTemplates: o.PlainTemplates}
+	if o.MinAbs != nil {
+		opt.MinAbs = *o.MinAbs
+	}
+	if o.PlainMinAbs != nil {
+		opt.PlainMinAbs = *o.PlainMinAbs
+	}
+	if o.Explore != nil {
+		opt.Explore = *o.Explore
+	}
+	if err := opt.Check(); err != nil {
+		return train.Options{}, "", argErr("options: %v", err)
+	}
+	return opt, o.Output, nil
 }

@@ -606,13 +606,21 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            parses only sentences given with tags), "min_updates",
  *            "min_abs", "plain_min_abs", "plain_runs" (plain-token parsers
  *            trained with different seeds and averaged into one; default
- *            2), "explore". Unknown keys are an error.
+ *            2), "explore", "weight_bits" (bits of the stored parser
+ *            weights, 2..16; default 12), "gold_templates" and
+ *            "plain_templates" (arrays of feature templates, e.g.
+ *            ["s0.w", "s0.p+n0.p", "n0l.d"], for the gold-tag and the
+ *            plain-token parser; syntax in docs/features.md; null or absent:
+ *            the system's). Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
  *
  * Errors: TP_ERR_ARGUMENT (options or model is NULL; options not a JSON
- * object, an unknown key, a required key missing, an unknown system: the
- * message lists the known ones), TP_ERR_IO (a treebank or the output cannot
+ * object, an unknown key, a required key missing, an unknown system (the
+ * message lists the known ones) or pseudo-projective encoding, weight_bits
+ * out of range, an empty template array, an invalid template: the message
+ * names it, e.g. "gold templates[3]"; all found before any data is read),
+ * TP_ERR_IO (a treebank or the output cannot
  * be read or written: the message has the path), TP_ERR_INPUT (malformed
  * CoNLL-U: the message has the file and line), TP_ERR_NOMEM, TP_ERR_FORK,
  * TP_ERR_INTERNAL. Blocks for the whole training (minutes on a full

@@ -138,17 +138,54 @@ func templatesNote(t []string) string {
 	return fmt.Sprintf("%d given", len(t))
 }
 
-// Train trains a tagger and a parser and returns the model.
+// Check reports the first option that no training could accept, before
+// any data is read: an unknown system or pseudo-projective encoding,
+// weight bits outside 2..16 (0 is the default), an empty template list (nil
+// is the system's), or an invalid template (the error names the list and
+// the template's index, e.g. "gold templates[3]"). Train calls it first.
+func (o *Options) Check() error {
+	if _, err := transition.Lookup(o.System); err != nil {
+		return err
+	}
+	if o.PseudoProjective != "" {
+		if _, err := pseudoproj.Parse(o.PseudoProjective); err != nil {
+			return err
+		}
+	}
+	if o.WeightBits != 0 && (o.WeightBits < 2 || o.WeightBits > 16) {
+		return fmt.Errorf("train: weight bits %d, want 2..16", o.WeightBits)
+	}
+	for _, l := range [...]struct {
+		name string
+		t    []string
+	}{{"gold", o.GoldTemplates}, {"plain", o.PlainTemplates}} {
+		if l.t == nil {
+			continue
+		}
+		if len(l.t) == 0 {
+			return fmt.Errorf("train: %s templates: the list is empty", l.name)
+		}
+		for i, t := range l.t {
+			if _, err := feature.New([]string{t}); err != nil {
+				return fmt.Errorf("train: %s templates[%d]: %w", l.name, i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Train trains a tagger and a parser and returns the model. Options are
+// checked first (Options.Check).
 func Train(opt Options) (*parser.Model, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	opt.defaults()
 	start := time.Now()
 	opt.start = start
 	sys, err := transition.Lookup(opt.System)
 	if err != nil {
 		return nil, err
-	}
-	if opt.WeightBits < 2 || opt.WeightBits > 16 {
-		return nil, fmt.Errorf("train: weight bits %d, want 2..16", opt.WeightBits)
 	}
 	trainSents, err := conllu.ReadFile(opt.TrainPath)
 	if err != nil {

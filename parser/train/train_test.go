@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -210,6 +211,46 @@ func TestPlainRuns(t *testing.T) {
 		}
 		if a.Classifiers[i].Name == "parser.gold" && !bytes.Equal(a.Classifiers[i].Blobs["weights"], b.Classifiers[i].Blobs["weights"]) {
 			t.Error("PlainRuns changed the gold-tag classifier")
+		}
+	}
+}
+
+// Check refuses what no training could accept, naming the option, before
+// reading any data (the paths here do not exist); defaults pass.
+func TestOptionsCheck(t *testing.T) {
+	ok := Options{System: "arc-eager", TrainPath: "/nonexistent", DevPath: "/nonexistent"}
+	if err := ok.Check(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	withTpl := ok
+	withTpl.GoldTemplates = []string{"s0.w", "s0.p+n0.p", "n0l.d"}
+	withTpl.PlainTemplates = []string{"n0.w"}
+	withTpl.WeightBits = 8
+	if err := withTpl.Check(); err != nil {
+		t.Fatalf("valid templates: %v", err)
+	}
+	cases := []struct {
+		name string
+		edit func(*Options)
+		want string
+	}{
+		{"system", func(o *Options) { o.System = "arc-wobbly" }, "arc-wobbly"},
+		{"encoding", func(o *Options) { o.PseudoProjective = "sideways" }, `"sideways"`},
+		{"bits low", func(o *Options) { o.WeightBits = 1 }, "weight bits 1, want 2..16"},
+		{"bits high", func(o *Options) { o.WeightBits = 17 }, "weight bits 17"},
+		{"empty gold", func(o *Options) { o.GoldTemplates = []string{} }, "gold templates: the list is empty"},
+		{"bad gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "s0.q"} }, `gold templates[1]: feature: template "s0.q"`},
+		{"bad plain", func(o *Options) { o.PlainTemplates = []string{"x9.w"} }, `plain templates[0]: feature: template "x9.w"`},
+	}
+	for _, c := range cases {
+		o := ok
+		c.edit(&o)
+		err := o.Check()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Check() = %v, want an error with %q", c.name, err, c.want)
+		}
+		if _, terr := Train(o); terr == nil || terr.Error() != err.Error() {
+			t.Errorf("%s: Train() = %v, want Check's error %v", c.name, terr, err)
 		}
 	}
 }

@@ -1546,6 +1546,16 @@ static void test_train_and_save(const char *ewt) {
                TP_ERR_ARGUMENT, "arc-wobbly", "covington-nonprojective");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t.conllu\",\"dev\":\"/nonexistent/d.conllu\"}",
                         &m, &err), err, TP_ERR_IO, "/nonexistent/t.conllu");
+    /* Templates and weight bits are checked before any file is read. */
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
+                        "\"gold_templates\":[\"s0.w\",\"s0.zz\"]}", &m, &err),
+               err, TP_ERR_ARGUMENT, "gold templates[1]", "s0.zz");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
+                        "\"plain_templates\":[]}", &m, &err),
+               err, TP_ERR_ARGUMENT, "plain templates: the list is empty");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
+                        "\"weight_bits\":1}", &m, &err),
+               err, TP_ERR_ARGUMENT, "weight bits 1");
     CHECK(m == NULL);
     EXPECT_ERR(tp_model_save(NULL, "/tmp/x.tpm", &err), err, TP_ERR_ARGUMENT, "tp_model_save", "model is NULL");
     EXPECT_ERR(tp_model_save(bogus, NULL, &err), err, TP_ERR_ARGUMENT, "path is NULL");
@@ -1556,7 +1566,8 @@ static void test_train_and_save(const char *ewt) {
     char opts[8192];
     snprintf(opts, sizeof opts,
              "{\"system\":\"swap-lazy\",\"train\":\"%s\",\"dev\":\"%s\",\"gold_only\":true,"
-             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\"}", ewt, ewt);
+             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\",\"weight_bits\":10,"
+             "\"gold_templates\":[\"s0.w\",\"s0.p\",\"s1.p+s0.p\",\"n0.p\",\"s0.p+n0.p\"]}", ewt, ewt);
     int rc = tp_train(opts, &m, &err);
     CHECKF(rc == TP_OK && m != NULL, "tp_train: %s", tp_error_message(err));
     if (rc != TP_OK) {
@@ -1572,7 +1583,8 @@ static void test_train_and_save(const char *ewt) {
     tp_model *m2 = NULL;
     CHECK(tp_model_load(path, &m2, &err) == TP_OK);
     char *card = NULL;
-    CHECK(m2 && tp_model_card_json(m2, &card, &err) == TP_OK && strstr(card, "swap-lazy") && strstr(card, "c-test"));
+    CHECK(m2 && tp_model_card_json(m2, &card, &err) == TP_OK && strstr(card, "swap-lazy") && strstr(card, "c-test") &&
+          strstr(card, "\"gold_templates\":\"5 given\"") && strstr(card, "\"weight_bits\":\"10\""));
     tp_string_free(card);
     const char *forms[] = {"They", "saw", "it", "."};
     const char *upos[] = {"PRON", "VERB", "PRON", "PUNCT"};

@@ -23,6 +23,17 @@ def test_train_errors(tmp_path):
     with pytest.raises(transparse.IoError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu")
     assert "missing.conllu" in str(e.value)
+    # Templates and weight bits are checked before any file is read.
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu",
+                         gold_templates=["s0.w", "s0.zz"])
+    assert "gold templates[1]" in str(e.value) and "s0.zz" in str(e.value)
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", plain_templates=[])
+    assert "plain templates: the list is empty" in str(e.value)
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", weight_bits=20)
+    assert "weight bits 20" in str(e.value)
     bad = tmp_path / "bad.conllu"
     bad.write_text("1\tonly\tthree\n\n")
     with pytest.raises(transparse.InputError) as e:
@@ -68,3 +79,23 @@ def test_parse_tokens_matches_cli_format(model):
     with pytest.raises(transparse.InputError) as e:
         model.parse_tokens("ok\n\xff".encode("latin-1"))
     assert "2" in str(e.value)
+
+
+def test_train_templates_and_weight_bits(tmp_path):
+    """gold_templates and weight_bits reach the trainer: the card records
+    them, and fewer templates give a smaller model than the system's."""
+    ewt = need_file(EWT_TEST)
+    tpls = ["s0.w", "s0.p", "n0.w", "n0.p", "s0.p+n0.p"]
+    few = transparse.train("arc-eager", ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
+                           gold_templates=tpls, weight_bits=8, output=tmp_path / "few.tpm")
+    full = transparse.train("arc-eager", ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
+                            output=tmp_path / "full.tpm")
+    assert few.card["options"]["gold_templates"] == "5 given"
+    assert few.card["options"]["weight_bits"] == "8"
+    assert full.card["options"]["gold_templates"] == "the system's"
+    assert (tmp_path / "few.tpm").stat().st_size < (tmp_path / "full.tpm").stat().st_size / 4
+    words = ["They", "saw", "it", "."]
+    tags = dict(upos=["PRON", "VERB", "PRON", "PUNCT"], xpos=["PRP", "VBD", "PRP", "."])
+    assert sum(t.head == 0 for t in few.parse(words, **tags)) == 1
+    few.close()
+    full.close()

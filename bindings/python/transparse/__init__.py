@@ -126,14 +126,19 @@ def train(system, train, dev, **options):
             ``tagger_epochs``, ``folds``, ``max_sentences``, ``seed``,
             ``pseudo_projective`` (``"head"``, ...), ``gold_only``,
             ``min_updates``, ``min_abs``, ``plain_min_abs``, ``plain_runs``,
-            ``explore``.
+            ``explore``, ``weight_bits`` (2..16, default 12),
+            ``gold_templates`` and ``plain_templates`` (lists of feature
+            templates such as ``["s0.w", "s0.p+n0.p"]``; syntax in
+            docs/features.md; default: the system's).
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL.
 
     Raises:
         ArgumentError: an unknown system (the message lists the known ones)
-            or option.
+            or option, an invalid template (the message names it, e.g.
+            ``gold templates[3]``) or weight_bits; found before any data is
+            read.
         IoError: a treebank cannot be read.
         InputError: malformed CoNLL-U (the message has the file and line).
     """
