@@ -275,6 +275,9 @@ func Train(opt Options) (*parser.Model, error) {
 		},
 		Scores: map[string]float64{},
 	}
+	if opt.TestPath != "" {
+		card.Options["test"] = opt.TestPath
+	}
 	m := parser.NewModel(card, classes, gold, plain, tg)
 	m.SetPseudoProjective(enc)
 	if err := scoreInto(m, "dev", devSents, card.Scores); err != nil {
