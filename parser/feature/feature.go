@@ -111,11 +111,24 @@ type Extractor struct {
 	uses      []uint16 // template t uses atoms uses[ends[t-1]:ends[t]]
 	ends      []uint32
 	hash      int // HashV1 or HashV2
+	// The atoms by kind: word values (read from Words, the null row for a
+	// missing node, without a branch), values of the state's arcs (D..SR),
+	// and dist (-1 if no template uses it); each with its index in atoms.
+	wordAtoms, arcAtoms []atomRef
+	distAtom            int
 	// The templates by number of atoms (HashV2): byArity[a] holds those of
 	// a atoms (1..maxArity), long the indices of longer ones. Hashing
 	// each group in a loop of its own avoids a data-dependent inner loop.
 	byArity [maxArity + 1][]compiled
 	long    []longTemplate
+}
+
+// atomRef is an atom of a word or arc value: its index among the
+// extractor's atoms, its address's and its value.
+type atomRef struct {
+	i     uint16
+	addr  uint8
+	value Value
 }
 
 // longTemplate is a template of more than maxArity atoms: its index and
@@ -205,6 +218,20 @@ func New(templates []string) (*Extractor, error) {
 	if len(e.atoms) > 1<<16 {
 		return nil, fmt.Errorf("feature: %d distinct atoms, at most 65536", len(e.atoms))
 	}
+	if len(e.addrs) > 1<<8 {
+		return nil, fmt.Errorf("feature: %d distinct addresses, at most 256", len(e.addrs))
+	}
+	e.distAtom = -1
+	for i, a := range e.atoms {
+		switch {
+		case a.addr < 0:
+			e.distAtom = i
+		case a.value < numWordValues:
+			e.wordAtoms = append(e.wordAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
+		default:
+			e.arcAtoms = append(e.arcAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
+		}
+	}
 	start := uint32(0)
 	for t, end := range e.ends {
 		if u := e.uses[start:end]; len(u) > maxArity {
@@ -272,7 +299,9 @@ type Scratch struct {
 }
 
 // Words holds the precomputed word values of one sentence: Values[i] for
-// node i in 0..N (node 0 is the root).
+// node i in 0..N (node 0 is the root), and Values[N+1], the null row, whose
+// every value is that of a missing node (FillWords sets it), so that
+// Extract reads the word values of present and missing nodes alike.
 type Words struct {
 	Values [][NumWordValues]uint64
 }
@@ -284,6 +313,11 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 		sc.nodes = make([]int32, len(e.addrs))
 	}
 	nodes := sc.nodes[:len(e.addrs)]
+	wv := words.Values
+	null := int32(len(wv) - 1) // the null row
+	if int(null) != s.N+1 {
+		panic(fmt.Sprintf("feature: Words of %d rows for %d words: the null row is missing (fill Words with FillWords)", len(wv), s.N))
+	}
 	for i := range e.addrs {
 		a := &e.addrs[i]
 		var x int32
@@ -314,24 +348,27 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 				x = s.Right2[x]
 			}
 		}
+		if x < 0 {
+			x = null
+		}
 		nodes[i] = x
 	}
 	if cap(sc.vals) < len(e.atoms) {
 		sc.vals = make([]uint64, len(e.atoms))
 	}
 	vals := sc.vals[:len(e.atoms)]
-	wv := words.Values
-	for i, a := range e.atoms {
-		switch {
-		case a.addr < 0:
-			vals[i] = dist(s)
-		case nodes[a.addr] < 0:
-			vals[i] = nullValue
-		case a.value < numWordValues:
-			vals[i] = wv[nodes[a.addr]][a.value]
-		default:
-			vals[i] = value(s, words, nodes[a.addr], a.value)
+	for _, a := range e.wordAtoms {
+		vals[a.i] = wv[nodes[a.addr]][a.value]
+	}
+	for _, a := range e.arcAtoms {
+		if x := nodes[a.addr]; x != null {
+			vals[a.i] = value(s, words, x, a.value)
+		} else {
+			vals[a.i] = nullValue
 		}
+	}
+	if e.distAtom >= 0 {
+		vals[e.distAtom] = dist(s)
 	}
 	if cap(sc.Feats) < len(e.ends) {
 		sc.Feats = make([]uint64, len(e.ends))

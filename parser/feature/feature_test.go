@@ -1,9 +1,12 @@
 package feature
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -48,18 +51,12 @@ func TestTemplatesExtract(t *testing.T) {
 		var s transition.State
 		sys := transition.ArcEager{}
 		sys.Init(&s, 3)
-		var w Words
-		w.Values = make([][NumWordValues]uint64, 4)
-		for i := range w.Values {
-			for v := range w.Values[i] {
-				w.Values[i][v] = uint64(i*100 + v + 1)
-			}
-		}
+		w := testWords(3, func(i, v int) uint64 { return uint64(i*100 + v + 1) })
 		var sc Scratch
-		before := append([]uint64(nil), e.Extract(&s, &w, &sc)...)
+		before := append([]uint64(nil), e.Extract(&s, w, &sc)...)
 		sys.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
 		sys.Apply(&s, transition.Transition{Move: transition.LeftArc, Label: 0})
-		after := e.Extract(&s, &w, &sc)
+		after := e.Extract(&s, w, &sc)
 		if len(after) != e.Len() || reflect.DeepEqual(before, after) {
 			t.Fatalf("morph=%v: features did not change with the configuration", morph)
 		}
@@ -144,11 +141,92 @@ func afterShift(value func(i, v int) uint64) (*transition.State, *Words) {
 	s := new(transition.State)
 	transition.ArcEager{}.Init(s, 2)
 	transition.ArcEager{}.Apply(s, transition.Transition{Move: transition.Shift, Label: transition.None})
-	w := &Words{Values: make([][NumWordValues]uint64, 3)}
+	return s, testWords(2, value)
+}
+
+// testWords is the Words of a sentence of n words whose node i has word
+// value v value(i, v), with the null row FillWords adds.
+func testWords(n int, value func(i, v int) uint64) *Words {
+	w := &Words{Values: make([][NumWordValues]uint64, n+2)}
 	for i := range w.Values {
 		for v := range w.Values[i] {
 			w.Values[i][v] = value(i, v)
+			if i == n+1 {
+				w.Values[i][v] = nullValue
+			}
 		}
 	}
-	return s, w
+	return w
+}
+
+// A missing node (an empty address: s2 with two nodes on the stack, the
+// dependents of a word without any, the head of a headless one) gives
+// nullValue for every value, word or arc, next to present nodes' values;
+// Words without the null row are refused.
+func TestExtractMissingNodes(t *testing.T) {
+	tpls := []string{"s2.w", "s0l.d", "n0.p+s2.p", "s0h.lm+n0.w", "s0.vl+n1.sf", "s0.d", "n0.sl+s2.sr", "q0.w"}
+	e, err := New(tpls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, w := afterShift(func(i, v int) uint64 { return uint64(1000*i+v+1) * 0x9E3779B97F4A7C15 })
+	var sc Scratch
+	got := e.Extract(s, w, &sc)
+	hash := func(t uint64, vals ...uint64) uint64 {
+		h := t * 0x9E3779B97F4A7C15
+		for _, v := range vals {
+			h = (h ^ v) * 0xff51afd7ed558ccd
+		}
+		return h ^ h>>29
+	}
+	// The stack is root, 1: s0 = 1 (no head, no dependents), n0 = 2; s2,
+	// n1 and q0 are missing.
+	null := uint64(nullValue)
+	want := []uint64{
+		hash(1, null), hash(2, null), hash(3, w.Values[2][P], null), hash(4, null, w.Values[2][W]),
+		hash(5, 0+0x2000, null), hash(6, uint64(s.Label[1])+0x1000), hash(7, mix(0+0x4000), null), hash(8, null),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("features\n got %x\nwant %x", got, want)
+	}
+	short := &Words{Values: w.Values[:len(w.Values)-1]}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "null row") {
+			t.Errorf("Words without the null row: recovered %v", r)
+		}
+	}()
+	e.Extract(s, short, &sc)
+}
+
+// FillWords gives n+2 rows: the root's, one per word (the main tag is
+// XPOS, else UPOS; lemma and FEATS only with morph), and the null row; a
+// longer sentence after it moves the null row.
+func TestFillWords(t *testing.T) {
+	words := []conllu.Word{
+		{Form: "Dogs", Lemma: "dog", UPOS: "NOUN", XPOS: "NNS", Feats: "Case=Nom|Number=Plur"},
+		{Form: "bark", Lemma: "bark", UPOS: "VERB", XPOS: "_", Feats: "_"},
+	}
+	var w Words
+	for _, morph := range []bool{true, false} {
+		FillWords(&w, words, morph)
+		if len(w.Values) != 4 {
+			t.Fatalf("%d rows for 2 words", len(w.Values))
+		}
+		for v := range NumWordValues {
+			if w.Values[3][v] != nullValue {
+				t.Errorf("null row value %d: %x", v, w.Values[3][v])
+			}
+		}
+		d, b := w.Values[1], w.Values[2]
+		if d[W] != Hash(W, "Dogs") || d[LW] != hashLower("Dogs") || d[P] != Hash(P, "NNS") || b[P] != Hash(P, "VERB") || d[U] != Hash(U, "NOUN") {
+			t.Errorf("morph=%v: word values %x %x", morph, d, b)
+		}
+		if wantLM := map[bool]uint64{true: Hash(LM, "dog"), false: 0}[morph]; d[LM] != wantLM || (morph && d[CS] != Hash(CS, "Nom")) {
+			t.Errorf("morph=%v: lemma %x, case %x", morph, d[LM], d[CS])
+		}
+	}
+	FillWords(&w, append(words, words...), false)
+	if len(w.Values) != 6 || w.Values[5][W] != nullValue || w.Values[3][W] != Hash(W, "Dogs") {
+		t.Errorf("longer sentence: %d rows, null row %x", len(w.Values), w.Values[5][W])
+	}
 }

@@ -9,16 +9,18 @@ import (
 )
 
 // FillWords computes the per-word feature values of a sentence into w
-// (node 0 is the root). The main tag p is XPOS, or UPOS where XPOS is
-// absent. Lemma and FEATS values are filled only when morph is true.
+// (node 0 is the root, node n+1 the null row). The main tag p is XPOS, or
+// UPOS where XPOS is absent. Lemma and FEATS values are filled only when
+// morph is true.
 func FillWords(w *Words, words []conllu.Word, morph bool) {
 	n := len(words)
-	if cap(w.Values) < n+1 {
-		w.Values = make([][NumWordValues]uint64, n+1)
+	if cap(w.Values) < n+2 {
+		w.Values = make([][NumWordValues]uint64, n+2)
 	}
-	w.Values = w.Values[:n+1]
+	w.Values = w.Values[:n+2]
 	for v := 0; v < NumWordValues; v++ {
 		w.Values[0][v] = Hash(Value(v), "\x00<ROOT>")
+		w.Values[n+1][v] = nullValue
 	}
 	for i := range words {
 		x := &words[i]
