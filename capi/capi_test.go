@@ -76,13 +76,16 @@ func TestCardJSON(t *testing.T) {
 // among them); bad ones are argument errors naming the option.
 func TestParseTrainOptions(t *testing.T) {
 	opt, out, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
-		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3}`)
+		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3,
+		"gold_fast_templates":["s0.p"],"plain_fast_templates":["n0.u"],"fast_max_loss":0.25}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out != "m.tpm" || opt.System != "arc-hybrid" || opt.TrainPath != "t.conllu" || opt.DevPath != "d.conllu" ||
 		opt.WeightBits != 10 || opt.MinAbs != 2.5 || opt.Epochs != 3 ||
-		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) {
+		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) ||
+		!reflect.DeepEqual(opt.GoldFastTemplates, []string{"s0.p"}) || !reflect.DeepEqual(opt.PlainFastTemplates, []string{"n0.u"}) ||
+		opt.FastMaxLoss != 0.25 {
 		t.Errorf("options %+v, output %q", opt, out)
 	}
 	opt, _, err = parseTrainOptions(`{"system":"arc-eager","train":"t","dev":"d","gold_templates":null}`)
@@ -94,6 +97,8 @@ func TestParseTrainOptions(t *testing.T) {
 		`{"system":"arc-eager","train":"t","dev":"d","plain_templates":["s0.w","zz"]}`: "plain templates[1]",
 		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":"s0.w"}`:         "gold_templates",
 		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                "weight bits 40",
+		`{"system":"arc-eager","train":"t","dev":"d","gold_fast_templates":["x"]}`:     "gold fast templates[0]",
+		`{"system":"arc-eager","train":"t","dev":"d","fast_max_loss":-0.5}`:            "fast max loss",
 		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:        `"up"`,
 		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                              "more than one JSON value",
 		`{"system":"arc-eager","train":"t"}`:                                           "required",

@@ -36,6 +36,9 @@ type trainOptions struct {
 	WeightBits       int      `json:"weight_bits"`
 	GoldTemplates    []string `json:"gold_templates"`
 	PlainTemplates   []string `json:"plain_templates"`
+	GoldFast         []string `json:"gold_fast_templates"`
+	PlainFast        []string `json:"plain_fast_templates"`
+	FastMaxLoss      *float64 `json:"fast_max_loss"`
 }
 
 //export tpgo_systems
@@ -143,6 +146,10 @@ func parseTrainOptions(js string) (train.Options, string, error) {
 	}
 	if o.Explore != nil {
 		opt.Explore = *o.Explore
+	}
+	opt.GoldFastTemplates, opt.PlainFastTemplates = o.GoldFast, o.PlainFast
+	if o.FastMaxLoss != nil {
+		opt.FastMaxLoss = *o.FastMaxLoss
 	}
 	if err := opt.Check(); err != nil {
 		return train.Options{}, "", argErr("options: %v", err)

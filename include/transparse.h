@@ -611,7 +611,12 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "plain_templates" (arrays of feature templates, e.g.
  *            ["s0.w", "s0.p+n0.p", "n0l.d"], for the gold-tag and the
  *            plain-token parser; syntax in docs/features.md; null or absent:
- *            the system's). Unknown keys are an error.
+ *            the system's), "gold_fast_templates" and
+ *            "plain_fast_templates" (arrays: a fast classifier put in front
+ *            of that parser, which decides the states it is sure of, by a
+ *            margin tuned on "dev"; absent: none), "fast_max_loss" (the
+ *            dev LAS the fast classifier may cost; default 0.1). Unknown
+ *            keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
  *

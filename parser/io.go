@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 
@@ -16,10 +17,14 @@ import (
 	"github.com/transparse/transparse/parser/transition"
 )
 
-// Classifier names inside the model file.
+// Classifier names inside the model file. A variant's fast classifier (a
+// cascade, Variant.Fast) is stored as its name + fastSuffix, with
+// Params[fastMarginParam] = round(1000 * FastMargin).
 const (
-	clfGold  = "parser.gold"
-	clfPlain = "parser.plain"
+	clfGold         = "parser.gold"
+	clfPlain        = "parser.plain"
+	fastSuffix      = ".fast"
+	fastMarginParam = "fast_margin_milli"
 )
 
 // Document returns the model as a model-file document.
@@ -31,10 +36,20 @@ func (m *Model) Document() *modelfmt.Model {
 		SystemOptions: map[string]string{"pseudo_projective": m.pproj.String()},
 		Strings:       map[string][]string{"deprels": m.classes.Deprels},
 		Params:        map[string]int64{"root_deprel": int64(m.classes.RootLabel)},
-		Classifiers:   []modelfmt.Classifier{m.gold.classifier(clfGold, names)},
 	}
-	if m.plain.Clf != nil {
-		doc.Classifiers = append(doc.Classifiers, m.plain.classifier(clfPlain, names))
+	for _, v := range []struct {
+		name string
+		v    *Variant
+	}{{clfGold, &m.gold}, {clfPlain, &m.plain}} {
+		if v.v.Clf == nil {
+			continue
+		}
+		doc.Classifiers = append(doc.Classifiers, v.v.classifier(v.name, names))
+		if f := v.v.Fast; f != nil {
+			c := f.classifier(v.name+fastSuffix, names)
+			c.Params[fastMarginParam] = int64(math.Round(1000 * float64(v.v.FastMargin)))
+			doc.Classifiers = append(doc.Classifiers, c)
+		}
 	}
 	doc.Classifiers = append(doc.Classifiers, tagger.Classifiers(m.taggers.UPOS, m.taggers.XPOS)...)
 	return doc
@@ -126,6 +141,23 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		}
 		return Variant{Morph: morph, Ext: ext, Clf: clf}, nil
 	}
+	// withFast is variant with its fast classifier, if the file has one.
+	withFast := func(name string, morph bool) (Variant, error) {
+		v, err := variant(name, morph)
+		if err != nil || byName[name+fastSuffix] == nil {
+			return v, err
+		}
+		f, err := variant(name+fastSuffix, morph)
+		if err != nil {
+			return v, err
+		}
+		milli, ok := byName[name+fastSuffix].Params[fastMarginParam]
+		if !ok || milli < 0 || milli > 1<<40 {
+			return v, bad("classifier %q: param %q missing or out of range", name+fastSuffix, fastMarginParam)
+		}
+		v.Fast, v.FastMargin = &f, float32(milli)/1000
+		return v, nil
+	}
 	// The four classifiers decode independently: in parallel (load time is
 	// their decoding).
 	var gold, plain Variant
@@ -133,13 +165,13 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	var errs [4]error
 	var wg sync.WaitGroup
 	wg.Add(4)
-	go func() { defer wg.Done(); gold, errs[0] = variant(clfGold, true) }()
+	go func() { defer wg.Done(); gold, errs[0] = withFast(clfGold, true) }()
 	go func() {
 		defer wg.Done()
 		// A gold-tags-only model (trained for comparing systems) has no
 		// plain-token classifier and no taggers.
 		if byName[clfPlain] != nil {
-			plain, errs[1] = variant(clfPlain, false)
+			plain, errs[1] = withFast(clfPlain, false)
 		}
 	}()
 	decodeTagger := func(col string, out **tagger.Tagger, err *error) {

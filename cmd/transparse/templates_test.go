@@ -11,8 +11,9 @@ import (
 )
 
 // TestTrainTemplates trains a small model with template files of its own
-// and checks that each parser of the saved model uses exactly its file's
-// templates, in order, and that the card says so.
+// (and a fast classifier for the gold-tag parser) and checks that each
+// parser of the saved model uses exactly its file's templates, in order,
+// and that the card says so.
 func TestTrainTemplates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
@@ -23,10 +24,13 @@ func TestTrainTemplates(t *testing.T) {
 	plain := []string{"s0.w", "n0.w", "s0.p+n0.p", "n0.a", "s0.ax+n0.ax", "s1.p+s0.p"}
 	goldFile := writeFile(t, dir, "gold.txt", "# gold\n\n"+strings.Join(gold, "\n"))
 	plainFile := writeFile(t, dir, "plain.txt", strings.Join(plain, "\n")+"\n# end\n")
+	fast := []string{"s0.p+n0.p", "n0l.d"}
+	fastFile := writeFile(t, dir, "fast.txt", strings.Join(fast, "\n"))
 	model := filepath.Join(dir, "m.tpm")
 	code, _, stderr := runCmd(t, "", "train", "--train", train, "--dev", train, "--max-sentences", "100",
 		"--epochs", "1", "--tagger-epochs", "1", "--folds", "2", "--progress", "never",
-		"--gold-templates", goldFile, "--plain-templates", plainFile, "-o", model)
+		"--gold-templates", goldFile, "--plain-templates", plainFile, "--gold-fast-templates", fastFile,
+		"--fast-max-loss", "100", "-o", model)
 	if code != 0 {
 		t.Fatalf("train: exit status %d, stderr:\n%s", code, stderr)
 	}
@@ -37,7 +41,7 @@ func TestTrainTemplates(t *testing.T) {
 	for _, want := range []struct {
 		name      string
 		templates []string
-	}{{"parser.gold", gold}, {"parser.plain", plain}} {
+	}{{"parser.gold", gold}, {"parser.plain", plain}, {"parser.gold.fast", fast}} {
 		var got []string
 		for _, c := range doc.Classifiers {
 			if c.Name == want.name {
@@ -51,12 +55,17 @@ func TestTrainTemplates(t *testing.T) {
 	if g, p := doc.Card.Options["gold_templates"], doc.Card.Options["plain_templates"]; g != "5 given" || p != "6 given" {
 		t.Errorf("card: gold_templates %q, plain_templates %q; want \"5 given\", \"6 given\"", g, p)
 	}
+	// Allowed to lose 100 points, the fast classifier stays at the
+	// smallest margin.
+	if f, p := doc.Card.Options["gold_fast"], doc.Card.Options["plain_fast"]; f != "2 templates, margin 5" || p != "none" {
+		t.Errorf("card: gold_fast %q, plain_fast %q", f, p)
+	}
 	exerciseModel(t, model)
 }
 
-// TestTrainTemplatesBad: a template file with an invalid template, an
-// empty one and a missing one fail before training, naming the file (and
-// the line).
+// TestTrainTemplatesBad: a template file with an invalid template (also
+// as fast templates), an empty one and a missing one fail before
+// training, naming the file (and the line).
 func TestTrainTemplatesBad(t *testing.T) {
 	dir := t.TempDir()
 	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
@@ -72,7 +81,14 @@ func TestTrainTemplatesBad(t *testing.T) {
 		}
 		wantContains(t, "stderr", stderr, c.want)
 	}
-	code, _, stderr := runCmd(t, "", "train", "--train", gold, "--dev", gold, "--plain-templates",
+	bad := writeFile(t, dir, "bad.txt", "n0.w\nn0.nope\n")
+	code, _, stderr := runCmd(t, "", "train", "--train", gold, "--dev", gold, "--gold-fast-templates", bad,
+		"-o", filepath.Join(dir, "m.tpm"))
+	if code != 1 {
+		t.Errorf("bad fast templates: exit status %d, want 1", code)
+	}
+	wantContains(t, "stderr", stderr, "bad.txt:2")
+	code, _, stderr = runCmd(t, "", "train", "--train", gold, "--dev", gold, "--plain-templates",
 		filepath.Join(dir, "none.txt"), "-o", filepath.Join(dir, "m.tpm"))
 	if code != 1 {
 		t.Errorf("missing file: exit status %d, want 1", code)

@@ -16,9 +16,10 @@ import (
 
 type trainOptions struct {
 	train.Options
-	output                        string
-	progress                      string
-	goldTemplates, plainTemplates string // files
+	output                                string
+	progress                              string
+	goldTemplates, plainTemplates         string // files
+	goldFastTemplates, plainFastTemplates string // files
 }
 
 func newTrainCmd() *cobra.Command {
@@ -81,6 +82,12 @@ path of the saved model is printed on standard output.
 			if o.PlainTemplates, err = readTemplates(o.plainTemplates); err != nil {
 				return err
 			}
+			if o.GoldFastTemplates, err = readTemplates(o.goldFastTemplates); err != nil {
+				return err
+			}
+			if o.PlainFastTemplates, err = readTemplates(o.plainFastTemplates); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			opt := o.Options
 			opt.Log = stderr
@@ -125,6 +132,9 @@ path of the saved model is printed on standard output.
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", "", "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
 	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's)")
 	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's)")
+	f.StringVar(&o.goldFastTemplates, "gold-fast-templates", "", "file of feature templates of a fast classifier put in front of the gold-tag parser (a cascade; default: none)")
+	f.StringVar(&o.plainFastTemplates, "plain-fast-templates", "", "file of feature templates of a fast classifier put in front of the plain-token parser (default: none)")
+	f.Float64Var(&o.FastMaxLoss, "fast-max-loss", 0, "dev LAS a fast classifier may cost; its margin is tuned to stay within it (0: 0.1)")
 	f.StringVar(&o.Name, "name", "", "model name for the card (default: the output file name without extension)")
 	f.StringVarP(&o.output, "output", "o", "", "where to save the model")
 	f.StringVar(&o.progress, "progress", "auto", "progress bars on standard error: auto (when a terminal), always or never")

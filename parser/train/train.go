@@ -7,8 +7,10 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"os"
 	"runtime"
@@ -98,6 +100,17 @@ type Options struct {
 	// all of them most: EWT dev LAS +0.26, parsing about 1.4 times as fast
 	// (docs/benchmarks.md).
 	GoldTemplates, PlainTemplates []string
+	// GoldFastTemplates and PlainFastTemplates, when not nil, are the
+	// templates of a fast classifier trained for the gold-tag or the
+	// plain-token parser and put in front of it (parser.Variant.Fast): it
+	// decides the states it is sure of, by a margin tuned on dev so that
+	// the pair's dev LAS is at most FastMaxLoss below the parser's alone.
+	// A prefix of the parser's ranked templates serves well (the bundled
+	// model's gold-tag parser: the first 30 of its 80).
+	GoldFastTemplates, PlainFastTemplates []string
+	// FastMaxLoss is the dev LAS (points) a fast classifier may cost
+	// (0 = default 0.1).
+	FastMaxLoss float64
 }
 
 func (o *Options) defaults() {
@@ -124,6 +137,9 @@ func (o *Options) defaults() {
 	}
 	if o.Explore == 0 {
 		o.Explore = 0.9
+	}
+	if o.FastMaxLoss == 0 {
+		o.FastMaxLoss = 0.1
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -155,10 +171,16 @@ func (o *Options) Check() error {
 	if o.WeightBits != 0 && (o.WeightBits < 2 || o.WeightBits > 16) {
 		return fmt.Errorf("train: weight bits %d, want 2..16", o.WeightBits)
 	}
+	if o.FastMaxLoss < 0 || math.IsNaN(o.FastMaxLoss) {
+		return fmt.Errorf("train: fast max loss %g, want >= 0", o.FastMaxLoss)
+	}
+	if o.GoldOnly && o.PlainFastTemplates != nil {
+		return errors.New("train: plain fast templates for a gold-only model (it has no plain-token parser)")
+	}
 	for _, l := range [...]struct {
 		name string
 		t    []string
-	}{{"gold", o.GoldTemplates}, {"plain", o.PlainTemplates}} {
+	}{{"gold", o.GoldTemplates}, {"plain", o.PlainTemplates}, {"gold fast", o.GoldFastTemplates}, {"plain fast", o.PlainFastTemplates}} {
 		if l.t == nil {
 			continue
 		}
@@ -172,6 +194,14 @@ func (o *Options) Check() error {
 		}
 	}
 	return nil
+}
+
+// fastNote describes the fast classifier of v for the model card.
+func fastNote(v parser.Variant) string {
+	if v.Fast == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%d templates, margin %g", v.Fast.Ext.Len(), v.FastMargin)
 }
 
 // Train trains a tagger and a parser and returns the model. Options are
@@ -221,8 +251,15 @@ func Train(opt Options) (*parser.Model, error) {
 	var gerr, perr error
 	var tg parser.Taggers
 	cols := []string{}
+	trainGold := func() {
+		exs := [][]example{goldTrain}
+		gold, gerr = trainVariant(classes, true, exs, devSents, tg, enc, opt, templates(opt, sys.Name(), true), "gold tags")
+		if gerr == nil && opt.GoldFastTemplates != nil {
+			gerr = addFast(&gold, classes, exs, devSents, tg, enc, opt, opt.GoldFastTemplates, "gold tags")
+		}
+	}
 	if opt.GoldOnly {
-		gold, gerr = trainVariant(classes, true, [][]example{goldTrain}, devSents, tg, enc, opt, "gold tags")
+		trainGold()
 	} else {
 		// Taggers on all training data; jackknifed tags for the plain parser.
 		cols = tagColumns(trainSents)
@@ -245,11 +282,14 @@ func Train(opt Options) (*parser.Model, error) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			gold, gerr = trainVariant(classes, true, [][]example{goldTrain}, devSents, tg, enc, opt, "gold tags")
+			trainGold() // with one run it ends first: its fast classifier adds no time
 		}()
 		go func() {
 			defer wg.Done()
-			plain, perr = trainVariant(classes, false, runs, plainDev, tg, enc, opt, "plain tokens")
+			plain, perr = trainVariant(classes, false, runs, plainDev, tg, enc, opt, templates(opt, sys.Name(), false), "plain tokens")
+			if perr == nil && opt.PlainFastTemplates != nil {
+				perr = addFast(&plain, classes, runs, plainDev, tg, enc, opt, opt.PlainFastTemplates, "plain tokens")
+			}
 		}()
 		wg.Wait()
 	}
@@ -272,6 +312,7 @@ func Train(opt Options) (*parser.Model, error) {
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
 			"gold_only": fmt.Sprint(opt.GoldOnly), "pseudo_projective": enc.String(),
 			"gold_templates": templatesNote(opt.GoldTemplates), "plain_templates": templatesNote(opt.PlainTemplates),
+			"gold_fast": fastNote(gold), "plain_fast": fastNote(plain),
 		},
 		Scores: map[string]float64{},
 	}
@@ -620,21 +661,81 @@ func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
 	return out
 }
 
-// trainVariant trains one classifier and returns the epoch with the best dev
-// LAS: the mean of one run per element of runExs (the plain-token
-// classifier has opt.PlainRuns), trained in parallel (run k seeded
-// opt.Seed + k) and frozen together after each epoch.
-func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, what string) (parser.Variant, error) {
+// templates returns the templates of the gold-tag (morph) or the
+// plain-token parser: the options', else the system's (feature.ForSystem,
+// plus feature.CaseTemplates for the gold-tag parser of a treebank that
+// marks Case on many words).
+func templates(opt Options, system string, morph bool) []string {
 	tpls := opt.PlainTemplates
 	if morph {
 		tpls = opt.GoldTemplates
 	}
 	if tpls == nil {
-		tpls = feature.ForSystem(classes.Sys.Name(), morph)
+		tpls = feature.ForSystem(system, morph)
 		if morph && opt.caseFeats {
 			tpls = append(tpls, feature.CaseTemplates()...)
 		}
 	}
+	return tpls
+}
+
+// fastMargins are the margins addFast tries, smallest first (score units:
+// perceptron updates).
+var fastMargins = []float32{5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 60, 70, 80, 100, 125, 150, 200, 300}
+
+// addFast trains a fast classifier with the templates tpls on the examples
+// of v (the first run's) and puts it in front of v (a cascade,
+// parser.Variant.Fast) with the smallest margin of fastMargins at which
+// the cascade's dev LAS is at most opt.FastMaxLoss below v's alone. If no
+// margin is, v is left as it is. The margins are tried in parallel.
+func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) error {
+	f, err := trainVariant(classes, v.Morph, runExs[:1], dev, tg, enc, opt, tpls, what+", fast")
+	if err != nil {
+		return err
+	}
+	full, _ := devScore(classes, *v, dev, tg, enc)
+	las := make([]float64, len(fastMargins))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, margin := range fastMargins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			c := *v
+			c.Fast, c.FastMargin = &f, margin
+			las[i], _ = devScore(classes, c, dev, tg, enc)
+		}()
+	}
+	wg.Wait()
+	if i := pickMargin(full, las, opt.FastMaxLoss); i >= 0 {
+		v.Fast, v.FastMargin = &f, fastMargins[i]
+		fmt.Fprintf(opt.Log, "parser (%s): fast classifier (%d templates) in front, margin %g: dev LAS %.2f (%.2f alone) [%.0f s]\n",
+			what, len(tpls), v.FastMargin, las[i], full, time.Since(opt.start).Seconds())
+		return nil
+	}
+	fmt.Fprintf(opt.Log, "parser (%s): no margin keeps the fast classifier within %.2f dev LAS (%.2f alone, %.2f at margin %g): not used\n",
+		what, opt.FastMaxLoss, full, las[len(las)-1], fastMargins[len(fastMargins)-1])
+	return nil
+}
+
+// pickMargin returns the index of the first LAS (of the margins in
+// increasing order) at most maxLoss below full, or -1.
+func pickMargin(full float64, las []float64, maxLoss float64) int {
+	for i, l := range las {
+		if l >= full-maxLoss {
+			return i
+		}
+	}
+	return -1
+}
+
+// trainVariant trains one classifier and returns the epoch with the best dev
+// LAS: the mean of one run per element of runExs (the plain-token
+// classifier has opt.PlainRuns), trained in parallel (run k seeded
+// opt.Seed + k) and frozen together after each epoch.
+func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) (parser.Variant, error) {
 	ext, err := feature.New(tpls)
 	if err != nil {
 		return parser.Variant{}, err

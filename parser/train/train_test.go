@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,14 +50,7 @@ func TestPseudoProjectiveRoundTrip(t *testing.T) {
 	if augmented == 0 {
 		t.Fatal("no augmented deprels learned")
 	}
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := parser.LoadBytes(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m2 := reload(t, m)
 	if m2.PseudoProjective() != pseudoproj.Head || !m2.GoldTagsOnly() {
 		t.Fatalf("loaded model: encoding %v gold-only %v", m2.PseudoProjective(), m2.GoldTagsOnly())
 	}
@@ -241,6 +235,10 @@ func TestOptionsCheck(t *testing.T) {
 		{"empty gold", func(o *Options) { o.GoldTemplates = []string{} }, "gold templates: the list is empty"},
 		{"bad gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "s0.q"} }, `gold templates[1]: feature: template "s0.q"`},
 		{"bad plain", func(o *Options) { o.PlainTemplates = []string{"x9.w"} }, `plain templates[0]: feature: template "x9.w"`},
+		{"bad gold fast", func(o *Options) { o.GoldFastTemplates = []string{"n0.w", "n0"} }, `gold fast templates[1]`},
+		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "plain fast templates: the list is empty"},
+		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "gold-only"},
+		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "fast max loss -1"},
 	}
 	for _, c := range cases {
 		o := ok
@@ -253,4 +251,63 @@ func TestOptionsCheck(t *testing.T) {
 			t.Errorf("%s: Train() = %v, want Check's error %v", c.name, terr, err)
 		}
 	}
+}
+
+// A gold-tag parser trained with a fast classifier in front: the margin is
+// the smallest of fastMargins whose cascade scores on dev within
+// FastMaxLoss of the parser alone, or there is no fast classifier when
+// none does; the card says which, and a saved model keeps it.
+func TestFastClassifier(t *testing.T) {
+	trainPath, devPath := need(t, "en_ewt-ud-train.conllu"), need(t, "en_ewt-ud-dev.conllu")
+	fastTpls := []string{"n0.u", "s0.u", "n1.u", "s0.u+n0.u", "n0l.d", "s0.d"}
+	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
+		MaxSentences: 400, GoldOnly: true, GoldFastTemplates: fastTpls, FastMaxLoss: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := m.Variant(true)
+	note := m.Card().Options["gold_fast"]
+	if v.Fast == nil {
+		if note != "none" {
+			t.Fatalf("no fast classifier, but the card says %q", note)
+		}
+		t.Skip("no margin kept the fast classifier within 0.5 LAS on this little data")
+	}
+	if want := fmt.Sprintf("6 templates, margin %g", v.FastMargin); note != want || !slices.Contains(fastMargins, v.FastMargin) {
+		t.Fatalf("card %q, margin %v", note, v.FastMargin)
+	}
+	if got := v.Fast.Ext.Templates(); !slices.Equal(got, fastTpls) {
+		t.Fatalf("fast templates %v", got)
+	}
+	m2 := reload(t, m)
+	if v2 := m2.Variant(true); v2.Fast == nil || v2.FastMargin != v.FastMargin {
+		t.Fatalf("after save and load: %+v", v2)
+	}
+}
+
+// pickMargin takes the first margin whose LAS is within the loss allowed.
+func TestPickMargin(t *testing.T) {
+	las := []float64{80, 86.5, 86.9, 87.1, 86.95, 87.2}
+	for _, c := range []struct {
+		full, loss float64
+		want       int
+	}{{87.0, 0.1, 2}, {87.0, 0.5, 1}, {87.0, 0, 3}, {87.3, 0.05, -1}, {87.2, 0, 5}, {80, 0, 0}} {
+		if got := pickMargin(c.full, las, c.loss); got != c.want {
+			t.Errorf("full %v, loss %v: %d, want %d", c.full, c.loss, got, c.want)
+		}
+	}
+}
+
+// reload returns m saved to bytes and loaded again.
+func reload(t *testing.T, m *parser.Model) *parser.Model {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := parser.LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m2
 }

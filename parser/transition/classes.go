@@ -1,5 +1,7 @@
 package transition
 
+import "math"
+
 // Classes maps classifier classes to transitions: unlabeled moves take one
 // class each, labeled moves one class per deprel.
 type Classes struct {
@@ -142,6 +144,47 @@ func (c *Classes) BestLegal(s *State, scores []float32) int {
 		}
 	}
 	return best
+}
+
+// BestTwoLegal is BestLegal that also returns the margin of the best legal
+// class over the second best (+Inf when only one class is legal; the best
+// is -1 and the margin 0 when none is). A cascade uses the margin to
+// decide whether a cheaper classifier's choice can stand.
+func (c *Classes) BestTwoLegal(s *State, scores []float32) (int, float32) {
+	best := -1
+	bs, ss := float32(math.Inf(-1)), float32(math.Inf(-1)) // best and second score
+	nl := int32(len(c.Deprels))
+	see := func(k int, v float32) {
+		switch {
+		case best < 0 || v > bs:
+			best, bs, ss = k, v, bs
+		case v > ss:
+			ss = v
+		}
+	}
+	for _, m := range c.moves {
+		ok, root := c.moveRule(s, m)
+		if !ok {
+			continue
+		}
+		b := c.base[m]
+		switch {
+		case !m.Labeled():
+			see(int(b), scores[b])
+		case root:
+			see(int(b+c.RootLabel), scores[b+c.RootLabel])
+		default:
+			for l, v := range scores[b : b+nl] {
+				if int32(l) != c.RootLabel {
+					see(int(b)+l, v)
+				}
+			}
+		}
+	}
+	if best < 0 {
+		return -1, 0
+	}
+	return best, bs - ss
 }
 
 // AttachLabel gives the label for an unlabeled move that attaches a node

@@ -1,12 +1,13 @@
 package transition
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 )
 
-// BestLegal picks what Best picks over the classes Legal allows, ties to the
-// first class included, in the states of random legal paths of every
+// BestLegal (and BestTwoLegal) pick what Best picks over the classes Legal
+// allows, ties to the first class included, in the states of random legal paths of every
 // system over EWT dev (with few distinct scores, so ties are common, and
 // the root rule and every move's precondition are exercised).
 func TestBestLegalIsBestOfLegal(t *testing.T) {
@@ -31,6 +32,21 @@ func TestBestLegalIsBestOfLegal(t *testing.T) {
 				want := Best(scores, legal)
 				if got := c.BestLegal(&s, scores); got != want {
 					t.Fatalf("%s sentence %d step %d: BestLegal = %d, Best of Legal = %d", name, k, s.Steps, got, want)
+				}
+				// BestTwoLegal: the same class, and its margin over the
+				// best other legal class (0 on a tie, +Inf alone).
+				wantMargin := float32(math.Inf(1))
+				if want >= 0 {
+					for i, ok := range legal {
+						if ok && i != want {
+							wantMargin = min(wantMargin, scores[want]-scores[i])
+						}
+					}
+				} else {
+					wantMargin = 0
+				}
+				if got, margin := c.BestTwoLegal(&s, scores); got != want || margin != wantMargin {
+					t.Fatalf("%s sentence %d step %d: BestTwoLegal = %d, %v; want %d, %v", name, k, s.Steps, got, margin, want, wantMargin)
 				}
 				states++
 				// Walk on with a random legal class.

@@ -129,7 +129,11 @@ def train(system, train, dev, **options):
             ``explore``, ``weight_bits`` (2..16, default 12),
             ``gold_templates`` and ``plain_templates`` (lists of feature
             templates such as ``["s0.w", "s0.p+n0.p"]``; syntax in
-            docs/features.md; default: the system's).
+            docs/features.md; default: the system's),
+            ``gold_fast_templates`` and ``plain_fast_templates`` (a fast
+            classifier in front of that parser, deciding the states it is
+            sure of; default: none), ``fast_max_loss`` (the dev LAS it may
+            cost, default 0.1).
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL.
