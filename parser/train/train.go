@@ -721,10 +721,11 @@ func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example,
 }
 
 // pickMargin returns the index of the first LAS (of the margins in
-// increasing order) at most maxLoss below full, or -1.
+// increasing order) at most maxLoss below full, or -1. LAS are percentages
+// of whole words: a loss equal to maxLoss up to rounding counts as within.
 func pickMargin(full float64, las []float64, maxLoss float64) int {
 	for i, l := range las {
-		if l >= full-maxLoss {
+		if l >= full-maxLoss-1e-9 {
 			return i
 		}
 	}

@@ -287,11 +287,13 @@ func TestFastClassifier(t *testing.T) {
 
 // pickMargin takes the first margin whose LAS is within the loss allowed.
 func TestPickMargin(t *testing.T) {
-	las := []float64{80, 86.5, 86.9, 87.1, 86.95, 87.2}
+	las := []float64{80, 86.5, 86.9, 87.1, 86.95, 87.2, 87.84}
 	for _, c := range []struct {
 		full, loss float64
 		want       int
-	}{{87.0, 0.1, 2}, {87.0, 0.5, 1}, {87.0, 0, 3}, {87.3, 0.05, -1}, {87.2, 0, 5}, {80, 0, 0}} {
+	}{{87.0, 0.1, 2}, {87.0, 0.5, 1}, {87.0, 0, 3}, {88.0, 0.05, -1}, {87.2, 0, 5}, {80, 0, 0},
+		// 87.94 - 0.1 is 87.83999999999999 in floating point: 87.84 is within.
+		{87.94, 0.1, 6}} {
 		if got := pickMargin(c.full, las, c.loss); got != c.want {
 			t.Errorf("full %v, loss %v: %d, want %d", c.full, c.loss, got, c.want)
 		}
