@@ -46,10 +46,10 @@ of the unpruned model.`,
 			for i := range doc.Classifiers {
 				c := &doc.Classifiers[i]
 				t := tagger
-				switch {
-				case c.Name == "parser.gold":
+				switch { // a fast classifier in front of a parser goes with it
+				case c.Name == "parser.gold" || c.Name == "parser.gold.fast":
 					t = gold
-				case c.Name == "parser.plain":
+				case c.Name == "parser.plain" || c.Name == "parser.plain.fast":
 					t = plain
 				case !strings.HasPrefix(c.Name, "tagger."):
 					continue

@@ -61,6 +61,14 @@ func TestTrainTemplates(t *testing.T) {
 		t.Errorf("card: gold_fast %q, plain_fast %q", f, p)
 	}
 	exerciseModel(t, model)
+	// prune treats the fast classifier as its parser.
+	pruned := filepath.Join(dir, "pruned.tpm")
+	code, _, stderr = runCmd(t, "", "prune", "--weight-bits", "6", "--gold-min-abs", "2", model, "-o", pruned)
+	if code != 0 {
+		t.Fatalf("prune: exit status %d, stderr:\n%s", code, stderr)
+	}
+	wantContains(t, "prune output", stderr, "parser.gold.fast min_abs 2:", "parser.gold.fast: weights rounded to 6 bits")
+	exerciseModel(t, pruned)
 }
 
 // TestTrainTemplatesBad: a template file with an invalid template (also
