@@ -30,14 +30,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/transparse/transparse/internal/freelist"
 	"io"
 	"maps"
 	"math"
+	"math/bits"
 	"math/rand"
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/transparse/transparse/internal/freelist"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -59,6 +61,11 @@ const DefaultEpochs = 12
 
 // passes is the number of tagging passes (see the package comment).
 const passes = 2
+
+// sureUnscored lets tagging give a word whose form and both lowercased
+// bigrams have one and the same tag in the dictionary that tag without
+// scoring it (tests compare with and without).
+var sureUnscored = true
 
 // Options configures Train.
 type Options struct {
@@ -218,6 +225,18 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 			// whose first-pass margin is below t.margin.
 			if train == nil && pass > 0 && sc.margin[i] >= t.margin {
 				continue
+			}
+			// A word whose form and both lowercased bigrams have one and
+			// the same tag in the dictionary takes it unscored: 24 % of
+			// the words of EWT dev and test, whose tags then differ from
+			// the scored ones in none of 50,241 with UPOS and in 4 with
+			// XPOS, 2 more of them right (TestSureWordsUnscored).
+			if train == nil && pass == 0 && sureUnscored {
+				if w := &ws[i+2]; w.src == 1 && w.amb&(w.amb-1) == 0 && w.lbi == w.amb && w.rbi == w.amb {
+					sc.left[i+2] = uint64(bits.TrailingZeros64(w.amb)) + 1
+					sc.margin[i] = float32(math.Inf(1))
+					continue
+				}
 			}
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
