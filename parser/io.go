@@ -159,7 +159,7 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		return v, nil
 	}
 	// The four classifiers decode independently: in parallel (load time is
-	// their decoding).
+	// their decoding); a parser's fast classifier after it.
 	var gold, plain Variant
 	var tg Taggers
 	var errs [4]error

@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/transparse/transparse/internal/freelist"
-
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
