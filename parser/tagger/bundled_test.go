@@ -197,7 +197,7 @@ func TestSureWordsUnscored(t *testing.T) {
 				tg.run(sc, s.Words, tg.model, nil)
 				for i := range s.Words {
 					words++
-					if w := sc.ws[i+2]; w.src == 1 && w.amb&(w.amb-1) == 0 && w.lbi == w.amb && w.rbi == w.amb {
+					if sc.ws[i+2].sure() {
 						sure++
 					}
 					a, b, gold := *columnOf(&with[i], col), *columnOf(&without[i], col), *columnOf(&s.Words[i], col)

@@ -51,6 +51,13 @@ type wordInfo struct {
 	sent         uint64 // casing class of the sentence (see sentenceCase)
 }
 
+// sure reports whether the exact form of w and both of its lowercased
+// bigrams have one and the same tag in the dictionary: tagging gives w that
+// tag without scoring it.
+func (w *wordInfo) sure() bool {
+	return w.src == 1 && w.amb&(w.amb-1) == 0 && w.lbi == w.amb && w.rbi == w.amb
+}
+
 // Padding words before the start and after the end of a sentence.
 var (
 	bos = padWord(0x5eed0b05)
