@@ -137,7 +137,8 @@ func parseTrainOptions(js string) (train.Options, string, error) {
 		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
 		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
 		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates, PlainRuns: o.PlainRuns,
-		WeightBits: o.WeightBits, GoldTemplates: o.GoldTemplates, PlainTemplates: o.PlainTemplates}
+		WeightBits: o.WeightBits, GoldTemplates: o.GoldTemplates, PlainTemplates: o.PlainTemplates,
+		GoldFastTemplates: o.GoldFast, PlainFastTemplates: o.PlainFast}
 	if o.MinAbs != nil {
 		opt.MinAbs = *o.MinAbs
 	}
@@ -147,7 +148,6 @@ func parseTrainOptions(js string) (train.Options, string, error) {
 	if o.Explore != nil {
 		opt.Explore = *o.Explore
 	}
-	opt.GoldFastTemplates, opt.PlainFastTemplates = o.GoldFast, o.PlainFast
 	if o.FastMaxLoss != nil {
 		opt.FastMaxLoss = *o.FastMaxLoss
 	}

@@ -46,10 +46,11 @@ of the unpruned model.`,
 			for i := range doc.Classifiers {
 				c := &doc.Classifiers[i]
 				t := tagger
-				switch { // a fast classifier in front of a parser goes with it
-				case c.Name == "parser.gold" || c.Name == "parser.gold.fast":
+				// A parser's fast classifier (name + ".fast") goes with it.
+				switch name := strings.TrimSuffix(c.Name, ".fast"); {
+				case name == "parser.gold":
 					t = gold
-				case c.Name == "parser.plain" || c.Name == "parser.plain.fast":
+				case name == "parser.plain":
 					t = plain
 				case !strings.HasPrefix(c.Name, "tagger."):
 					continue

@@ -75,18 +75,15 @@ path of the saved model is printed on standard output.
 				}
 			}
 
-			var err error
-			if o.GoldTemplates, err = readTemplates(o.goldTemplates); err != nil {
-				return err
-			}
-			if o.PlainTemplates, err = readTemplates(o.plainTemplates); err != nil {
-				return err
-			}
-			if o.GoldFastTemplates, err = readTemplates(o.goldFastTemplates); err != nil {
-				return err
-			}
-			if o.PlainFastTemplates, err = readTemplates(o.plainFastTemplates); err != nil {
-				return err
+			for _, f := range []struct {
+				list *[]string
+				path string
+			}{{&o.GoldTemplates, o.goldTemplates}, {&o.PlainTemplates, o.plainTemplates},
+				{&o.GoldFastTemplates, o.goldFastTemplates}, {&o.PlainFastTemplates, o.plainFastTemplates}} {
+				var err error
+				if *f.list, err = readTemplates(f.path); err != nil {
+					return err
+				}
 			}
 			stderr := cmd.ErrOrStderr()
 			opt := o.Options
