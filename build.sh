@@ -136,7 +136,7 @@ t_go_test() { "$GO" test ./...; }
 t_go_race() { "$GO" test -race ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
 # The portable (non-amd64) scoring kernels, and a 32-bit int: the 386 build
 # runs on an amd64 machine without emulation.
-t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/tagger/; }
+t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/tagger/ ./internal/top2/; }
 
 # Every fuzz target of the library boundary, briefly: each runs a number of
 # executions (about 5-10 s of this machine's rate) rather than a duration.
@@ -244,7 +244,7 @@ run_tests() {
     suite "go vet ./..." t_go_vet
     suite "go test ./..." t_go_test
     suite "go test -race (parser, linear, tagger, capi)" t_go_race
-    suite "go test GOARCH=386 (portable kernels: linear, tagger)" t_go_portable
+    suite "go test GOARCH=386 (portable kernels: linear, tagger, top2)" t_go_portable
     suite "go fuzz targets" t_go_fuzz
     suite "header compiles standalone (C99, C11, C++11)" t_header
     suite "ABI: exported symbols and soname" t_abi

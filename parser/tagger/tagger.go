@@ -42,6 +42,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/transparse/transparse/internal/freelist"
+	"github.com/transparse/transparse/internal/top2"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/linear"
@@ -239,20 +240,12 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			scores := sc.scores[:nc]
 			s.Scores(sc.feats, scores)
-			best, second := 0, -1
-			for c := 1; c < nc; c++ {
-				switch v := scores[c]; {
-				case v > scores[best]:
-					best, second = c, best
-				case second < 0 || v > scores[second]:
-					second = c
-				}
-			}
+			// The first best tag, and its margin over the second best
+			// (+Inf with one tag).
+			m1, m2 := top2.Of(scores)
+			best := max(top2.Index(scores, m1), 0)
 			if pass == 0 {
-				sc.margin[i] = float32(math.Inf(1))
-				if second >= 0 {
-					sc.margin[i] = scores[best] - scores[second]
-				}
+				sc.margin[i] = m1 - m2
 			}
 			if train != nil {
 				if g := train.gold[i]; g >= 0 && g != best {

@@ -1,6 +1,10 @@
 package transition
 
-import "math"
+import (
+	"math"
+
+	"github.com/transparse/transparse/internal/top2"
+)
 
 // Classes maps classifier classes to transitions: unlabeled moves take one
 // class each, labeled moves one class per deprel.
@@ -128,32 +132,46 @@ func (c *Classes) BestLegal(s *State, scores []float32) int {
 func (c *Classes) BestTwoLegal(s *State, scores []float32) (int, float32) {
 	best := -1
 	bs, ss := float32(math.Inf(-1)), float32(math.Inf(-1)) // best and second score
-	nl := int32(len(c.Deprels))
-	see := func(k int, v float32) {
-		switch {
-		case best < 0 || v > bs:
-			best, bs, ss = k, v, bs
-		case v > ss:
-			ss = v
-		}
-	}
+	nl, r := len(c.Deprels), int(c.RootLabel)
 	for _, m := range c.moves {
 		ok, root := c.moveRule(s, m)
 		if !ok {
 			continue
 		}
-		b := c.base[m]
-		switch {
-		case !m.Labeled():
-			see(int(b), scores[b])
-		case root:
-			see(int(b+c.RootLabel), scores[b+c.RootLabel])
-		default:
-			for l, v := range scores[b : b+nl] {
-				if int32(l) != c.RootLabel {
-					see(int(b)+l, v)
-				}
+		b := int(c.base[m])
+		if !m.Labeled() || root {
+			k := b
+			if root {
+				k += r
 			}
+			switch v := scores[k]; {
+			case best < 0 || v > bs:
+				best, bs, ss = k, v, bs
+			case v > ss:
+				ss = v
+			}
+			continue
+		}
+		// Every deprel but the root's, in class order: the two runs
+		// around it (internal/top2 compares four at a time).
+		lo, hi := scores[b:b+nl], scores[:0]
+		if r >= 0 && r < nl {
+			lo, hi = scores[b:b+r], scores[b+r+1:b+nl]
+		}
+		a1, a2 := top2.Of(lo)
+		h1, h2 := top2.Of(hi)
+		m1, m2 := max(a1, h1), max(min(a1, h1), a2, h2)
+		if best < 0 || m1 > bs {
+			k := top2.Index(lo, m1)
+			if k < 0 {
+				if k = top2.Index(hi, m1); k < 0 {
+					continue // NaN scores: no class of this move
+				}
+				k += r + 1
+			}
+			best, bs, ss = b+k, m1, max(bs, m2)
+		} else {
+			ss = max(ss, m1)
 		}
 	}
 	if best < 0 {
