@@ -20,9 +20,4 @@ struct tp_error {
  * side can turn an allocation failure into TP_ERR_NOMEM. */
 static inline void *tp__alloc(size_t n) { return malloc(n == 0 ? 1 : n); }
 
-/* tp__strnlen bounds the scan of a caller's string. */
-static inline size_t tp__strnlen(const char *s, size_t max) {
-    return strnlen(s, max);
-}
-
 #endif
