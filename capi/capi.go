@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/transparse/transparse/internal/freelist"
 	"io"
 	"math"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )

@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/transparse/transparse/internal/keytable"
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/transparse/transparse/internal/keytable"
 )
 
 // keyMul is an odd multiplier applied to feature hashes before they are

@@ -4,11 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/transparse/transparse/internal/keytable"
 	"math"
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/transparse/transparse/internal/keytable"
 )
 
 // Table parameters.

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"github.com/transparse/transparse/internal/testenv"
 	"math"
 	"math/rand"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
 )
 
 // refModel is a model written out as a map from stored key to its row,

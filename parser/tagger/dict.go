@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/transparse/transparse/internal/keytable"
 	"math/bits"
 	"slices"
 	"sync"
 
+	"github.com/transparse/transparse/internal/keytable"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/linear"
 )
