@@ -130,7 +130,7 @@ func TestTagWithAmbiguity(t *testing.T) {
 }
 
 // TestDictBundled decodes the tag dictionary of the bundled UPOS tagger
-// and checks every entry's lookup, that the keys next to entries are not
+// and checks every entry's lookup (one by one and with lookupAll), that the keys next to entries are not
 // found (unless they are entries), and that encoding gives back the stored
 // blobs byte for byte.
 func TestDictBundled(t *testing.T) {
@@ -164,6 +164,18 @@ func TestDictBundled(t *testing.T) {
 			if got := d.lookup(full(kk) | 0xabcdef); got != entries[kk] {
 				t.Fatalf("key %#x: tag set %#x, want %#x", kk, got, entries[kk])
 			}
+		}
+	}
+	// lookupAll finds what lookup finds, for keys present and absent.
+	var all []uint64
+	for _, k := range keys {
+		all = append(all, full(k), full(k+1)|0x1234)
+	}
+	masks := make([]uint64, len(all))
+	d.lookupAll(all, masks)
+	for j, k := range all {
+		if masks[j] != d.lookup(k) {
+			t.Fatalf("lookupAll: key %#x: tag set %#x, lookup gives %#x", k, masks[j], d.lookup(k))
 		}
 	}
 	k2, m2 := d.encode()

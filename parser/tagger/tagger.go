@@ -110,6 +110,8 @@ func (t *Tagger) Epoch() int { return t.epoch }
 // scratch is the working memory of tagging one sentence.
 type scratch struct {
 	ws          []wordInfo
+	keys, masks []uint64  // dictionary lookups of the sentence (see lookupAll)
+	sink        uint32    // lookupAll's touching loads
 	left, right []uint64  // tags (class + 1) of the current and the first pass
 	feats       []uint64  // features of the current word
 	scores      []float32 // scores of the current word
@@ -184,12 +186,6 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 	for i := range words {
 		w := &ws[i+2]
 		*w = analyze(words[i].Form)
-		if train != nil {
-			g := train.gold[i]
-			setAmb(w, train.counts.mask(w.form, g), train.counts.mask(mix2(w.lower, lowerSalt), g))
-		} else {
-			t.dict.amb(w)
-		}
 		if w.flags&flagLetter != 0 {
 			letters++
 			if w.flags&flagInitUpper != 0 {
@@ -198,16 +194,27 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 		}
 	}
 	sent := sentenceCase(upper, letters)
+	// The dictionary keys of every word: exact form, lowercased form, and
+	// the lowercased bigrams with the previous and the next word.
+	sc.keys = slices.Grow(sc.keys[:0], 4*n)
 	for i := range words {
 		w := &ws[i+2]
 		w.sent = sent
-		lk := bigramKey(ws[i+1].rawLower, w.rawLower, leftSalt)
-		rk := bigramKey(w.rawLower, ws[i+3].rawLower, rightSalt)
-		if train != nil {
-			w.lbi, w.rbi = train.counts.mask(lk, train.gold[i]), train.counts.mask(rk, train.gold[i])
-		} else {
-			w.lbi, w.rbi = t.dict.lookup(lk), t.dict.lookup(rk)
+		sc.keys = append(sc.keys, w.form, mix2(w.lower, lowerSalt),
+			bigramKey(ws[i+1].rawLower, w.rawLower, leftSalt), bigramKey(w.rawLower, ws[i+3].rawLower, rightSalt))
+	}
+	sc.masks = slices.Grow(sc.masks[:0], 4*n)[:4*n]
+	if train != nil {
+		for j, k := range sc.keys {
+			sc.masks[j] = train.counts.mask(k, train.gold[j/4])
 		}
+	} else {
+		sc.sink += t.dict.lookupAll(sc.keys, sc.masks)
+	}
+	for i := range words {
+		w, m := &ws[i+2], sc.masks[4*i:4*i+4]
+		setAmb(w, m[0], m[1])
+		w.lbi, w.rbi = m[2], m[3]
 	}
 
 	clear(sc.left)
