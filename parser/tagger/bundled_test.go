@@ -130,9 +130,9 @@ func TestTagWithAmbiguity(t *testing.T) {
 }
 
 // TestDictBundled decodes the tag dictionary of the bundled UPOS tagger
-// and checks every entry's lookup (one by one and with lookupAll), that the keys next to entries are not
-// found (unless they are entries), and that encoding gives back the stored
-// blobs byte for byte.
+// and checks every entry's lookup (one by one and with lookupAll), that the
+// keys next to entries are not found (unless they are entries), and that
+// encoding gives back the stored blobs byte for byte.
 func TestDictBundled(t *testing.T) {
 	c := bundledClassifier(t, UPOS)
 	keyBlob, maskBlob := c.Blobs["tagger.dict.keys"], c.Blobs["tagger.dict.masks"]
