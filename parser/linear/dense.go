@@ -10,3 +10,10 @@ func addDenseGo(acc []int32, rows []int16, offs []uint32) {
 		}
 	}
 }
+
+// scaleSumsGo is scaleSums, one sum at a time.
+func scaleSumsGo(dst []float32, src []int32, scale float32) {
+	for c, v := range src[:len(dst)] {
+		dst[c] = float32(v) * scale
+	}
+}

@@ -89,3 +89,22 @@ func touchRows[T int16 | uint32](rows []T, offs []uint32, n int) uint32 {
 
 // A line is 64 bytes (touchLines's shift): this does not compile otherwise.
 var _ = [1]struct{}{}[unsafe.Sizeof(line{})-64]
+
+// scaleSumsSSE2 sets dst[i] = float32(src[i]) * scale for i < n, n a
+// positive multiple of 4 (dense_amd64.s).
+//
+//go:noescape
+func scaleSumsSSE2(dst *float32, src *int32, n int, scale float32)
+
+// scaleSums sets dst[i] = float32(src[i]) * scale for i < len(dst)
+// (len(src) >= len(dst)), four at a time with SSE2.
+func scaleSums(dst []float32, src []int32, scale float32) {
+	src = src[:len(dst)]
+	n := len(dst) &^ 3
+	if n > 0 {
+		scaleSumsSSE2(&dst[0], &src[0], n, scale)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = float32(src[i]) * scale
+	}
+}

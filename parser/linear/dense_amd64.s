@@ -117,3 +117,25 @@ prline:
 	JLT  prrow
 prdone:
 	RET
+
+// func scaleSumsSSE2(dst *float32, src *int32, n int, scale float32)
+//
+// dst[i] = float32(src[i]) * scale for i < n, n a positive multiple of 4:
+// CVTDQ2PS and MULPS round as CVTSI2SS and MULSS do, so the results are
+// those of the scalar loop bit for bit. SSE2 is baseline on amd64.
+TEXT ·scaleSumsSSE2(SB), NOSPLIT, $0-28
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVSS scale+24(FP), X2
+	SHUFPS $0, X2, X2
+	XORQ DX, DX
+scloop:
+	MOVOU (SI)(DX*4), X0
+	CVTPL2PS X0, X0
+	MULPS X2, X0
+	MOVUPS X0, (DI)(DX*4)
+	ADDQ $4, DX
+	CMPQ DX, CX
+	JLT  scloop
+	RET

@@ -32,3 +32,7 @@ func touchRows[T int16 | uint32](rows []T, offs []uint32, n int) uint32 {
 	}
 	return sink
 }
+
+// scaleSums sets dst[i] = float32(src[i]) * scale for i < len(dst)
+// (len(src) >= len(dst)).
+func scaleSums(dst []float32, src []int32, scale float32) { scaleSumsGo(dst, src, scale) }

@@ -664,3 +664,30 @@ func fillRandom(rng *rand.Rand, f []uint64, n uint64) {
 		f[j] = rng.Uint64() % n
 	}
 }
+
+// scaleSums (four at a time on amd64) gives the scalar loop's scores bit
+// for bit, sums beyond float32's 24-bit mantissa and every tail length
+// included.
+func TestScaleSumsMatchesScalar(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for n := 0; n <= 40; n++ {
+		for trial := 0; trial < 50; trial++ {
+			src := make([]int32, n+3)
+			for i := range src {
+				src[i] = int32(rng.Uint32())
+				if trial%2 == 0 {
+					src[i] >>= 12
+				}
+			}
+			scale := float32(rng.ExpFloat64()) * 1e-3
+			got, want := make([]float32, n), make([]float32, n)
+			scaleSums(got, src, scale)
+			scaleSumsGo(want, src, scale)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("n %d: score %d of sum %d: %v, want %v", n, i, src[i], got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -436,14 +436,30 @@ func (m *Model) Scores(feats []uint64, scores []float32) {
 		m.scoresGeneric(feats, s)
 		return
 	}
+	// The sums live on the stack, which Go zeroes whole: a small array
+	// for the usual class counts (up to 128: every parser and tagger of
+	// the bundled models) rather than 2 KB each call.
+	if m.width <= smallAcc {
+		var acc [smallAcc]int32
+		m.scoreSums(feats, acc[:m.width], s)
+		return
+	}
 	var acc [accClasses]int32
-	sums := acc[:m.width]
+	m.scoreSums(feats, acc[:m.width], s)
+}
+
+// smallAcc is the size of Scores's usual accumulator.
+const smallAcc = 128
+
+// scoreSums sums feats into sums (zero, SumStride long) and writes the
+// scores s.
+func (m *Model) scoreSums(feats []uint64, sums []int32, s []float32) {
 	if m.wide {
 		m.addSumsGeneric(feats, len(feats), sums)
 	} else {
 		m.addSums(feats, len(feats), sums)
 	}
-	m.ScoresFromSums(sums, s)
+	scaleSums(s, sums, m.scale)
 }
 
 // Exact reports whether the model sums scores in integers: it has Int16
@@ -500,10 +516,7 @@ func (m *Model) ScoresFromSums(sums []int32, scores []float32) {
 	if !m.Exact() {
 		panic("linear: ScoresFromSums on a model that is not Exact")
 	}
-	s := scores[:m.numClasses]
-	for c, v := range sums[:len(s)] {
-		s[c] = float32(v) * m.scale
-	}
+	scaleSums(scores[:m.numClasses], sums[:m.numClasses], m.scale)
 }
 
 // b2u returns 1 for true, 0 for false (compiled without a branch).
