@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
@@ -140,6 +141,26 @@ func TestParseDoesNotAllocate(t *testing.T) {
 		runtime.GC()
 		if n := testing.AllocsPerRun(3, func() { runtime.GC(); pass() }); n != 0 {
 			t.Errorf("plain %v: %v allocations per pass of %d sentences", plain, n, len(sents))
+		}
+	}
+}
+
+// CheckWords's printable-ASCII shortcut accepts only what the checks one by
+// one accept: every value of every field, alone in a word.
+func TestCheckWordsShortcut(t *testing.T) {
+	values := []string{"a", "\x01", "\x1f", " ", "\x7f", "é", "\xff", "a\tb", "a\nb", "a\rb", "_",
+		strings.Repeat("x", MaxTokenBytes), strings.Repeat("x", MaxTokenBytes+1), strings.Repeat("é", MaxTokenBytes/2+1)}
+	ok := func(v string) bool {
+		return len(v) <= MaxTokenBytes && utf8.ValidString(v) && !strings.ContainsAny(v, "\t\n\r")
+	}
+	for _, v := range values {
+		for field := 0; field < 5; field++ {
+			w := conllu.Word{Form: "f", UPOS: "NOUN", XPOS: "NN", Lemma: "l", Feats: "_"}
+			*[]*string{&w.Form, &w.UPOS, &w.XPOS, &w.Lemma, &w.Feats}[field] = v
+			err := CheckWords([]conllu.Word{w})
+			if (err == nil) != ok(v) {
+				t.Errorf("field %d = %q: CheckWords gives %v", field, v, err)
+			}
 		}
 	}
 }
