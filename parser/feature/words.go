@@ -8,6 +8,14 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
+// rootValues are the values of node 0, the root.
+var rootValues = func() (r [NumWordValues]uint64) {
+	for v := range r {
+		r[v] = Hash(Value(v), "\x00<ROOT>")
+	}
+	return r
+}()
+
 // FillWords computes the per-word feature values of a sentence into w
 // (node 0 is the root, node n+1 the null row). The main tag p is XPOS, or
 // UPOS where XPOS is absent. Lemma and FEATS values are filled only when
@@ -18,8 +26,8 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 		w.Values = make([][NumWordValues]uint64, n+2)
 	}
 	w.Values = w.Values[:n+2]
+	w.Values[0] = rootValues
 	for v := 0; v < NumWordValues; v++ {
-		w.Values[0][v] = Hash(Value(v), "\x00<ROOT>")
 		w.Values[n+1][v] = nullValue
 	}
 	for i := range words {
