@@ -104,7 +104,5 @@ func scaleSums(dst []float32, src []int32, scale float32) {
 	if n > 0 {
 		scaleSumsSSE2(&dst[0], &src[0], n, scale)
 	}
-	for i := n; i < len(dst); i++ {
-		dst[i] = float32(src[i]) * scale
-	}
+	scaleSumsGo(dst[n:], src[n:], scale)
 }

@@ -83,9 +83,8 @@ func dictKey(key uint64) uint64 { return key >> (64 - dictKeyBits) }
 // lookup returns the ambiguity class of key, 0 if it is not in the
 // dictionary.
 func (d *dict) lookup(key uint64) uint64 {
-	x := key &^ (1<<(64-dictKeyBits) - 1)
-	g, _ := bits.Mul64(x, d.size)
-	v := uint32(x >> (64 - dictKeyBits))
+	g := d.home(key)
+	v := uint32(key >> (64 - dictKeyBits))
 	l := &d.lines[g]
 	for int32(l.v[dictSlots-1]-v) < 0 {
 		g++
@@ -101,6 +100,13 @@ func (d *dict) lookup(key uint64) uint64 {
 	return l.mask[k]
 }
 
+// home returns the home line of key (its dictKeyBits high bits scaled to
+// the lines).
+func (d *dict) home(key uint64) uint64 {
+	g, _ := bits.Mul64(key&^(1<<(64-dictKeyBits)-1), d.size)
+	return g
+}
+
 // lookupAll sets masks[j] to lookup(keys[j]) for every key. It first
 // reads the home line of every key in one tight loop, so that the cache
 // misses of a sentence's lookups overlap instead of waiting for one
@@ -108,8 +114,7 @@ func (d *dict) lookup(key uint64) uint64 {
 // it read, for the caller to keep, so that the loads stay.
 func (d *dict) lookupAll(keys, masks []uint64) (sink uint32) {
 	for _, k := range keys {
-		g, _ := bits.Mul64(k&^(1<<(64-dictKeyBits)-1), d.size)
-		sink += d.lines[g].v[0]
+		sink += d.lines[d.home(k)].v[0]
 	}
 	for j, k := range keys {
 		masks[j] = d.lookup(k)
