@@ -51,7 +51,7 @@ func modelLoad(path *C.char, out *C.uintptr_t) error {
 		return argErr("model is NULL")
 	}
 	p := C.GoString(path)
-	defer growing()()
+	defer loading()()
 	m, err := parser.Load(p)
 	if err != nil {
 		if classify(err, C.TP_ERR_INTERNAL) == C.TP_ERR_IO && !strings.Contains(err.Error(), p) {
@@ -84,7 +84,7 @@ func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) e
 	if uint64(size) > math.MaxInt {
 		return argErr("size %d is too large", uint64(size))
 	}
-	defer growing()()
+	defer loading()()
 	// The caller's bytes are read in place: parser.LoadBytes does not
 	// retain its input (modelfmt.Decode decompresses into a buffer of its
 	// own), so the caller may free data when the call returns.
