@@ -13,6 +13,8 @@ import (
 
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/huff0"
+
+	"github.com/transparse/transparse/internal/hugepage"
 )
 
 // Blob coding (format version 2). Snappy removes repeats but does not
@@ -296,6 +298,7 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 		return newError("", -1, "classifiers", kindCorrupt, "corrupt document (coded blobs decode to %d bytes)", total)
 	}
 	buf := make([]byte, total)
+	hugepage.Advise(buf)
 	var jobs []codedJob
 	off := uint64(0)
 	for k, it := range items {

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/golang/snappy"
+
+	"github.com/transparse/transparse/internal/hugepage"
 )
 
 // Decode decodes the model file held in data. It is safe on untrusted
@@ -155,6 +157,7 @@ func decodeStream(ra io.ReaderAt, size int64, hdr []byte, path string, coded boo
 		snappyReaders.Put(sr)
 	}()
 	doc := make([]byte, docLen) // bounded by the checks above
+	hugepage.Advise(doc)
 	got, err := io.ReadFull(sr, doc)
 	if err != nil {
 		return nil, streamError(err, ra, size, docLen, got, path)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/transparse/transparse/internal/hugepage"
 	"github.com/transparse/transparse/internal/keytable"
 )
 
@@ -198,6 +199,12 @@ func (m *Model) build(in *rowsIn) error {
 	m.lines = make([]line, lines)
 	m.sparse = make([]uint32, 0, nSparse)
 	m.dense = make([]int16, nDense*m.width)
+	// A load writes these tables once, all fresh memory: in huge pages
+	// its first touch faults once per 2 MB instead of once per 4 KB
+	// (loading the bundled model ~15 % faster, docs/benchmarks.md).
+	hugepage.Advise(m.lines)
+	hugepage.Advise(m.sparse)
+	hugepage.Advise(m.dense)
 	m.ent = make([]mentry, 0, nEnt)
 	if m.wide {
 		m.bkeys = make([]uint64, lines*lineSlots)

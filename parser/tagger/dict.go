@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/transparse/transparse/internal/hugepage"
 	"github.com/transparse/transparse/internal/keytable"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/linear"
@@ -247,6 +248,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 	}
 	d.size = size
 	d.lines = make([]dline, max(size, p.G+1)+1)
+	hugepage.Advise(d.lines)
 
 	// The empty slots of line g hold the low half of B(g+1).
 	bounds := newDictBounds(size)
