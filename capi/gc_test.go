@@ -1,0 +1,43 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// gcPercent returns the collector's percentage now.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// The collector runs at loadGCPercent while only loads are in flight, at
+// trainGCPercent while a training is, and at parseGCPercent otherwise,
+// however the calls overlap.
+func TestGCPercentFollowsCalls(t *testing.T) {
+	if !gc.managed {
+		t.Skip("GOGC is set in the environment: the library leaves the collector alone")
+	}
+	check := func(when string, want int) {
+		t.Helper()
+		if got := gcPercent(); got != want {
+			t.Errorf("%s: GC percent %d, want %d", when, got, want)
+		}
+	}
+	check("idle", parseGCPercent)
+	load1 := loading()
+	check("one load", loadGCPercent)
+	load2 := loading()
+	train := growing()
+	check("two loads and a training", trainGCPercent)
+	load1()
+	check("a load and a training", trainGCPercent)
+	train()
+	check("a load", loadGCPercent)
+	load2()
+	check("idle again", parseGCPercent)
+	if gc.loads != 0 || gc.trains != 0 {
+		t.Errorf("counts left at %d loads, %d trainings", gc.loads, gc.trains)
+	}
+}
