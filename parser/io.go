@@ -158,13 +158,14 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		v.Fast, v.FastMargin = &f, float32(milli)/1000
 		return v, nil
 	}
-	// The four classifiers decode independently: in parallel (load time is
-	// their decoding); a parser's fast classifier after it.
+	// The classifiers decode independently: in parallel (load time is
+	// their decoding); a parser's fast classifier after it, the two
+	// taggers in parallel by PairFromDocument.
 	var gold, plain Variant
 	var tg Taggers
 	var errs [4]error
 	var wg sync.WaitGroup
-	wg.Add(4)
+	wg.Add(3)
 	go func() { defer wg.Done(); gold, errs[0] = withFast(clfGold, true) }()
 	go func() {
 		defer wg.Done()
@@ -174,17 +175,17 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 			plain, errs[1] = withFast(clfPlain, false)
 		}
 	}()
-	decodeTagger := func(col string, out **tagger.Tagger, err *error) {
+	go func() {
 		defer wg.Done()
-		t, e := tagger.FromDocument(doc.Classifiers, col)
-		if e != nil {
-			*err = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
-			return
+		var errU, errX error
+		tg.UPOS, tg.XPOS, errU, errX = tagger.PairFromDocument(doc.Classifiers)
+		for k, e := range [...]error{errU, errX} {
+			if e != nil {
+				col := [...]string{tagger.UPOS, tagger.XPOS}[k]
+				errs[2+k] = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
+			}
 		}
-		*out = t
-	}
-	go decodeTagger(tagger.UPOS, &tg.UPOS, &errs[2])
-	go decodeTagger(tagger.XPOS, &tg.XPOS, &errs[3])
+	}()
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"slices"
+
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/tagger"
@@ -52,8 +54,28 @@ type tagScratch struct {
 // to sc.amb from the taggers' own analysis of the form, without allocating
 // once sc has grown.
 func (t Taggers) fill(words []conllu.Word, sc *tagScratch) {
+	if t.UPOS != nil && t.XPOS != nil && allAbsent(words) {
+		// Plain tokens: both taggers at once (they share the analysis
+		// of the words and, in a model file, their dictionary).
+		n := len(words)
+		for k := range sc.amb {
+			sc.amb[k] = slices.Grow(sc.amb[k][:0], n)[:n]
+		}
+		tagger.TagPair(t.UPOS, t.XPOS, words, sc.amb[0], sc.amb[1])
+		return
+	}
 	fillAmb(t.UPOS, words, &sc.amb[0], &sc.given, func(w *conllu.Word) *string { return &w.UPOS })
 	fillAmb(t.XPOS, words, &sc.amb[1], &sc.given, func(w *conllu.Word) *string { return &w.XPOS })
+}
+
+// allAbsent reports whether no word has a UPOS or an XPOS.
+func allAbsent(words []conllu.Word) bool {
+	for i := range words {
+		if !conllu.Absent(words[i].UPOS) || !conllu.Absent(words[i].XPOS) {
+			return false
+		}
+	}
+	return true
 }
 
 func fillAmb(tg *tagger.Tagger, words []conllu.Word, amb *[]uint64, given *[]string, col func(*conllu.Word) *string) {

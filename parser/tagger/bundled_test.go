@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -229,6 +230,114 @@ func TestSureWordsUnscored(t *testing.T) {
 			if 5*sure < words || 2000*differ > sure || okWith < okWithout {
 				t.Errorf("%s %s: %d of %d words sure, %d tags differ, %d vs %d correct", col, f, sure, words, differ, okWith, okWithout)
 			}
+		}
+	}
+}
+
+// The bundled model's taggers, loaded as a pair, share one dictionary
+// table (its XPOS tagger shares the UPOS tagger's keys); TagPair gives
+// every word of EWT test the tags and ambiguity classes that tagging with
+// each tagger on its own gives (through the shared table, and through
+// taggers decoded one by one, each with a table of its own), without
+// allocating; each column's entries encode back to the stored blobs.
+func TestTagPairBundled(t *testing.T) {
+	doc := testenv.BundledDoc(t)
+	u, x, errU, errX := PairFromDocument(doc.Classifiers)
+	if errU != nil || errX != nil {
+		t.Fatal(errU, errX)
+	}
+	if !u.sharesDict(x) || !x.sharesDict(u) {
+		t.Fatal("the bundled taggers do not share their dictionary")
+	}
+	u1, x1 := bundledTagger(t, UPOS), bundledTagger(t, XPOS)
+	if u1.sharesDict(x1) {
+		t.Fatal("taggers decoded one by one share a dictionary")
+	}
+	for col, tg := range map[string]*Tagger{UPOS: u, XPOS: x} {
+		keys, masks := tg.dict.encode()
+		c := bundledClassifier(t, col)
+		want := c.Blobs[dictKeysBlob]
+		if want == nil {
+			want = bundledClassifier(t, UPOS).Blobs[dictKeysBlob]
+		}
+		if !bytes.Equal(keys, want) || !bytes.Equal(masks, c.Blobs[dictMasksBlob]) {
+			t.Errorf("%s: encoding the shared table's column gives other blobs", col)
+		}
+	}
+	sents, _ := testForms(t)
+	ambU, ambX := make([]uint64, 512), make([]uint64, 512)
+	refU, refX := make([]uint64, 512), make([]uint64, 512)
+	for _, s := range sents {
+		a := append([]conllu.Word(nil), s...)
+		TagPair(u, x, a, ambU, ambX)
+		for _, pair := range [][2]*Tagger{{u, x}, {u1, x1}} {
+			b := append([]conllu.Word(nil), s...)
+			pair[0].TagWithAmbiguity(b, refU)
+			pair[1].TagWithAmbiguity(b, refX)
+			for i := range s {
+				if a[i].UPOS != b[i].UPOS || a[i].XPOS != b[i].XPOS || ambU[i] != refU[i] || ambX[i] != refX[i] {
+					t.Fatalf("%q: TagPair gives %s/%s (%#x, %#x), the taggers one by one %s/%s (%#x, %#x)",
+						s[i].Form, a[i].UPOS, a[i].XPOS, ambU[i], ambX[i], b[i].UPOS, b[i].XPOS, refU[i], refX[i])
+				}
+			}
+		}
+	}
+	// Taggers that do not share a table take the separate path.
+	a := append([]conllu.Word(nil), sents[3]...)
+	TagPair(u1, x1, a, ambU, ambX)
+	b := append([]conllu.Word(nil), sents[3]...)
+	TagPair(u, x, b, refU, refX)
+	if !slices.Equal(a, b) || !slices.Equal(ambU[:len(a)], refU[:len(a)]) || !slices.Equal(ambX[:len(a)], refX[:len(a)]) {
+		t.Error("TagPair of taggers with their own tables differs")
+	}
+	ws := append([]conllu.Word(nil), sents[5]...)
+	if n := testing.AllocsPerRun(50, func() { TagPair(u, x, ws, ambU, ambX) }); n != 0 {
+		t.Errorf("TagPair allocates %v times per sentence", n)
+	}
+	TagPair(u, x, nil, nil, nil) // no words: nothing to do
+}
+
+// PairFromDocument reports a damaged tagger under its column: the
+// dictionary of the XPOS tagger, which holds the tag sets of the shared
+// keys, must have as many entries as the UPOS tagger's, and valid ones.
+func TestPairFromDocumentRejectsCorruption(t *testing.T) {
+	doc := testenv.BundledDoc(t)
+	clone := func(mut func(u, x *modelfmt.Classifier)) []modelfmt.Classifier {
+		cs := slices.Clone(doc.Classifiers)
+		var u, x *modelfmt.Classifier
+		for i := range cs {
+			cs[i] = cloneClassifier(cs[i])
+			switch cs[i].Name {
+			case ClassifierName(UPOS):
+				u = &cs[i]
+			case ClassifierName(XPOS):
+				x = &cs[i]
+			}
+		}
+		mut(u, x)
+		return cs
+	}
+	cases := []struct {
+		name       string
+		mut        func(u, x *modelfmt.Classifier)
+		badU, badX bool
+	}{
+		{"XPOS entries", func(u, x *modelfmt.Classifier) { x.Params[dictEntries]-- }, false, true},
+		{"XPOS masks", func(u, x *modelfmt.Classifier) { x.Blobs[dictMasksBlob] = x.Blobs[dictMasksBlob][:100] }, false, true},
+		{"XPOS mask out of range", func(u, x *modelfmt.Classifier) {
+			x.Blobs[dictMasksBlob] = append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, x.Blobs[dictMasksBlob][1:]...)
+		}, false, true},
+		{"UPOS keys", func(u, x *modelfmt.Classifier) { u.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob][:100] }, true, false},
+		{"XPOS weights", func(u, x *modelfmt.Classifier) { x.Blobs["weights"] = x.Blobs["weights"][1:] }, false, true},
+		{"XPOS keys of its own", func(u, x *modelfmt.Classifier) { x.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob] }, false, true},
+	}
+	for _, tc := range cases {
+		u, x, errU, errX := PairFromDocument(clone(tc.mut))
+		if (errU != nil) != tc.badU || (errX != nil) != tc.badX {
+			t.Errorf("%s: errors %v / %v", tc.name, errU, errX)
+		}
+		if (errU != nil || errX != nil) && u != nil && x != nil && u.sharesDict(x) {
+			t.Errorf("%s: a failed load returned a shared pair", tc.name)
 		}
 	}
 }

@@ -42,7 +42,11 @@ const rareForm = 0x7261726577726421
 
 // dict maps a key (the hash of an exact form, or a salted hash of a
 // lowercased form or of a lowercased bigram) to its ambiguity class: the
-// non-empty bit set of the tag ids the word has (in that bigram).
+// non-empty bit set of the tag ids the word has (in that bigram). A model's
+// UPOS and XPOS taggers, trained on the same words, have dictionaries with
+// the same keys: they share one table that holds both tag sets of a key
+// (columns 0 and 1), so tagging a sentence with both looks each key up
+// once (lookupAll2); each tagger reads its own column.
 //
 // It is a table of 64-byte lines (one cache line) of dictSlots entries,
 // filled by ordered linear probing at the granularity of lines, as the
@@ -57,20 +61,21 @@ const rareForm = 0x7261726577726421
 // halves orders their keys exactly. Empty slots hold the low half of the
 // smallest key whose home is a later line, so that a lookup stops there.
 type dict struct {
-	lines []dline // the last line is always empty
+	lines []dline // the last line is always empty; shared by the taggers of a pair
 	size  uint64  // number of home lines
 	n     int     // number of entries
+	col   int     // the column of the tag sets this tagger reads: 0 or 1
 }
 
 // dictSlots is the number of entries of a dline.
-const dictSlots = 5
+const dictSlots = 3
 
 // dline is one line of a dict: the low 32 bits of each slot's key and its
-// tag set (0 for an empty slot).
+// tag sets, one per column (0 for an empty slot, or an unused column).
 type dline struct {
 	v    [dictSlots]uint32
 	_    uint32
-	mask [dictSlots]uint64
+	mask [dictSlots][2]uint64
 }
 
 // dictKeyBits is the number of bits of a key the dictionary keeps: a word
@@ -84,6 +89,13 @@ func dictKey(key uint64) uint64 { return key >> (64 - dictKeyBits) }
 // lookup returns the ambiguity class of key, 0 if it is not in the
 // dictionary.
 func (d *dict) lookup(key uint64) uint64 {
+	l, k := d.find(key)
+	return l.mask[k][d.col]
+}
+
+// find returns the line and slot where key is, or a slot with empty tag
+// sets if it is not in the dictionary.
+func (d *dict) find(key uint64) (*dline, int) {
 	g := d.home(key)
 	v := uint32(key >> (64 - dictKeyBits))
 	l := &d.lines[g]
@@ -96,9 +108,10 @@ func (d *dict) lookup(key uint64) uint64 {
 		k++
 	}
 	if l.v[k] != v {
-		return 0
+		// Not here: the last line's slots are all empty.
+		return &d.lines[len(d.lines)-1], 0
 	}
-	return l.mask[k]
+	return l, k
 }
 
 // home returns the home line of key (its dictKeyBits high bits scaled to
@@ -108,17 +121,34 @@ func (d *dict) home(key uint64) uint64 {
 	return g
 }
 
-// lookupAll sets masks[j] to lookup(keys[j]) for every key. It first
-// reads the home line of every key in one tight loop, so that the cache
-// misses of a sentence's lookups overlap instead of waiting for one
+// touch reads the home line of every key in one tight loop, so that the
+// cache misses of a sentence's lookups overlap instead of waiting for one
 // another behind each lookup's compares. It returns the sum of the values
 // it read, for the caller to keep, so that the loads stay.
-func (d *dict) lookupAll(keys, masks []uint64) (sink uint32) {
+func (d *dict) touch(keys []uint64) (sink uint32) {
 	for _, k := range keys {
 		sink += d.lines[d.home(k)].v[0]
 	}
+	return sink
+}
+
+// lookupAll sets masks[j] to lookup(keys[j]) for every key, the home
+// lines read first (touch). It returns touch's sum.
+func (d *dict) lookupAll(keys, masks []uint64) (sink uint32) {
+	sink = d.touch(keys)
 	for j, k := range keys {
 		masks[j] = d.lookup(k)
+	}
+	return sink
+}
+
+// lookupAll2 is lookupAll for both columns of a shared table: m0[j] and
+// m1[j] are the tag sets of keys[j] in columns 0 and 1.
+func (d *dict) lookupAll2(keys, m0, m1 []uint64) (sink uint32) {
+	sink = d.touch(keys)
+	for j, k := range keys {
+		l, s := d.find(k)
+		m0[j], m1[j] = l.mask[s][0], l.mask[s][1]
 	}
 	return sink
 }
@@ -163,17 +193,16 @@ func (d *dictBounds) next() uint64 {
 }
 
 // dictScratch is the decoded entries of a dictionary, needed only while
-// its table is built; the UPOS and XPOS taggers of a model, loaded one
-// after the other, share one through dictPool.
+// its table is built (reused through dictPool).
 type dictScratch struct{ keys, masks []uint64 }
 
 var dictPool sync.Pool // *dictScratch
 
-// decode checks and decodes the n entries of the dictionary blobs.
+// decode checks and decodes the n entries of the dictionary blobs into
+// sc.keys and sc.masks.
 func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 	sc.keys = slices.Grow(sc.keys[:0], n)[:n]
-	sc.masks = slices.Grow(sc.masks[:0], n)[:n]
-	ka, ma, prev := 0, 0, uint64(0)
+	ka, prev := 0, uint64(0)
 	for i := range sc.keys {
 		delta, next := uvarint(keyBlob, ka)
 		if next <= ka {
@@ -184,6 +213,20 @@ func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 		if (i > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
 			return fmt.Errorf("tag dictionary: key %d out of order or range", i)
 		}
+		sc.keys[i], prev = k, k
+	}
+	if ka != len(keyBlob) {
+		return fmt.Errorf("tag dictionary: %d trailing key bytes", len(keyBlob)-ka)
+	}
+	return decodeMasks(maskBlob, n, numTags, &sc.masks)
+}
+
+// decodeMasks checks and decodes the n tag sets of a mask blob into *masks.
+func decodeMasks(maskBlob []byte, n, numTags int, masks *[]uint64) error {
+	ms := slices.Grow((*masks)[:0], n)[:n]
+	*masks = ms
+	ma := 0
+	for i := range ms {
 		m, next := uvarint(maskBlob, ma)
 		if next <= ma {
 			return fmt.Errorf("tag dictionary: bad mask at entry %d", i)
@@ -192,17 +235,18 @@ func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 		if m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
 			return fmt.Errorf("tag dictionary: entry %d: tag set %#x invalid for %d tags", i, m, numTags)
 		}
-		sc.keys[i], sc.masks[i], prev = k, m, k
+		ms[i] = m
 	}
-	if ka != len(keyBlob) || ma != len(maskBlob) {
-		return fmt.Errorf("tag dictionary: %d trailing key bytes, %d trailing mask bytes", len(keyBlob)-ka, len(maskBlob)-ma)
+	if ma != len(maskBlob) {
+		return fmt.Errorf("tag dictionary: %d trailing mask bytes", len(maskBlob)-ma)
 	}
 	return nil
 }
 
 // decodeDict checks and decodes the dictionary blobs of a model with
 // numTags tags and n entries: keys (strictly increasing, < 2^40) as
-// uvarint deltas, tag sets (non-empty, of tags < numTags) as uvarints.
+// uvarint deltas, tag sets (non-empty, of tags < numTags) as uvarints. The
+// dictionary reads column 0 (see addColumn).
 func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 	// Every entry takes at least one byte of each blob.
 	if n < 0 || n > int64(len(keyBlob)) || n > int64(len(maskBlob)) {
@@ -219,19 +263,48 @@ func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 	return newDict(sc.keys, sc.masks)
 }
 
+// addColumn sets the tag sets of column 1 from maskBlob (the same keys'
+// tag sets for a tagger of numTags tags, as uvarints in key order), the
+// table's entries' in the order of the lines and slots.
+func (d *dict) addColumn(maskBlob []byte, numTags int) error {
+	sc, _ := dictPool.Get().(*dictScratch)
+	if sc == nil {
+		sc = new(dictScratch)
+	}
+	defer dictPool.Put(sc)
+	if n := d.n; n > len(maskBlob) {
+		return fmt.Errorf("tag dictionary: %d entries but %d mask bytes", n, len(maskBlob))
+	}
+	if err := decodeMasks(maskBlob, d.n, numTags, &sc.masks); err != nil {
+		return err
+	}
+	j := 0
+	for g := range d.lines {
+		l := &d.lines[g]
+		for s := range l.mask {
+			if l.mask[s][0] != 0 {
+				l.mask[s][1] = sc.masks[j]
+				j++
+			}
+		}
+	}
+	return nil
+}
+
 // newDict builds the table of sorted, distinct keys (< 2^40) and their
-// non-empty tag sets, in two sweeps over them (no random access): the
-// first finds the line of each key and the largest displacement (line -
-// home line), the second fills the lines in order. The dictionary does not
-// keep the entries: encode recovers them from the table.
+// non-empty tag sets (column 0), in two sweeps over them (no random
+// access): the first finds the line of each key and the largest
+// displacement (line - home line), the second fills the lines in order.
+// The dictionary does not keep the entries: encode recovers them from the
+// table.
 func newDict(keys, masks []uint64) (dict, error) {
 	n := len(keys)
 	d := dict{n: n}
-	// About 4 keys per line; a larger table if keys are displaced so far
-	// that 32-bit differences would not order them: the keys a lookup
-	// compares are less than 2*disp+3 lines' shares of the key space
-	// (2^40/size each) apart.
-	size := max(2, uint64(n)/4+1)
+	// About 2.4 keys per line of 3; a larger table if keys are displaced
+	// so far that 32-bit differences would not order them: the keys a
+	// lookup compares are less than 2*disp+3 lines' shares of the key
+	// space (2^40/size each) apart.
+	size := max(2, uint64(n)*5/12+1)
 	var p keytable.Placer
 	for {
 		p = keytable.NewPlacer(64-dictKeyBits, size, dictSlots)
@@ -274,7 +347,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 			used = 0
 		}
 		d.lines[g].v[used] = uint32(k)
-		d.lines[g].mask[used] = masks[j]
+		d.lines[g].mask[used][0] = masks[j]
 		used++
 	}
 	closeLine()
@@ -382,8 +455,9 @@ func buildDict(train []*conllu.Sentence, column string, tagID map[string]int) (d
 	return d, counts
 }
 
-// encode returns the dictionary blobs: the truncated keys as uvarint
-// deltas (the first delta is the first key), the masks as uvarints. A slot
+// encode returns the dictionary blobs of the tagger's column: the
+// truncated keys as uvarint deltas (the first delta is the first key), the
+// masks as uvarints. A slot
 // holds the low 32 bits of its key, which lies less than 2^31 from B(g),
 // the smallest key whose home is its line g: that pins the key down.
 func (d *dict) encode() (keys, masks []byte) {
@@ -396,12 +470,12 @@ func (d *dict) encode() (keys, masks []byte) {
 		}
 		l := &d.lines[g]
 		for s := 0; s < dictSlots; s++ {
-			if l.mask[s] == 0 {
+			if l.mask[s][d.col] == 0 {
 				continue
 			}
 			k := bg + uint64(int64(int32(l.v[s]-uint32(bg))))
 			keys = binary.AppendUvarint(keys, k-prev)
-			masks = binary.AppendUvarint(masks, l.mask[s])
+			masks = binary.AppendUvarint(masks, l.mask[s][d.col])
 			prev = k
 		}
 	}
