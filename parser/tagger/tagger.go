@@ -27,7 +27,6 @@
 package tagger
 
 import (
-	"sync"
 	"bytes"
 	"errors"
 	"fmt"
@@ -38,6 +37,7 @@ import (
 	"math/rand"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
