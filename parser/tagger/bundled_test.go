@@ -299,45 +299,107 @@ func TestTagPairBundled(t *testing.T) {
 
 // PairFromDocument reports a damaged tagger under its column: the
 // dictionary of the XPOS tagger, which holds the tag sets of the shared
-// keys, must have as many entries as the UPOS tagger's, and valid ones.
+// keys, must have as many entries as the UPOS tagger's, and valid ones;
+// a fast model must be sound too. FromDocument agrees, column by column
+// (the XPOS tagger alone fails on damaged UPOS keys too: they are its keys).
 func TestPairFromDocumentRejectsCorruption(t *testing.T) {
 	doc := testenv.BundledDoc(t)
-	clone := func(mut func(u, x *modelfmt.Classifier)) []modelfmt.Classifier {
+	const u, x, uf, xf = "tagger.upos", "tagger.xpos", "tagger.upos.fast", "tagger.xpos.fast"
+	clone := func(mut func(c map[string]*modelfmt.Classifier)) []modelfmt.Classifier {
 		cs := slices.Clone(doc.Classifiers)
-		var u, x *modelfmt.Classifier
+		byName := map[string]*modelfmt.Classifier{}
 		for i := range cs {
 			cs[i] = cloneClassifier(cs[i])
-			switch cs[i].Name {
-			case ClassifierName(UPOS):
-				u = &cs[i]
-			case ClassifierName(XPOS):
-				x = &cs[i]
+			byName[cs[i].Name] = &cs[i]
+		}
+		for _, name := range []string{u, x, uf, xf} {
+			if byName[name] == nil {
+				t.Skipf("the bundled model has no %s", name)
 			}
 		}
-		mut(u, x)
+		mut(byName)
 		return cs
 	}
+	type cls = map[string]*modelfmt.Classifier
 	cases := []struct {
 		name       string
-		mut        func(u, x *modelfmt.Classifier)
+		mut        func(c cls)
 		badU, badX bool
 	}{
-		{"XPOS entries", func(u, x *modelfmt.Classifier) { x.Params[dictEntries]-- }, false, true},
-		{"XPOS masks", func(u, x *modelfmt.Classifier) { x.Blobs[dictMasksBlob] = x.Blobs[dictMasksBlob][:100] }, false, true},
-		{"XPOS mask out of range", func(u, x *modelfmt.Classifier) {
-			x.Blobs[dictMasksBlob] = append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, x.Blobs[dictMasksBlob][1:]...)
+		{"XPOS entries", func(c cls) { c[x].Params[dictEntries]-- }, false, true},
+		{"XPOS masks", func(c cls) { c[x].Blobs[dictMasksBlob] = c[x].Blobs[dictMasksBlob][:100] }, false, true},
+		{"XPOS mask out of range", func(c cls) {
+			c[x].Blobs[dictMasksBlob] = append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, c[x].Blobs[dictMasksBlob][1:]...)
 		}, false, true},
-		{"UPOS keys", func(u, x *modelfmt.Classifier) { u.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob][:100] }, true, false},
-		{"XPOS weights", func(u, x *modelfmt.Classifier) { x.Blobs["weights"] = x.Blobs["weights"][1:] }, false, true},
-		{"XPOS keys of its own", func(u, x *modelfmt.Classifier) { x.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob] }, false, true},
+		{"UPOS keys", func(c cls) { c[u].Blobs[dictKeysBlob] = c[u].Blobs[dictKeysBlob][:100] }, true, false},
+		{"XPOS weights", func(c cls) { c[x].Blobs["weights"] = c[x].Blobs["weights"][1:] }, false, true},
+		{"XPOS keys of its own", func(c cls) { c[x].Blobs[dictKeysBlob] = c[u].Blobs[dictKeysBlob] }, false, true},
+		{"UPOS fast margin", func(c cls) { delete(c[uf].Params, fastMarginParam) }, true, false},
+		{"UPOS fast margin NaN", func(c cls) { c[uf].Params[fastMarginParam] = 0x7fc00000 }, true, false},
+		{"XPOS fast tags", func(c cls) { c[xf].Classes = c[xf].Classes[1:] }, false, true},
+		{"XPOS fast features", func(c cls) { c[xf].Params["tagger.feature_version"]++ }, false, true},
+		{"XPOS fast weights", func(c cls) { c[xf].Blobs["weights"] = c[xf].Blobs["weights"][2:] }, false, true},
 	}
 	for _, tc := range cases {
-		u, x, errU, errX := PairFromDocument(clone(tc.mut))
+		cs := clone(tc.mut)
+		up, xp, errU, errX := PairFromDocument(cs)
 		if (errU != nil) != tc.badU || (errX != nil) != tc.badX {
 			t.Errorf("%s: errors %v / %v", tc.name, errU, errX)
 		}
-		if (errU != nil || errX != nil) && u != nil && x != nil && u.sharesDict(x) {
+		if (errU != nil || errX != nil) && up != nil && xp != nil && up.sharesDict(xp) {
 			t.Errorf("%s: a failed load returned a shared pair", tc.name)
+		}
+		// Alone, the XPOS tagger also reads the UPOS tagger's keys.
+		sharedBad := tc.name == "UPOS keys"
+		for col, bad := range map[string]bool{UPOS: tc.badU, XPOS: tc.badX || sharedBad} {
+			if _, err := FromDocument(cs, col); (err != nil) != bad {
+				t.Errorf("%s: FromDocument(%s): %v", tc.name, col, err)
+			}
+		}
+	}
+}
+
+// The bundled taggers have fast models (tagger.upos.fast,
+// tagger.xpos.fast): on EWT dev they decide most of the words the first
+// pass scores, and the tags differ from those of the taggers alone in a
+// handful of words.
+func TestFastModelBundled(t *testing.T) {
+	u, x, errU, errX := PairFromDocument(testenv.BundledDoc(t).Classifiers)
+	if errU != nil || errX != nil {
+		t.Fatal(errU, errX)
+	}
+	for _, tg := range []*Tagger{u, x} {
+		if tg.fast == nil {
+			t.Fatalf("%s: no fast model", tg.Column())
+		}
+		slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin}
+		words, differ, right, rightSlow := 0, 0, 0, 0
+		for _, s := range readEWT(t, "dev") {
+			a := make([]conllu.Word, len(s.Words))
+			for i, w := range s.Words {
+				a[i] = conllu.Word{Form: w.Form}
+			}
+			b := slices.Clone(a)
+			tg.Tag(a)
+			slow.Tag(b)
+			for i := range a {
+				words++
+				ta, tb, gold := *columnOf(&a[i], tg.column), *columnOf(&b[i], tg.column), *columnOf(&s.Words[i], tg.column)
+				if ta != tb {
+					differ++
+				}
+				if ta == gold {
+					right++
+				}
+				if tb == gold {
+					rightSlow++
+				}
+			}
+		}
+		t.Logf("%s: %d of %d tags differ with the fast model (margin %.3g); accuracy %.2f%% against %.2f%%",
+			tg.Column(), differ, words, tg.fastMargin, 100*float64(right)/float64(words), 100*float64(rightSlow)/float64(words))
+		if differ > words/1000 || right < rightSlow-words/5000 {
+			t.Errorf("%s: the fast model changes %d tags, %d right against %d", tg.Column(), differ, right, rightSlow)
 		}
 	}
 }

@@ -362,3 +362,51 @@ func extractDynamic(out []uint64, ws []wordInfo, left, right []uint64, i int) []
 	}
 	return out
 }
+
+// fastTemplates are the templates of a tagger's fast model (see
+// Tagger.fast): 14 of the first pass's 46, hashed as there. Chosen by
+// hand among the word's lowercased form and suffix, its neighbours, its
+// dictionary classes and the tags to its left; on EWT dev such a model
+// trained alone decides 67 % (UPOS) and 59 % (XPOS) of the words the
+// first pass scores with margins at which it changes 2 tags of each
+// column (a throwaway experiment).
+var fastTemplates = [...]int{
+	tBias, tLower, tSuf3, tShort, tPrev1Lower, tNext1Lower, tAmb0, tAmb0Next1,
+	tLambFlags, tLbi, tRbi, tTag1, tTag12, tTag1Amb0,
+}
+
+// fastTemplateNames documents fastTemplates in the model file.
+func fastTemplateNames() []string {
+	names := make([]string, len(fastTemplates))
+	for i, t := range fastTemplates {
+		names[i] = templateNames[t]
+	}
+	return names
+}
+
+// extractFast appends the features of fastTemplates of position i in the
+// first pass to out: the same hashes as extractStatic and extractDynamic
+// give them (left holds the tags predicted so far, as there).
+func extractFast(out []uint64, ws []wordInfo, left []uint64, i int) []uint64 {
+	p := i + 2
+	w, prev1, next1 := &ws[p], &ws[p-1], &ws[p+1]
+	first := uint64(0)
+	if i == 0 {
+		first = 1 << 32
+	}
+	t1, t2 := left[p-1], left[p-2]
+	return append(out,
+		f1(tBias, 0),
+		f1(tLower, w.lower),
+		f1(tSuf3, w.suf[2]),
+		f1(tShort, w.short),
+		f1(tPrev1Lower, prev1.lower),
+		f1(tNext1Lower, next1.lower),
+		f1(tAmb0, w.amb),
+		f2(tAmb0Next1, w.amb, next1.amb),
+		f2(tLambFlags, w.lamb, w.flags|first),
+		f2(tLbi, w.lbi, w.amb),
+		f2(tRbi, w.rbi, w.amb),
+		f1(tTag1, t1), f2(tTag12, t1, t2), f2(tTag1Amb0, t1, w.amb),
+	)
+}

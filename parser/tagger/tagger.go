@@ -17,7 +17,12 @@
 // (Ratnaparkhi 1996). Tagging runs in two passes with separate weights: the
 // second pass sees, besides its own tags to the left, the first pass's tags
 // of the following words, and revisits only the words whose first-pass
-// decision had a small margin.
+// decision had a small margin. A tagger trained with development data
+// has a fast model in front of its first pass (14 of its templates,
+// trained alone): a word the fast model scores with a margin of at least
+// the one chosen on the development data (where it changes at most 0.02 %
+// of the tags) takes its tag without the full model, as the parsers' fast
+// classifiers do for parser states.
 //
 // On UD English EWT (training on train, 204,577 words) it tags dev with
 // 95.6 % UPOS accuracy at about 350,000 words per second on one core.
@@ -28,6 +33,7 @@ package tagger
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -99,7 +105,13 @@ type Tagger struct {
 	tags   []string
 	model  *linear.Model
 	dict   dict
-	margin float32                // second-pass threshold (see run)
+	margin float32 // second-pass threshold (see run)
+	// fast, if not nil, scores a word in the first pass before model does,
+	// with fastTemplates only; when its best tag beats the second by
+	// fastMargin or more, the word takes that tag and model is not asked
+	// (nor is it revisited by the second pass).
+	fast       *linear.Model
+	fastMargin float32
 	epoch  int                    // the training epoch kept (0: decoded from a file)
 	pool   freelist.List[scratch] // per-call scratch; kept across GCs
 }
@@ -317,9 +329,18 @@ func (t *Tagger) passes(sc *scratch, n int, s scorer, train *trainState) {
 				sc.margin[i] = float32(math.Inf(1))
 				continue
 			}
+			scores := sc.scores[:nc]
+			if train == nil && pass == 0 && t.fast != nil {
+				sc.feats = extractFast(sc.feats[:0], ws, sc.left, i)
+				t.fast.Scores(sc.feats, scores)
+				if m1, m2 := top2.Of(scores); m1-m2 >= t.fastMargin {
+					sc.left[i+2] = uint64(max(top2.Index(scores, m1), 0)) + 1
+					sc.margin[i] = float32(math.Inf(1))
+					continue
+				}
+			}
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
-			scores := sc.scores[:nc]
 			s.Scores(sc.feats, scores)
 			// The first best tag, and its margin over the second best
 			// (+Inf with one tag).
@@ -498,7 +519,117 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		fmt.Fprintf(opt.Log, "tagger: second pass on %.0f%% of the words (margin < %.3g): dev %s %.2f%%\n",
 			100*redoShare, t.margin, opt.Column, 100*acc)
 	}
+	if !opt.KeepLast && hasDev {
+		t.trainFast(train, dev, order, rng, state, tagID, words)
+		if opt.Log != nil && t.fast != nil {
+			acc, _ := t.Accuracy(dev)
+			fmt.Fprintf(opt.Log, "tagger: fast model (%d templates) in front, margin %.3g: dev %s %.2f%%\n",
+				len(fastTemplates), t.fastMargin, opt.Column, 100*acc)
+		}
+	}
 	return t, nil
+}
+
+// fastMaxChange is the share of the words the first pass scores on the
+// development data whose tag the fast model may change (see trainFast).
+const fastMaxChange = 2e-4
+
+// trainFast trains t's fast model (Tagger.fast) for as many epochs as t's
+// model was trained (t.epoch), over train in the order rng shuffles,
+// with the dictionary classes of t's training (state.counts, leave one
+// out) and its own predictions as left context; then picks its margin on
+// dev: the smallest at which the first-pass tags it decides differ from
+// t's final tags in at most fastMaxChange of the words scored. It leaves
+// t.fast nil if no margin qualifies.
+func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand.Rand, state *trainState, tagID map[string]int, words int) {
+	nc := len(t.tags)
+	tr := linear.NewTrainer(nc)
+	sc := t.getScratch()
+	defer t.pool.Put(sc)
+	scores := make([]float32, nc)
+	for epoch := 1; epoch <= max(t.epoch, 1); epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			s := train[si]
+			state.gold = state.gold[:0]
+			for _, w := range s.Words {
+				g := -1
+				if v := *columnOf(&w, t.column); !conllu.Absent(v) {
+					g = tagID[v]
+				}
+				state.gold = append(state.gold, g)
+			}
+			n := len(s.Words)
+			prepare(sc, s.Words)
+			sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
+			for j, k := range sc.keys {
+				sc.masks[j] = state.counts.mask(k, state.gold[j/4])
+			}
+			setAmbs(sc, n)
+			sc.left = slices.Grow(sc.left[:0], n+4)[:n+4]
+			clear(sc.left)
+			for i := range n {
+				sc.feats = extractFast(sc.feats[:0], sc.ws, sc.left, i)
+				tr.Scores(sc.feats, scores)
+				m1, _ := top2.Of(scores)
+				best := max(top2.Index(scores, m1), 0)
+				if g := state.gold[i]; g >= 0 && g != best {
+					tr.Update(sc.feats, g, best)
+				}
+				tr.Tick()
+				sc.left[i+2] = uint64(best) + 1
+			}
+		}
+	}
+	fast := tr.Freeze(freezeOptions(words))
+
+	// Margin and change (fast tag != final tag) of every word of dev the
+	// first pass scores, the left context being the final tags.
+	type rec struct {
+		margin  float32
+		changed bool
+	}
+	var recs []rec
+	final := make([]uint64, 0, 256)
+	for _, s := range dev {
+		n := len(s.Words)
+		if n == 0 {
+			continue
+		}
+		t.run(sc, s.Words, t.model, nil)
+		final = append(final[:0], sc.left[:n+4]...)
+		for i := range n {
+			if sureUnscored && sc.ws[i+2].sure() {
+				continue
+			}
+			sc.feats = extractFast(sc.feats[:0], sc.ws, final, i)
+			fast.Scores(sc.feats, scores)
+			m1, m2 := top2.Of(scores)
+			best := uint64(max(top2.Index(scores, m1), 0)) + 1
+			recs = append(recs, rec{m1 - m2, best != final[i+2]})
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(b.margin, a.margin) })
+	limit := int(fastMaxChange * float64(len(recs)))
+	margin, changes := float32(math.Inf(1)), 0
+	for j := 0; j < len(recs); {
+		// All words with this margin are decided together.
+		e := j
+		for e < len(recs) && recs[e].margin == recs[j].margin {
+			if recs[e].changed {
+				changes++
+			}
+			e++
+		}
+		if changes > limit || math.IsNaN(float64(recs[j].margin)) {
+			break
+		}
+		margin = recs[j].margin
+		j = e
+	}
+	if !math.IsInf(float64(margin), 1) {
+		t.fast, t.fastMargin = fast, margin
+	}
 }
 
 // redoShare is the share of words (with the smallest first-pass margins)
@@ -660,7 +791,62 @@ func Classifiers(upos, xpos *Tagger) []modelfmt.Classifier {
 		}
 		out = append(out, x)
 	}
+	for _, t := range []*Tagger{upos, xpos} {
+		if t != nil && t.fast != nil {
+			out = append(out, t.fastClassifier())
+		}
+	}
 	return out
+}
+
+// FastSuffix ends the name of a tagger's fast model in a model file:
+// ClassifierName(column) + FastSuffix.
+const FastSuffix = ".fast"
+
+// fastMarginParam is the param of a fast model's classifier holding the
+// float32 bits of its margin (Tagger.fastMargin).
+const fastMarginParam = "tagger.fast_margin_bits"
+
+// fastClassifier encodes t's fast model (t.fast must not be nil): a
+// linear classifier named ClassifierName(Column()) + FastSuffix with the
+// tagger's tags as classes, fastTemplates as templates, and the params
+// "tagger.feature_version" and "tagger.fast_margin_bits" (the float32
+// bits of the margin from which its decisions stand).
+func (t *Tagger) fastClassifier() modelfmt.Classifier {
+	c := t.fast.Classifier(ClassifierName(t.Column())+FastSuffix, fastTemplateNames(), t.tags)
+	c.Params["tagger.feature_version"] = FeatureVersion
+	c.Params[fastMarginParam] = int64(math.Float32bits(t.fastMargin))
+	return c
+}
+
+// attachFast decodes the fast model of t from classifiers, if there is
+// one: its tags must be t's, its feature version this tagger's, its
+// margin a float32 that is not NaN.
+func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
+	c := findClassifier(classifiers, ClassifierName(t.Column())+FastSuffix)
+	if c == nil {
+		return nil
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
+	}
+	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
+		return fail("feature version %d, this tagger computes version %d", v, FeatureVersion)
+	}
+	if !slices.Equal(c.Classes, t.tags) {
+		return fail("its %d tags are not those of its tagger", len(c.Classes))
+	}
+	mb, ok := c.Params[fastMarginParam]
+	margin := math.Float32frombits(uint32(mb))
+	if !ok || mb < 0 || mb > math.MaxUint32 || math.IsNaN(float64(margin)) {
+		return fail("missing or invalid param %q", fastMarginParam)
+	}
+	m, err := linear.FromClassifier(c)
+	if err != nil {
+		return fmt.Errorf("tagger: %w", err)
+	}
+	t.fast, t.fastMargin = m, margin
+	return nil
 }
 
 // FromDocument decodes the tagger of column (UPOS or XPOS) from the
@@ -690,6 +876,9 @@ func FromDocument(classifiers []modelfmt.Classifier, column string) (*Tagger, er
 	}
 	if t.Column() != column {
 		return nil, fmt.Errorf("tagger: classifier %q tags %s", c.Name, t.Column())
+	}
+	if err := t.attachFast(classifiers); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -778,6 +967,12 @@ func PairFromDocument(classifiers []modelfmt.Classifier) (upos, xpos *Tagger, er
 	}
 	if err := d.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
 		return nil, nil, nil, failed(x, "%v", err)
+	}
+	if err := upos.attachFast(classifiers); err != nil {
+		return nil, nil, err, nil
+	}
+	if err := xpos.attachFast(classifiers); err != nil {
+		return nil, nil, nil, err
 	}
 	upos.dict = d
 	xpos.dict = d

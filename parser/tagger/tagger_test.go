@@ -124,14 +124,39 @@ func TestClassifierRoundTrip(t *testing.T) {
 	if c.Name != Name || !reflect.DeepEqual(c.Classes, tg.Tags()) || len(c.Templates) == 0 {
 		t.Fatalf("classifier header: name %q, %d classes, %d templates", c.Name, len(c.Classes), len(c.Templates))
 	}
-	tg2, err := FromClassifier(&c)
+	// The tagger has a fast model, which Classifiers encodes after it and
+	// FromDocument decodes with it.
+	if tg.fast == nil {
+		t.Fatal("the tagger trained with dev data has no fast model")
+	}
+	cs := Classifiers(tg, nil)
+	if len(cs) != 2 || cs[1].Name != Name+FastSuffix {
+		t.Fatalf("Classifiers gives %d classifiers", len(cs))
+	}
+	tg2, err := FromDocument(cs, UPOS)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tg2.fast == nil || tg2.fastMargin != tg.fastMargin {
+		t.Fatal("the decoded tagger lost its fast model")
 	}
 	if !reflect.DeepEqual(tagAll(tg, dev), tagAll(tg2, dev)) {
 		t.Fatal("the decoded tagger tags differently")
 	}
-	if c2 := tg2.Classifier(); !reflect.DeepEqual(c, c2) {
+	if cs2 := Classifiers(tg2, nil); !reflect.DeepEqual(cs, cs2) {
+		t.Fatal("re-encoding the decoded tagger gives different classifiers")
+	}
+	// From its classifier alone, a tagger has no fast model: it tags with
+	// its model, as the trained tagger without its fast model does.
+	tg3, err := FromClassifier(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin}
+	if tg3.fast != nil || !reflect.DeepEqual(tagAll(slow, dev), tagAll(tg3, dev)) {
+		t.Fatal("the tagger decoded from its classifier alone tags differently")
+	}
+	if c3 := tg3.Classifier(); !reflect.DeepEqual(c, c3) {
 		t.Fatal("re-encoding the decoded tagger gives a different classifier")
 	}
 }
