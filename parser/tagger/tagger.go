@@ -112,8 +112,8 @@ type Tagger struct {
 	// (nor is it revisited by the second pass).
 	fast       *linear.Model
 	fastMargin float32
-	epoch  int                    // the training epoch kept (0: decoded from a file)
-	pool   freelist.List[scratch] // per-call scratch; kept across GCs
+	epoch      int                    // the training epoch kept (0: decoded from a file)
+	pool       freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
