@@ -238,18 +238,40 @@ type trainState struct {
 	counts tagCounts // training tag counts, for leave-one-out dictionary classes
 }
 
+// setGold sets the gold class of each word (-1 where the column is absent)
+// and returns the number of words with one.
+func (ts *trainState) setGold(words []conllu.Word, column string, tagID map[string]int) (tagged int) {
+	ts.gold = ts.gold[:0]
+	for i := range words {
+		g := -1
+		if v := *columnOf(&words[i], column); !conllu.Absent(v) {
+			g = tagID[v]
+			tagged++
+		}
+		ts.gold = append(ts.gold, g)
+	}
+	return tagged
+}
+
+// masks sets sc.masks to the training dictionary's tag sets of the keys in
+// sc.keys, each word's own occurrence left out.
+func (ts *trainState) masks(sc *scratch) {
+	sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
+	for j, k := range sc.keys {
+		sc.masks[j] = ts.counts.mask(k, ts.gold[j/4])
+	}
+}
+
 // run tags one sentence with s, leaving the predicted tags (class + 1) in
 // sc.left[2:n+2]. When train is non-nil, s must be train.t, and every
 // prediction that differs from the gold class is followed by a perceptron
 // update.
 func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainState) {
 	prepare(sc, words)
-	sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
 	if train != nil {
-		for j, k := range sc.keys {
-			sc.masks[j] = train.counts.mask(k, train.gold[j/4])
-		}
+		train.masks(sc)
 	} else {
+		sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
 		sc.sink += t.dict.lookupAll(sc.keys, sc.masks)
 	}
 	setAmbs(sc, len(words))
@@ -466,16 +488,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			s := train[si]
-			state.gold = state.gold[:0]
-			tagged := 0
-			for _, w := range s.Words {
-				g := -1
-				if v := *columnOf(&w, opt.Column); !conllu.Absent(v) {
-					g = tagID[v]
-					tagged++
-				}
-				state.gold = append(state.gold, g)
-			}
+			tagged := state.setGold(s.Words, opt.Column, tagID)
 			t.run(sc, s.Words, tr, state)
 			if bar != nil {
 				_ = bar.Add(tagged)
@@ -551,20 +564,10 @@ func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			s := train[si]
-			state.gold = state.gold[:0]
-			for _, w := range s.Words {
-				g := -1
-				if v := *columnOf(&w, t.column); !conllu.Absent(v) {
-					g = tagID[v]
-				}
-				state.gold = append(state.gold, g)
-			}
+			state.setGold(s.Words, t.column, tagID)
 			n := len(s.Words)
 			prepare(sc, s.Words)
-			sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
-			for j, k := range sc.keys {
-				sc.masks[j] = state.counts.mask(k, state.gold[j/4])
-			}
+			state.masks(sc)
 			setAmbs(sc, n)
 			sc.left = slices.Grow(sc.left[:0], n+4)[:n+4]
 			clear(sc.left)
