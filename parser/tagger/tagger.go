@@ -28,7 +28,9 @@
 // 95.6 % UPOS accuracy at about 350,000 words per second on one core.
 //
 // A Tagger is stored in the same model file as the parser, as one
-// modelfmt.Classifier (see Tagger.Classifier and FromClassifier).
+// modelfmt.Classifier (see Tagger.Classifier and FromClassifier), and its
+// fast model, if it has one, as a second (Classifiers and FromDocument
+// handle both, and a model's two taggers together).
 package tagger
 
 import (
@@ -699,7 +701,8 @@ func (t *Tagger) Accuracy(sents []*conllu.Sentence) (acc float64, words int) {
 // "tagger.feature_version" (FeatureVersion), "tagger.passes",
 // "tagger.dict_entries" and "tagger.pass2_margin_bits" (the float32 bits of
 // the second-pass margin threshold). The result shares no memory with the
-// tagger.
+// tagger. It does not hold the fast model (Classifiers encodes it as a
+// classifier of its own): FromClassifier of it gives the tagger without.
 func (t *Tagger) Classifier() modelfmt.Classifier {
 	c := t.model.Classifier(ClassifierName(t.Column()), templateNames[1:], t.tags)
 	c.Params["tagger.feature_version"] = FeatureVersion
@@ -777,10 +780,11 @@ const (
 	DictKeysShared = "tagger.dict.keys_shared"
 )
 
-// Classifiers encodes a model's taggers for its document, UPOS first;
-// either may be nil. When the two dictionaries have the same keys, the
-// XPOS tagger's are not stored again (DictKeysShared): FromDocument
-// restores them.
+// Classifiers encodes a model's taggers for its document, UPOS first,
+// then their fast models (ClassifierName(column) + FastSuffix); either
+// tagger may be nil. When the two dictionaries have the same keys, the
+// XPOS tagger's are not stored again (DictKeysShared): FromDocument and
+// PairFromDocument restore them.
 func Classifiers(upos, xpos *Tagger) []modelfmt.Classifier {
 	var out []modelfmt.Classifier
 	if upos != nil {
