@@ -857,10 +857,12 @@ func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
 }
 
 // FromDocument decodes the tagger of column (UPOS or XPOS) from the
-// classifiers of a model document, nil without error if there is none. An
-// XPOS tagger whose dictionary keys are shared (DictKeysShared) takes them
-// from the UPOS tagger; sharing without a UPOS tagger, or with keys of its
-// own, is an error, as is anything FromClassifier rejects.
+// classifiers of a model document, with its fast model if the document
+// has one, nil without error if there is no tagger. An XPOS tagger whose
+// dictionary keys are shared (DictKeysShared) takes them from the UPOS
+// tagger; sharing without a UPOS tagger, or with keys of its own, is an
+// error, as is anything FromClassifier rejects or a fast model that does
+// not fit its tagger.
 func FromDocument(classifiers []modelfmt.Classifier, column string) (*Tagger, error) {
 	c := findClassifier(classifiers, ClassifierName(column))
 	if c == nil {
