@@ -198,6 +198,13 @@ type dictScratch struct{ keys, masks []uint64 }
 
 var dictPool sync.Pool // *dictScratch
 
+func getDictScratch() *dictScratch {
+	if sc, _ := dictPool.Get().(*dictScratch); sc != nil {
+		return sc
+	}
+	return new(dictScratch)
+}
+
 // decode checks and decodes the n entries of the dictionary blobs into
 // sc.keys and sc.masks.
 func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
@@ -252,10 +259,7 @@ func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 	if n < 0 || n > int64(len(keyBlob)) || n > int64(len(maskBlob)) {
 		return dict{}, fmt.Errorf("tag dictionary: %d entries but %d key and %d mask bytes", n, len(keyBlob), len(maskBlob))
 	}
-	sc, _ := dictPool.Get().(*dictScratch)
-	if sc == nil {
-		sc = new(dictScratch)
-	}
+	sc := getDictScratch()
 	defer dictPool.Put(sc)
 	if err := sc.decode(keyBlob, maskBlob, int(n), numTags); err != nil {
 		return dict{}, err
@@ -267,10 +271,7 @@ func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 // tag sets for a tagger of numTags tags, as uvarints in key order), the
 // table's entries' in the order of the lines and slots.
 func (d *dict) addColumn(maskBlob []byte, numTags int) error {
-	sc, _ := dictPool.Get().(*dictScratch)
-	if sc == nil {
-		sc = new(dictScratch)
-	}
+	sc := getDictScratch()
 	defer dictPool.Put(sc)
 	if n := d.n; n > len(maskBlob) {
 		return fmt.Errorf("tag dictionary: %d entries but %d mask bytes", n, len(maskBlob))

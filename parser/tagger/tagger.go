@@ -214,6 +214,13 @@ func TagPair(u, x *Tagger, words []conllu.Word, ambU, ambX []uint64) {
 	x.finish(sx, words, ambX)
 }
 
+// decide returns the best class of scores (the first of equal ones) and
+// its margin over the second best (+Inf with one class).
+func decide(scores []float32) (best int, margin float32) {
+	m1, m2 := top2.Of(scores)
+	return max(top2.Index(scores, m1), 0), m1 - m2
+}
+
 // sharesDict reports whether t and x read the two columns of one
 // dictionary table.
 func (t *Tagger) sharesDict(x *Tagger) bool {
@@ -357,8 +364,8 @@ func (t *Tagger) passes(sc *scratch, n int, s scorer, train *trainState) {
 			if train == nil && pass == 0 && t.fast != nil {
 				sc.feats = extractFast(sc.feats[:0], ws, sc.left, i)
 				t.fast.Scores(sc.feats, scores)
-				if m1, m2 := top2.Of(scores); m1-m2 >= t.fastMargin {
-					sc.left[i+2] = uint64(max(top2.Index(scores, m1), 0)) + 1
+				if best, margin := decide(scores); margin >= t.fastMargin {
+					sc.left[i+2] = uint64(best) + 1
 					sc.margin[i] = float32(math.Inf(1))
 					continue
 				}
@@ -366,12 +373,9 @@ func (t *Tagger) passes(sc *scratch, n int, s scorer, train *trainState) {
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			s.Scores(sc.feats, scores)
-			// The first best tag, and its margin over the second best
-			// (+Inf with one tag).
-			m1, m2 := top2.Of(scores)
-			best := max(top2.Index(scores, m1), 0)
+			best, margin := decide(scores)
 			if pass == 0 {
-				sc.margin[i] = m1 - m2
+				sc.margin[i] = margin
 			}
 			if train != nil {
 				if g := train.gold[i]; g >= 0 && g != best {
@@ -576,8 +580,7 @@ func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand
 			for i := range n {
 				sc.feats = extractFast(sc.feats[:0], sc.ws, sc.left, i)
 				tr.Scores(sc.feats, scores)
-				m1, _ := top2.Of(scores)
-				best := max(top2.Index(scores, m1), 0)
+				best, _ := decide(scores)
 				if g := state.gold[i]; g >= 0 && g != best {
 					tr.Update(sc.feats, g, best)
 				}
@@ -609,9 +612,8 @@ func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand
 			}
 			sc.feats = extractFast(sc.feats[:0], sc.ws, final, i)
 			fast.Scores(sc.feats, scores)
-			m1, m2 := top2.Of(scores)
-			best := uint64(max(top2.Index(scores, m1), 0)) + 1
-			recs = append(recs, rec{m1 - m2, best != final[i+2]})
+			best, margin := decide(scores)
+			recs = append(recs, rec{margin, uint64(best)+1 != final[i+2]})
 		}
 	}
 	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(b.margin, a.margin) })
@@ -728,9 +730,7 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 	if c == nil {
 		return nil, errors.New("tagger: nil classifier")
 	}
-	fail := func(format string, args ...any) (*Tagger, error) {
-		return nil, fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
-	}
+	fail := func(format string, args ...any) (*Tagger, error) { return nil, classifierError(c, format, args...) }
 	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
 		return fail("feature version %d, this tagger computes version %d", v, FeatureVersion)
 	}
@@ -751,9 +751,8 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tagger: %w", err)
 	}
-	mb, ok := c.Params["tagger.pass2_margin_bits"]
-	margin := math.Float32frombits(uint32(mb))
-	if !ok || mb < 0 || mb > math.MaxUint32 || math.IsNaN(float64(margin)) {
+	margin, ok := float32Param(c, "tagger.pass2_margin_bits")
+	if !ok {
 		return fail("missing or invalid param \"tagger.pass2_margin_bits\"")
 	}
 	var d dict
@@ -834,19 +833,15 @@ func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
 	if c == nil {
 		return nil
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
-	}
 	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
-		return fail("feature version %d, this tagger computes version %d", v, FeatureVersion)
+		return classifierError(c, "feature version %d, this tagger computes version %d", v, FeatureVersion)
 	}
 	if !slices.Equal(c.Classes, t.tags) {
-		return fail("its %d tags are not those of its tagger", len(c.Classes))
+		return classifierError(c, "its %d tags are not those of its tagger", len(c.Classes))
 	}
-	mb, ok := c.Params[fastMarginParam]
-	margin := math.Float32frombits(uint32(mb))
-	if !ok || mb < 0 || mb > math.MaxUint32 || math.IsNaN(float64(margin)) {
-		return fail("missing or invalid param %q", fastMarginParam)
+	margin, ok := float32Param(c, fastMarginParam)
+	if !ok {
+		return classifierError(c, "missing or invalid param %q", fastMarginParam)
 	}
 	m, err := linear.FromClassifier(c)
 	if err != nil {
@@ -900,6 +895,19 @@ func findClassifier(classifiers []modelfmt.Classifier, name string) *modelfmt.Cl
 		}
 	}
 	return nil
+}
+
+// classifierError is the error for what is wrong with classifier c.
+func classifierError(c *modelfmt.Classifier, format string, args ...any) error {
+	return fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
+}
+
+// float32Param returns the float32 whose bits param name of c holds; ok
+// is false if the param is missing, out of range or NaN.
+func float32Param(c *modelfmt.Classifier, name string) (v float32, ok bool) {
+	b, ok := c.Params[name]
+	v = math.Float32frombits(uint32(b))
+	return v, ok && b >= 0 && b <= math.MaxUint32 && !math.IsNaN(float64(v))
 }
 
 // sharedKeys returns the UPOS tagger's classifier if c, the tagger of
@@ -957,25 +965,18 @@ func PairFromDocument(classifiers []modelfmt.Classifier) (upos, xpos *Tagger, er
 		d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
 	}
 	wg.Wait()
-	failed := func(c *modelfmt.Classifier, format string, args ...any) error {
-		return fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
-	}
 	switch {
 	case errU != nil:
 		return nil, nil, errU, errX
 	case dictErr != nil:
-		return nil, nil, failed(u, "%v", dictErr), errX
+		return nil, nil, classifierError(u, "%v", dictErr), errX
 	case errX != nil:
 		return nil, nil, nil, errX
 	case x.Params[dictEntries] != u.Params[dictEntries]:
-		return nil, nil, nil, failed(x, "%d dictionary entries for the %d shared keys", x.Params[dictEntries], u.Params[dictEntries])
-	case upos.Column() != UPOS:
-		return nil, nil, fmt.Errorf("tagger: classifier %q tags %s", u.Name, upos.Column()), nil
-	case xpos.Column() != XPOS:
-		return nil, nil, nil, fmt.Errorf("tagger: classifier %q tags %s", x.Name, xpos.Column())
+		return nil, nil, nil, classifierError(x, "%d dictionary entries for the %d shared keys", x.Params[dictEntries], u.Params[dictEntries])
 	}
 	if err := d.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
-		return nil, nil, nil, failed(x, "%v", err)
+		return nil, nil, nil, classifierError(x, "%v", err)
 	}
 	if err := upos.attachFast(classifiers); err != nil {
 		return nil, nil, err, nil
