@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/transparse/transparse/internal/par"
+
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
@@ -141,61 +143,71 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		}
 		return Variant{Morph: morph, Ext: ext, Clf: clf}, nil
 	}
-	// withFast is variant with its fast classifier, if the file has one.
-	withFast := func(name string, morph bool) (Variant, error) {
-		v, err := variant(name, morph)
-		if err != nil || byName[name+fastSuffix] == nil {
-			return v, err
+	// The classifiers and the taggers decode independently: one step each
+	// (and the tag dictionary), run on all CPUs largest first (load time
+	// is their decoding).
+	type built struct {
+		v   Variant
+		err error
+	}
+	var gold, goldFast, plain, plainFast built
+	var steps []par.Step
+	add := func(b *built, name string, morph bool) {
+		steps = append(steps, par.Step{Cost: linear.BuildCost(byName[name]), Run: func() { b.v, b.err = variant(name, morph) }})
+	}
+	add(&gold, clfGold, true)
+	if byName[clfGold+fastSuffix] != nil {
+		add(&goldFast, clfGold+fastSuffix, true)
+	}
+	// A gold-tags-only model (trained for comparing systems) has no
+	// plain-token classifier and no taggers.
+	if byName[clfPlain] != nil {
+		add(&plain, clfPlain, false)
+		if byName[clfPlain+fastSuffix] != nil {
+			add(&plainFast, clfPlain+fastSuffix, false)
 		}
-		f, err := variant(name+fastSuffix, morph)
-		if err != nil {
-			return v, err
+	}
+	tsteps, taggers := tagger.PairSteps(doc.Classifiers)
+	par.Do(append(steps, tsteps...))
+	// withFast is the variant of b with its fast classifier f, if the file
+	// has one.
+	withFast := func(b, f *built, name string) (Variant, error) {
+		if b.err != nil || f.v.Clf == nil && f.err == nil {
+			return b.v, b.err
+		}
+		if f.err != nil {
+			return b.v, f.err
 		}
 		milli, ok := byName[name+fastSuffix].Params[fastMarginParam]
 		if !ok || milli < 0 || milli > 1<<40 {
-			return v, bad("classifier %q: param %q missing or out of range", name+fastSuffix, fastMarginParam)
+			return b.v, bad("classifier %q: param %q missing or out of range", name+fastSuffix, fastMarginParam)
 		}
-		v.Fast, v.FastMargin = &f, float32(milli)/1000
+		v := b.v
+		v.Fast, v.FastMargin = &f.v, float32(milli)/1000
 		return v, nil
 	}
-	// The classifiers decode independently: in parallel (load time is
-	// their decoding); a parser's fast classifier after it, the two
-	// taggers in parallel by PairFromDocument.
-	var gold, plain Variant
-	var tg Taggers
 	var errs [4]error
-	var wg sync.WaitGroup
-	wg.Add(3)
-	go func() { defer wg.Done(); gold, errs[0] = withFast(clfGold, true) }()
-	go func() {
-		defer wg.Done()
-		// A gold-tags-only model (trained for comparing systems) has no
-		// plain-token classifier and no taggers.
-		if byName[clfPlain] != nil {
-			plain, errs[1] = withFast(clfPlain, false)
+	var tg Taggers
+	var goldV, plainV Variant
+	goldV, errs[0] = withFast(&gold, &goldFast, clfGold)
+	plainV, errs[1] = withFast(&plain, &plainFast, clfPlain)
+	var errU, errX error
+	tg.UPOS, tg.XPOS, errU, errX = taggers()
+	for k, e := range [...]error{errU, errX} {
+		if e != nil {
+			col := [...]string{tagger.UPOS, tagger.XPOS}[k]
+			errs[2+k] = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
 		}
-	}()
-	go func() {
-		defer wg.Done()
-		var errU, errX error
-		tg.UPOS, tg.XPOS, errU, errX = tagger.PairFromDocument(doc.Classifiers)
-		for k, e := range [...]error{errU, errX} {
-			if e != nil {
-				col := [...]string{tagger.UPOS, tagger.XPOS}[k]
-				errs[2+k] = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
-			}
-		}
-	}()
-	wg.Wait()
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	if tg.UPOS == nil && plain.Clf != nil {
+	if tg.UPOS == nil && plainV.Clf != nil {
 		return nil, bad("classifier %q missing", tagger.ClassifierName(tagger.UPOS))
 	}
-	m := NewModel(doc.Card, classes, gold, plain, tg)
+	m := NewModel(doc.Card, classes, goldV, plainV, tg)
 	if p, ok := doc.SystemOptions["pseudo_projective"]; ok {
 		enc, err := pseudoproj.Parse(p)
 		if err != nil {

@@ -29,3 +29,75 @@ func Advise[T any](s []T) {
 	}
 	advise(unsafe.Add(base, lo-start), hi-lo)
 }
+
+// Arena is memory for the pointer-free arrays a load writes once (tables of
+// integers and floats), taken in order from one allocation, each aligned
+// to a 64-byte cache line. An arena of at least half a block starts on a
+// 2 MB boundary and is advised whole, its last, partial block included,
+// so that all of it can be backed by huge pages (it may then hold up to
+// 2 MB more in memory than the arrays need, and it reserves 2 MB more of
+// address space, never touched, to align its start).
+//
+// The arrays share the arena's memory: it stays allocated while any of
+// them is reachable. Element types must hold no pointers (the garbage
+// collector does not scan the arena). Not safe for concurrent use.
+type Arena struct {
+	b []byte
+}
+
+// lineAlign aligns every array of an arena to a cache line.
+const lineAlign = 64
+
+// ArenaBytes returns the arena bytes n elements of type T take.
+func ArenaBytes[T any](n int) int {
+	var zero T
+	return (n*int(unsafe.Sizeof(zero)) + lineAlign - 1) &^ (lineAlign - 1)
+}
+
+// NewArena returns a zeroed arena of n bytes (a sum of ArenaBytes). An
+// arena of less than half a block is ordinary memory.
+func NewArena(n int) Arena {
+	if n < Size/2 {
+		b := make([]byte, n+lineAlign)
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		off := int((lineAlign - start%lineAlign) % lineAlign)
+		return Arena{b[off : off+n : off+n]}
+	}
+	// Room to align the start and to round the end up to a whole block.
+	full := (n + Size - 1) &^ (Size - 1)
+	b := make([]byte, full+Size)
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	off := int((Size - start%Size) % Size)
+	Advise(b[off : off+full])
+	return Arena{b[off : off+n : off+n]}
+}
+
+// Take returns the next n elements of type T of a, zeroed, with len and
+// cap n. It panics if a has not that much room left (a caller's size
+// error).
+func Take[T any](a *Arena, n int) []T {
+	k := ArenaBytes[T](n)
+	if k > len(a.b) {
+		panic("hugepage: arena too small")
+	}
+	if n == 0 {
+		a.b = a.b[k:]
+		return []T{}
+	}
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a.b))), n)
+	a.b = a.b[k:]
+	return s
+}
+
+// Scratch returns a slice of n elements of type T (no pointers) to be
+// overwritten: s resliced if its capacity suffices, else fresh memory from
+// an arena of its own (slices.Grow would zero it first, faulting it in
+// 4 KB pages before any advice). Unlike slices.Grow it does not keep the
+// contents of s.
+func Scratch[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	a := NewArena(ArenaBytes[T](n))
+	return Take[T](&a, n)
+}

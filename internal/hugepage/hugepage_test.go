@@ -34,13 +34,7 @@ func TestAdviseKeepsContents(t *testing.T) {
 // transparent huge pages are off. Whether it does depends on free memory,
 // so the test checks the advice, not the pages.
 func TestAdviseMarksMemory(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("huge-page advice is Linux only")
-	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || strings.Contains(string(mode), "[never]") {
-		t.Skipf("transparent huge pages are off or unknown here (%q, %v)", mode, err)
-	}
+	mode := thpMode(t)
 	s := make([]byte, 4*Size)
 	Advise(s)
 	start := uintptr(unsafe.Pointer(&s[0]))
@@ -85,4 +79,105 @@ func thpEligible(t *testing.T, a uintptr) (eligible, found bool) {
 		t.Fatal(err)
 	}
 	return false, false
+}
+
+// An arena hands out zeroed, non-overlapping, cache-line aligned arrays in
+// order; one of at least half a block starts on a block boundary; taking
+// more than it holds panics.
+func TestArenaTakes(t *testing.T) {
+	for _, n := range []int{0, 100, Size/2 - 64, Size / 2, 3*Size + 4096} {
+		k := n / 3
+		size := ArenaBytes[uint64](k/8) + ArenaBytes[byte](k) + ArenaBytes[[3]uint32](k/12)
+		a := NewArena(size)
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(a.b)))
+		if size >= Size/2 && base%Size != 0 {
+			t.Errorf("arena of %d bytes starts at %#x, not on a block boundary", size, base)
+		}
+		x := Take[uint64](&a, k/8)
+		y := Take[byte](&a, k)
+		z := Take[[3]uint32](&a, k/12)
+		if len(x) != k/8 || cap(x) != k/8 || len(y) != k || len(z) != k/12 {
+			t.Fatalf("lengths %d %d %d, want %d %d %d", len(x), len(y), len(z), k/8, k, k/12)
+		}
+		for _, s := range []unsafe.Pointer{unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), unsafe.Pointer(unsafe.SliceData(z))} {
+			if k > 0 && uintptr(s)%lineAlign != 0 {
+				t.Errorf("array at %#x is not cache-line aligned", s)
+			}
+		}
+		for i := range x {
+			if x[i] != 0 {
+				t.Fatal("not zeroed")
+			}
+			x[i] = ^uint64(0)
+		}
+		for i := range y {
+			if y[i] != 0 {
+				t.Fatal("not zeroed: arrays overlap")
+			}
+			y[i] = 0xff
+		}
+		for i := range z {
+			if z[i] != [3]uint32{} {
+				t.Fatal("not zeroed: arrays overlap")
+			}
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("arena of %d bytes: taking past its end did not panic", size)
+				}
+			}()
+			Take[byte](&a, 65)
+		}()
+	}
+}
+
+// Scratch reuses capacity and otherwise returns fresh memory of the length
+// asked for.
+func TestScratch(t *testing.T) {
+	s := Scratch([]uint32(nil), 10)
+	if len(s) != 10 {
+		t.Fatalf("len %d", len(s))
+	}
+	s[0] = 7
+	if r := Scratch(s[:0], 5); len(r) != 5 || &r[0] != &s[0] {
+		t.Errorf("capacity not reused")
+	}
+	big := Scratch(s, Size)
+	if len(big) != Size {
+		t.Fatalf("len %d", len(big))
+	}
+	for _, v := range big {
+		if v != 0 {
+			t.Fatal("fresh scratch not zeroed")
+		}
+	}
+}
+
+// All of a large arena, its last partial block included, is advised.
+func TestArenaMarksMemory(t *testing.T) {
+	thpMode(t)
+	a := NewArena(Size + Size/2)
+	b := Take[byte](&a, Size+Size/2)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	last := uintptr(unsafe.Pointer(&b[len(b)-1]))
+	if eligible, found := thpEligible(t, last); !found || !eligible {
+		t.Errorf("the arena's last block (%#x) is not THP-eligible (found %v)", last, found)
+	}
+	runtime.KeepAlive(b)
+}
+
+// thpMode returns the transparent huge page mode, skipping the test where
+// there is no advice to check: not Linux, or THP off or unknown.
+func thpMode(t *testing.T) string {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge-page advice is Linux only")
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skipf("transparent huge pages are off or unknown here (%q, %v)", mode, err)
+	}
+	return string(mode)
 }

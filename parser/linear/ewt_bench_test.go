@@ -157,7 +157,7 @@ func BenchmarkScoresEWT(b *testing.B) {
 // BenchmarkFromClassifier measures decoding each linear classifier of the
 // bundled model (the msgpack document is decoded once, beforehand).
 func BenchmarkFromClassifier(b *testing.B) {
-	for _, name := range []string{"parser.gold", "parser.plain", "tagger.upos", "tagger.xpos"} {
+	for _, name := range []string{"parser.gold", "parser.plain", "tagger.upos", "tagger.xpos", "parser.gold.fast", "parser.plain.fast", "tagger.upos.fast", "tagger.xpos.fast"} {
 		b.Run(name, func(b *testing.B) {
 			c := testenv.Classifier(b, name)
 			runtime.LockOSThread()

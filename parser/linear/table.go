@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 
 	"github.com/transparse/transparse/internal/hugepage"
@@ -64,8 +63,8 @@ var scratchPool sync.Pool // *scratch
 // decode checks and decodes the keys and row lengths of in into sc.
 func (sc *scratch) decode(in *rowsIn, keyBits uint, numClasses int) error {
 	n := in.features
-	sc.keys = slices.Grow(sc.keys[:0], n)[:n]
-	sc.counts = slices.Grow(sc.counts[:0], n)[:n]
+	sc.keys = hugepage.Scratch(sc.keys, n)
+	sc.counts = hugepage.Scratch(sc.counts, n)
 	at, prev := 0, uint64(0)
 	for i := range sc.keys {
 		d, next := uvarint(in.keys, at)
@@ -196,15 +195,14 @@ func (m *Model) build(in *rowsIn) error {
 	m.vshift = kshift + vs
 	m.wide = vs > 0
 	lines := max(size, pl.G+1) + 1 // the last line stays empty
-	m.lines = make([]line, lines)
-	m.sparse = make([]uint32, 0, nSparse)
-	m.dense = make([]int16, nDense*m.width)
 	// A load writes these tables once, all fresh memory: in huge pages
 	// its first touch faults once per 2 MB instead of once per 4 KB
-	// (loading the bundled model ~15 % faster, docs/benchmarks.md).
-	hugepage.Advise(m.lines)
-	hugepage.Advise(m.sparse)
-	hugepage.Advise(m.dense)
+	// (docs/benchmarks.md), so they share one arena, advised whole.
+	arena := hugepage.NewArena(hugepage.ArenaBytes[line](int(lines)) +
+		hugepage.ArenaBytes[uint32](nSparse) + hugepage.ArenaBytes[int16](nDense*m.width))
+	m.lines = hugepage.Take[line](&arena, int(lines))
+	m.sparse = hugepage.Take[uint32](&arena, nSparse)[:0]
+	m.dense = hugepage.Take[int16](&arena, nDense*m.width)
 	m.ent = make([]mentry, 0, nEnt)
 	if m.wide {
 		m.bkeys = make([]uint64, lines*lineSlots)

@@ -208,7 +208,7 @@ func getDictScratch() *dictScratch {
 // decode checks and decodes the n entries of the dictionary blobs into
 // sc.keys and sc.masks.
 func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
-	sc.keys = slices.Grow(sc.keys[:0], n)[:n]
+	sc.keys = hugepage.Scratch(sc.keys, n)
 	ka, prev := 0, uint64(0)
 	for i := range sc.keys {
 		delta, next := uvarint(keyBlob, ka)
@@ -230,7 +230,7 @@ func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 
 // decodeMasks checks and decodes the n tag sets of a mask blob into *masks.
 func decodeMasks(maskBlob []byte, n, numTags int, masks *[]uint64) error {
-	ms := slices.Grow((*masks)[:0], n)[:n]
+	ms := hugepage.Scratch(*masks, n)
 	*masks = ms
 	ma := 0
 	for i := range ms {
@@ -321,8 +321,9 @@ func newDict(keys, masks []uint64) (dict, error) {
 		size *= 2
 	}
 	d.size = size
-	d.lines = make([]dline, max(size, p.G+1)+1)
-	hugepage.Advise(d.lines)
+	nl := int(max(size, p.G+1) + 1)
+	arena := hugepage.NewArena(hugepage.ArenaBytes[dline](nl))
+	d.lines = hugepage.Take[dline](&arena, nl)
 
 	// The empty slots of line g hold the low half of B(g+1).
 	bounds := newDictBounds(size)

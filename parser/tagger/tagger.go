@@ -45,8 +45,9 @@ import (
 	"math/rand"
 	"slices"
 	"sort"
-	"sync"
 	"time"
+
+	"github.com/transparse/transparse/internal/par"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -826,29 +827,39 @@ func (t *Tagger) fastClassifier() modelfmt.Classifier {
 }
 
 // attachFast decodes the fast model of t from classifiers, if there is
-// one: its tags must be t's, its feature version this tagger's, its
-// margin a float32 that is not NaN.
+// one (see fastModel).
 func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
-	c := findClassifier(classifiers, ClassifierName(t.Column())+FastSuffix)
+	m, margin, err := fastModel(classifiers, t.Column(), t.tags)
+	if err == nil && m != nil {
+		t.fast, t.fastMargin = m, margin
+	}
+	return err
+}
+
+// fastModel decodes the fast model of the tagger of column with the given
+// tags from classifiers: nil without error if there is none. Its tags
+// must be the tagger's, its feature version this tagger's, its margin a
+// float32 that is not NaN.
+func fastModel(classifiers []modelfmt.Classifier, column string, tags []string) (*linear.Model, float32, error) {
+	c := findClassifier(classifiers, ClassifierName(column)+FastSuffix)
 	if c == nil {
-		return nil
+		return nil, 0, nil
 	}
 	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
-		return classifierError(c, "feature version %d, this tagger computes version %d", v, FeatureVersion)
+		return nil, 0, classifierError(c, "feature version %d, this tagger computes version %d", v, FeatureVersion)
 	}
-	if !slices.Equal(c.Classes, t.tags) {
-		return classifierError(c, "its %d tags are not those of its tagger", len(c.Classes))
+	if !slices.Equal(c.Classes, tags) {
+		return nil, 0, classifierError(c, "its %d tags are not those of its tagger", len(c.Classes))
 	}
 	margin, ok := float32Param(c, fastMarginParam)
 	if !ok {
-		return classifierError(c, "missing or invalid param %q", fastMarginParam)
+		return nil, 0, classifierError(c, "missing or invalid param %q", fastMarginParam)
 	}
 	m, err := linear.FromClassifier(c)
 	if err != nil {
-		return fmt.Errorf("tagger: %w", err)
+		return nil, 0, fmt.Errorf("tagger: %w", err)
 	}
-	t.fast, t.fastMargin = m, margin
-	return nil
+	return m, margin, nil
 }
 
 // FromDocument decodes the tagger of column (UPOS or XPOS) from the
@@ -936,56 +947,95 @@ func sharedKeys(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, colum
 // are the errors of each). When the XPOS tagger shares the UPOS tagger's
 // dictionary keys, the two read one dictionary table holding both
 // columns' tag sets, which TagPair looks up once per key for both (and
-// which takes less memory than two). The taggers are decoded in parallel.
+// which is decoded once). The decoding steps run on all CPUs (PairSteps).
 func PairFromDocument(classifiers []modelfmt.Classifier) (upos, xpos *Tagger, errU, errX error) {
+	steps, done := PairSteps(classifiers)
+	par.Do(steps)
+	return done()
+}
+
+// PairSteps returns the independent steps that decode a model's UPOS and
+// XPOS taggers, for a caller to run with par.Do beside steps of its own,
+// and done, which returns what PairFromDocument does once all the steps
+// have run (not before). The steps are the taggers' linear models, their
+// fast models and the shared dictionary, each with its cost estimate.
+func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func() (upos, xpos *Tagger, errU, errX error)) {
 	u := findClassifier(classifiers, ClassifierName(UPOS))
 	x := findClassifier(classifiers, ClassifierName(XPOS))
+	var upos, xpos *Tagger
+	var errU, errX error
+	result := func() (*Tagger, *Tagger, error, error) { return upos, xpos, errU, errX }
+	// alone decodes the tagger of column by itself (FromDocument).
+	alone := func(c *modelfmt.Classifier, column string, t **Tagger, err *error) par.Step {
+		return par.Step{Cost: linear.BuildCost(c) + dictCost(c), Run: func() { *t, *err = FromDocument(classifiers, column) }}
+	}
 	var uk *modelfmt.Classifier
 	if x != nil {
 		if uk, errX = sharedKeys(classifiers, x, XPOS); errX != nil {
-			upos, errU = FromDocument(classifiers, UPOS)
-			return upos, nil, errU, errX
+			return []par.Step{alone(u, UPOS, &upos, &errU)}, result
 		}
 	}
-	var wg sync.WaitGroup
 	if uk == nil || u != uk {
 		// Two dictionaries (or none to share): each tagger on its own.
-		wg.Add(1)
-		go func() { defer wg.Done(); xpos, errX = FromDocument(classifiers, XPOS) }()
-		upos, errU = FromDocument(classifiers, UPOS)
-		wg.Wait()
-		return upos, xpos, errU, errX
+		return []par.Step{alone(u, UPOS, &upos, &errU), alone(x, XPOS, &xpos, &errX)}, result
 	}
-	wg.Add(1)
-	go func() { defer wg.Done(); xpos, errX = fromClassifier(x, false) }()
-	upos, errU = fromClassifier(u, false)
 	var d dict
-	var dictErr error
-	if errU == nil {
-		d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
+	var dictErr, colErr error
+	var uf, xf *linear.Model
+	var ufMargin, xfMargin float32
+	var errUF, errXF error
+	steps = []par.Step{
+		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false) }},
+		{Cost: linear.BuildCost(x), Run: func() { xpos, errX = fromClassifier(x, false) }},
+		{Cost: dictCost(u), Run: func() {
+			d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
+			switch {
+			case dictErr != nil:
+			case x.Params[dictEntries] != u.Params[dictEntries]:
+				colErr = classifierError(x, "%d dictionary entries for the %d shared keys", x.Params[dictEntries], u.Params[dictEntries])
+			default:
+				if err := d.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
+					colErr = classifierError(x, "%v", err)
+				}
+			}
+		}},
+		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(UPOS)+FastSuffix)), Run: func() {
+			uf, ufMargin, errUF = fastModel(classifiers, UPOS, u.Classes)
+		}},
+		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(XPOS)+FastSuffix)), Run: func() {
+			xf, xfMargin, errXF = fastModel(classifiers, XPOS, x.Classes)
+		}},
 	}
-	wg.Wait()
-	switch {
-	case errU != nil:
-		return nil, nil, errU, errX
-	case dictErr != nil:
-		return nil, nil, classifierError(u, "%v", dictErr), errX
-	case errX != nil:
-		return nil, nil, nil, errX
-	case x.Params[dictEntries] != u.Params[dictEntries]:
-		return nil, nil, nil, classifierError(x, "%d dictionary entries for the %d shared keys", x.Params[dictEntries], u.Params[dictEntries])
+	return steps, func() (*Tagger, *Tagger, error, error) {
+		switch {
+		case errU != nil:
+			return nil, nil, errU, errX
+		case dictErr != nil:
+			return nil, nil, classifierError(u, "%v", dictErr), errX
+		case errX != nil:
+			return nil, nil, nil, errX
+		case colErr != nil:
+			return nil, nil, nil, colErr
+		case errUF != nil:
+			return nil, nil, errUF, nil
+		case errXF != nil:
+			return nil, nil, nil, errXF
+		}
+		upos.fast, upos.fastMargin = uf, ufMargin
+		xpos.fast, xpos.fastMargin = xf, xfMargin
+		upos.dict = d
+		xpos.dict = d
+		xpos.dict.col = 1
+		return upos, xpos, nil, nil
 	}
-	if err := d.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
-		return nil, nil, nil, classifierError(x, "%v", err)
+}
+
+// dictCost estimates the time decoding the tag dictionary of c takes, in
+// nanoseconds of one core: about 65 per entry, both columns
+// (linear.BuildCost's unit).
+func dictCost(c *modelfmt.Classifier) int64 {
+	if c == nil {
+		return 0
 	}
-	if err := upos.attachFast(classifiers); err != nil {
-		return nil, nil, err, nil
-	}
-	if err := xpos.attachFast(classifiers); err != nil {
-		return nil, nil, nil, err
-	}
-	upos.dict = d
-	xpos.dict = d
-	xpos.dict.col = 1
-	return upos, xpos, nil, nil
+	return 65 * min(max(0, c.Params[dictEntries]), 1<<40)
 }
