@@ -52,6 +52,12 @@ const (
 	// minGain is the least saving, in percent of snappy's size, for which
 	// the writer codes a blob.
 	minGain = 10
+	// minPlaneGain is the least saving, in percent of a plane's bytes, for
+	// which the writer codes a plane of a coded blob; it stores the others.
+	// The low bytes of int16 weights code to 91-98 % of their size: stored,
+	// they make the bundled model 2 % larger and spare its load 28 % of the
+	// Huffman decoding.
+	minPlaneGain = 10
 )
 
 // codeBlob returns the coded form of b if, compressed by snappy as the
@@ -94,9 +100,9 @@ func codePlanes(b []byte, s int) []byte {
 			}
 			sc.Reuse = huff0.ReusePolicyNone
 			h, _, err := huff0.Compress4X(plane, &sc)
-			if err != nil || len(h) >= len(plane) {
+			if err != nil || len(h) > len(plane)*(100-minPlaneGain)/100 {
 				// Incompressible, one repeated byte (which snappy
-				// compresses well enough), or too short to gain.
+				// compresses well enough), or too little to gain.
 				out = append(out, 0)
 				out = append(out, plane...)
 				continue

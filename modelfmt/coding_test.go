@@ -20,7 +20,9 @@ func codableBlobs() map[string][]byte {
 	n := 2*codedBlockElems + 1234
 	w := make([]int16, n)
 	for i := range w {
-		w[i] = int16(rng.NormFloat64() * 300)
+		// Spread as the bundled model's weights: the low bytes code to
+		// ~95 % of their size.
+		w[i] = int16(rng.NormFloat64() * 60)
 	}
 	skew := make([]byte, 3*codedBlockElems+5)
 	for i := range skew {
@@ -73,6 +75,10 @@ func TestCodedBlobsRoundTrip(t *testing.T) {
 		strides[k] = c[1]
 	}
 	want := map[string]byte{"weights": 2, "classes": 1, "offsets": 4}
+	if strides["weights"] == 4 {
+		// Two weights per element code as well: low, high, low, high.
+		want["weights"] = 4
+	}
 	for k, s := range want {
 		if strides[k] != s {
 			t.Errorf("blob %q: coded with stride %d, want %d (coded: %v)", k, strides[k], s, strides)
@@ -81,6 +87,16 @@ func TestCodedBlobsRoundTrip(t *testing.T) {
 	for _, k := range []string{"random", "zeros", "short"} {
 		if _, ok := raw.Classifiers[0].Blobs[k]; !ok {
 			t.Errorf("blob %q was coded; snappy does at least as well", k)
+		}
+	}
+	// The low bytes of the weights, nearly uniform, are stored; their high
+	// bytes, nearly constant, coded.
+	for blk, modes := range planeModes(t, raw.Classifiers[0].Coded["weights"]) {
+		for p, mode := range modes {
+			if int(mode) != p%2 {
+				t.Errorf("weights block %d: plane modes %v, want 0 (stored) for the low bytes, 1 for the high", blk, modes)
+				break
+			}
 		}
 	}
 	// Coding beats snappy on the blobs it codes.
@@ -108,6 +124,37 @@ func TestCodedBlobsRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// planeModes returns the mode byte of each plane of each block of the
+// coded blob c.
+func planeModes(t *testing.T, c []byte) [][]byte {
+	t.Helper()
+	s, n, at, err := codedHeader(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for left := int(n) / s; left > 0; left -= codedBlockElems {
+		e := min(left, codedBlockElems)
+		var modes []byte
+		for range s {
+			mode := c[at]
+			modes = append(modes, mode)
+			at++
+			if mode == 0 {
+				at += e
+				continue
+			}
+			l, k := binary.Uvarint(c[at:])
+			at += k + int(l)
+		}
+		out = append(out, modes)
+	}
+	if at != len(c) {
+		t.Fatalf("coded blob: %d bytes after the last block", len(c)-at)
+	}
+	return out
 }
 
 // docWithCoded returns a version 2 file whose one classifier has the
