@@ -33,10 +33,11 @@ func Advise[T any](s []T) {
 // Arena is memory for the pointer-free arrays a load writes once (tables of
 // integers and floats), taken in order from one allocation, each aligned
 // to a 64-byte cache line. An arena of at least half a block starts on a
-// 2 MB boundary and is advised whole, its last, partial block included,
-// so that all of it can be backed by huge pages (it may then hold up to
-// 2 MB more in memory than the arrays need, and it reserves 2 MB more of
-// address space, never touched, to align its start).
+// 2 MB boundary, so that all its whole blocks are advised, not only the
+// whole blocks inside each array (it reserves 2 MB more of address space,
+// never touched, to align its start). Its last, partial block is not
+// advised: a huge page there would be zeroed whole by the kernel and held
+// in memory whole for a part of it.
 //
 // The arrays share the arena's memory: it stays allocated while any of
 // them is reachable. Element types must hold no pointers (the garbage
@@ -55,7 +56,8 @@ func ArenaBytes[T any](n int) int {
 }
 
 // NewArena returns a zeroed arena of n bytes (a sum of ArenaBytes). An
-// arena of less than half a block is ordinary memory.
+// arena of less than half a block is ordinary memory; one of less than a
+// block is aligned but has no whole block to advise.
 func NewArena(n int) Arena {
 	if n < Size/2 {
 		b := make([]byte, n+lineAlign)
@@ -63,12 +65,11 @@ func NewArena(n int) Arena {
 		off := int((lineAlign - start%lineAlign) % lineAlign)
 		return Arena{b[off : off+n : off+n]}
 	}
-	// Room to align the start and to round the end up to a whole block.
-	full := (n + Size - 1) &^ (Size - 1)
-	b := make([]byte, full+Size)
+	// Room to align the start.
+	b := make([]byte, n+Size)
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	off := int((Size - start%Size) % Size)
-	Advise(b[off : off+full])
+	Advise(b[off : off+n])
 	return Arena{b[off : off+n : off+n]}
 }
 
