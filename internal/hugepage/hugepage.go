@@ -32,12 +32,13 @@ func Advise[T any](s []T) {
 
 // Arena is memory for the pointer-free arrays a load writes once (tables of
 // integers and floats), taken in order from one allocation, each aligned
-// to a 64-byte cache line. An arena of at least half a block starts on a
+// to a 64-byte cache line. An arena of at least one block starts on a
 // 2 MB boundary, so that all its whole blocks are advised, not only the
-// whole blocks inside each array (it reserves 2 MB more of address space,
-// never touched, to align its start). Its last, partial block is not
-// advised: a huge page there would be zeroed whole by the kernel and held
-// in memory whole for a part of it.
+// whole blocks inside each array (it reserves up to 2 MB more of address
+// space to align its start: untouched in fresh memory, zeroed by the
+// allocator in reused memory). Its last, partial block is not advised: a
+// huge page there would be zeroed whole by the kernel and held in memory
+// whole for a part of it.
 //
 // The arrays share the arena's memory: it stays allocated while any of
 // them is reachable. Element types must hold no pointers (the garbage
@@ -56,10 +57,9 @@ func ArenaBytes[T any](n int) int {
 }
 
 // NewArena returns a zeroed arena of n bytes (a sum of ArenaBytes). An
-// arena of less than half a block is ordinary memory; one of less than a
-// block is aligned but has no whole block to advise.
+// arena of less than a block is ordinary memory.
 func NewArena(n int) Arena {
-	if n < Size/2 {
+	if n < Size {
 		b := make([]byte, n+lineAlign)
 		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 		off := int((lineAlign - start%lineAlign) % lineAlign)

@@ -82,15 +82,15 @@ func thpEligible(t *testing.T, a uintptr) (eligible, found bool) {
 }
 
 // An arena hands out zeroed, non-overlapping, cache-line aligned arrays in
-// order; one of at least half a block starts on a block boundary; taking
-// more than it holds panics.
+// order; one of at least a block starts on a block boundary; taking more
+// than it holds panics.
 func TestArenaTakes(t *testing.T) {
-	for _, n := range []int{0, 100, Size/2 - 64, Size / 2, 3*Size + 4096} {
+	for _, n := range []int{0, 100, Size - 64, Size, 3*Size + 4096} {
 		k := n / 3
 		size := ArenaBytes[uint64](k/8) + ArenaBytes[byte](k) + ArenaBytes[[3]uint32](k/12)
 		a := NewArena(size)
 		base := uintptr(unsafe.Pointer(unsafe.SliceData(a.b)))
-		if size >= Size/2 && base%Size != 0 {
+		if size >= Size && base%Size != 0 {
 			t.Errorf("arena of %d bytes starts at %#x, not on a block boundary", size, base)
 		}
 		x := Take[uint64](&a, k/8)
