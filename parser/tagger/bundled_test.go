@@ -3,6 +3,7 @@ package tagger
 import (
 	"bytes"
 	"encoding/binary"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -182,6 +183,51 @@ func TestDictBundled(t *testing.T) {
 	k2, m2 := d.encode()
 	if !bytes.Equal(k2, keyBlob) || !bytes.Equal(m2, maskBlob) {
 		t.Error("encoding the decoded dictionary gives different blobs")
+	}
+}
+
+// The one-sweep decoding of a dictionary makes the table newDict makes
+// from the decoded entries, and applies to the bundled dictionary; the
+// column added in one sweep is the one decodeMasks decodes.
+func TestDictOneSweepBundled(t *testing.T) {
+	u, x := bundledClassifier(t, UPOS), bundledClassifier(t, XPOS)
+	keyBlob, maskBlob := u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob]
+	n := int(u.Params[dictEntries])
+	one, ok := decodeDictOneSweep(keyBlob, maskBlob, n, len(u.Classes))
+	if !ok {
+		t.Fatal("the one-sweep decoding did not apply to the bundled dictionary")
+	}
+	var sc dictScratch
+	if err := sc.decode(keyBlob, maskBlob, n, len(u.Classes)); err != nil {
+		t.Fatal(err)
+	}
+	two, err := newDict(sc.keys, sc.masks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, two) {
+		t.Fatalf("one-sweep table differs (size %d/%d, lines %d/%d)", one.size, two.size, len(one.lines), len(two.lines))
+	}
+	if err := one.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
+		t.Fatal(err)
+	}
+	var xm []uint64
+	if err := decodeMasks(x.Blobs[dictMasksBlob], n, len(x.Classes), &xm); err != nil {
+		t.Fatal(err)
+	}
+	j := 0
+	for g := range one.lines {
+		for s := range one.lines[g].mask {
+			if one.lines[g].mask[s][0] != 0 {
+				if got := one.lines[g].mask[s][1]; got != xm[j] {
+					t.Fatalf("entry %d: column 1 holds %#x, want %#x", j, got, xm[j])
+				}
+				j++
+			}
+		}
+	}
+	if j != n {
+		t.Fatalf("%d entries in the table, want %d", j, n)
 	}
 }
 

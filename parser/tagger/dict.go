@@ -3,6 +3,7 @@ package tagger
 import (
 	"cmp"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -259,6 +260,9 @@ func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 	if n < 0 || n > int64(len(keyBlob)) || n > int64(len(maskBlob)) {
 		return dict{}, fmt.Errorf("tag dictionary: %d entries but %d key and %d mask bytes", n, len(keyBlob), len(maskBlob))
 	}
+	if d, ok := decodeDictOneSweep(keyBlob, maskBlob, int(n), numTags); ok {
+		return d, nil
+	}
 	sc := getDictScratch()
 	defer dictPool.Put(sc)
 	if err := sc.decode(keyBlob, maskBlob, int(n), numTags); err != nil {
@@ -267,29 +271,168 @@ func decodeDict(keyBlob, maskBlob []byte, n int64, numTags int) (dict, error) {
 	return newDict(sc.keys, sc.masks)
 }
 
+// dictSpare is the number of lines past the home lines that
+// decodeDictOneSweep allocates for keys displaced past the last home line.
+const dictSpare = 64
+
+// decodeDictOneSweep is decodeDict in one sweep over the blobs, for the
+// common case: the first table size newDict tries holds the keys, and
+// they are displaced at most dictSpare lines past the last home line. It
+// decodes the entries as it places them, without scratch memory. It
+// reports false when the blobs are not such a case or anything is
+// invalid; decodeDict then decodes them into scratch and calls newDict,
+// which gives the same table or the error.
+func decodeDictOneSweep(keyBlob, maskBlob []byte, n, numTags int) (dict, bool) {
+	size := max(2, uint64(n)*5/12+1)
+	if size > 1<<26 {
+		return dict{}, false
+	}
+	spare := int(size) + dictSpare + 1
+	arena := hugepage.NewArena(hugepage.ArenaBytes[dline](spare))
+	f := newDictFill(hugepage.Take[dline](&arena, spare), size)
+	ka, ma, prev := 0, 0, uint64(0)
+	for j := range n {
+		delta, next := uvarint(keyBlob, ka)
+		if next <= ka {
+			return dict{}, false
+		}
+		ka = next
+		k := prev + delta
+		if (j > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
+			return dict{}, false
+		}
+		prev = k
+		m, mnext := uvarint(maskBlob, ma)
+		if mnext <= ma || m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
+			return dict{}, false
+		}
+		ma = mnext
+		if !f.add(k, m) {
+			return dict{}, false
+		}
+	}
+	if ka != len(keyBlob) || ma != len(maskBlob) || !dictSizeHolds(size, f.disp) {
+		return dict{}, false
+	}
+	return dict{n: n, size: size, lines: f.finish()}, true
+}
+
+// dictSizeHolds reports whether a table of size home lines orders keys
+// displaced up to disp lines by their 32-bit differences: the keys a
+// lookup compares are less than 2*disp+3 lines' shares of the key space
+// (2^40/size each) apart.
+func dictSizeHolds(size, disp uint64) bool {
+	return (2*disp+3)*((1<<dictKeyBits)/size+1) < 1<<30
+}
+
+// dictFill writes sorted, distinct keys and their tag sets (column 0) into
+// the lines of a table of size home lines, in order: a key goes to the
+// first line from its home line on with a free slot, and the empty slots
+// of line g hold the low half of B(g+1).
+type dictFill struct {
+	lines  []dline
+	size   uint64
+	bounds dictBounds
+	g      uint64 // the current line
+	used   int    // its slots in use
+	empty  uint32 // the value of its empty slots
+	disp   uint64 // the largest displacement (line - home line) so far
+}
+
+func newDictFill(lines []dline, size uint64) *dictFill {
+	f := &dictFill{lines: lines, size: size, bounds: newDictBounds(size)}
+	f.empty = uint32(f.bounds.next())
+	return f
+}
+
+// closeLine fills the free slots of the current line with empty values.
+func (f *dictFill) closeLine() {
+	for s := f.used; s < dictSlots; s++ {
+		f.lines[f.g].v[s] = f.empty
+	}
+}
+
+// add places key k with tag set mask. It reports false, placing nothing,
+// if k would go to the last line of the lines or past it (the table needs
+// an empty line after the last key).
+func (f *dictFill) add(k, mask uint64) bool {
+	h := keytable.Home(k, 64-dictKeyBits, f.size)
+	if h > f.g || f.used == dictSlots {
+		next := max(h, f.g+1)
+		if next >= uint64(len(f.lines))-1 {
+			return false
+		}
+		f.closeLine()
+		for f.g++; ; f.g++ {
+			f.empty = uint32(f.bounds.next())
+			if f.g == next {
+				break
+			}
+			f.used = 0
+			f.closeLine()
+		}
+		f.used = 0
+	}
+	f.disp = max(f.disp, f.g-h)
+	f.lines[f.g].v[f.used] = uint32(k)
+	f.lines[f.g].mask[f.used][0] = mask
+	f.used++
+	return true
+}
+
+// finish closes the lines up to one empty line after the last home line
+// and the last key's line, and returns them.
+func (f *dictFill) finish() []dline {
+	f.closeLine()
+	last := max(f.size, f.g+1) + 1
+	for f.g++; f.g < last; f.g++ {
+		f.empty = uint32(f.bounds.next())
+		f.used = 0
+		f.closeLine()
+	}
+	return f.lines[:last:last]
+}
+
 // addColumn sets the tag sets of column 1 from maskBlob (the same keys'
 // tag sets for a tagger of numTags tags, as uvarints in key order), the
 // table's entries' in the order of the lines and slots.
+//
+// The tag sets are decoded as they are stored, in one sweep; on an invalid
+// blob, decodeMasks finds the error (the lines are then left half
+// written: the caller drops the dictionary).
 func (d *dict) addColumn(maskBlob []byte, numTags int) error {
-	sc := getDictScratch()
-	defer dictPool.Put(sc)
 	if n := d.n; n > len(maskBlob) {
 		return fmt.Errorf("tag dictionary: %d entries but %d mask bytes", n, len(maskBlob))
 	}
-	if err := decodeMasks(maskBlob, d.n, numTags, &sc.masks); err != nil {
-		return err
-	}
-	j := 0
+	ma := 0
 	for g := range d.lines {
 		l := &d.lines[g]
 		for s := range l.mask {
-			if l.mask[s][0] != 0 {
-				l.mask[s][1] = sc.masks[j]
-				j++
+			if l.mask[s][0] == 0 {
+				continue
 			}
+			m, next := uvarint(maskBlob, ma)
+			if next <= ma || m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
+				return d.columnError(maskBlob, numTags)
+			}
+			ma = next
+			l.mask[s][1] = m
 		}
 	}
+	if ma != len(maskBlob) {
+		return d.columnError(maskBlob, numTags)
+	}
 	return nil
+}
+
+// columnError is the error addColumn reports for an invalid mask blob.
+func (d *dict) columnError(maskBlob []byte, numTags int) error {
+	sc := getDictScratch()
+	defer dictPool.Put(sc)
+	if err := decodeMasks(maskBlob, d.n, numTags, &sc.masks); err != nil {
+		return err
+	}
+	return errors.New("tag dictionary: internal error: mask blob rejected in one sweep, accepted in two")
 }
 
 // newDict builds the table of sorted, distinct keys (< 2^40) and their
@@ -300,11 +443,8 @@ func (d *dict) addColumn(maskBlob []byte, numTags int) error {
 // table.
 func newDict(keys, masks []uint64) (dict, error) {
 	n := len(keys)
-	d := dict{n: n}
 	// About 2.4 keys per line of 3; a larger table if keys are displaced
-	// so far that 32-bit differences would not order them: the keys a
-	// lookup compares are less than 2*disp+3 lines' shares of the key
-	// space (2^40/size each) apart.
+	// so far that 32-bit differences would not order them.
 	size := max(2, uint64(n)*5/12+1)
 	var p keytable.Placer
 	for {
@@ -312,7 +452,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 		for _, k := range keys {
 			p.Place(k)
 		}
-		if (2*p.Disp+3)*((1<<dictKeyBits)/size+1) < 1<<30 {
+		if dictSizeHolds(size, p.Disp) {
 			break
 		}
 		if size > 1<<26 {
@@ -320,45 +460,13 @@ func newDict(keys, masks []uint64) (dict, error) {
 		}
 		size *= 2
 	}
-	d.size = size
 	nl := int(max(size, p.G+1) + 1)
 	arena := hugepage.NewArena(hugepage.ArenaBytes[dline](nl))
-	d.lines = hugepage.Take[dline](&arena, nl)
-
-	// The empty slots of line g hold the low half of B(g+1).
-	bounds := newDictBounds(size)
-	g, used := uint64(0), 0
-	empty := uint32(bounds.next())
-	closeLine := func() {
-		for s := used; s < dictSlots; s++ {
-			d.lines[g].v[s] = empty
-		}
-	}
+	f := newDictFill(hugepage.Take[dline](&arena, nl), size)
 	for j, k := range keys {
-		if h := keytable.Home(k, 64-dictKeyBits, size); h > g || used == dictSlots {
-			closeLine()
-			next := max(h, g+1)
-			for g++; ; g++ {
-				empty = uint32(bounds.next())
-				if g == next {
-					break
-				}
-				used = 0
-				closeLine()
-			}
-			used = 0
-		}
-		d.lines[g].v[used] = uint32(k)
-		d.lines[g].mask[used][0] = masks[j]
-		used++
+		f.add(k, masks[j]) // the placement above leaves room
 	}
-	closeLine()
-	for g++; g < uint64(len(d.lines)); g++ {
-		empty = uint32(bounds.next())
-		used = 0
-		closeLine()
-	}
-	return d, nil
+	return dict{n: n, size: size, lines: f.finish()}, nil
 }
 
 // tagCounts maps a dictionary key to its tag counts in the training data.
