@@ -3,7 +3,6 @@ package tagger
 import (
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -210,21 +209,16 @@ func getDictScratch() *dictScratch {
 // sc.keys and sc.masks.
 func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 	sc.keys = hugepage.Scratch(sc.keys, n)
-	ka, prev := 0, uint64(0)
+	keys := keyReader{b: keyBlob}
 	for i := range sc.keys {
-		delta, next := uvarint(keyBlob, ka)
-		if next <= ka {
-			return fmt.Errorf("tag dictionary: bad key at entry %d", i)
+		k, err := keys.next(i)
+		if err != nil {
+			return err
 		}
-		ka = next
-		k := prev + delta
-		if (i > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
-			return fmt.Errorf("tag dictionary: key %d out of order or range", i)
-		}
-		sc.keys[i], prev = k, k
+		sc.keys[i] = k
 	}
-	if ka != len(keyBlob) {
-		return fmt.Errorf("tag dictionary: %d trailing key bytes", len(keyBlob)-ka)
+	if err := keys.end(); err != nil {
+		return err
 	}
 	return decodeMasks(maskBlob, n, numTags, &sc.masks)
 }
@@ -233,20 +227,73 @@ func (sc *dictScratch) decode(keyBlob, maskBlob []byte, n, numTags int) error {
 func decodeMasks(maskBlob []byte, n, numTags int, masks *[]uint64) error {
 	ms := hugepage.Scratch(*masks, n)
 	*masks = ms
-	ma := 0
+	r := maskReader{b: maskBlob, numTags: numTags}
 	for i := range ms {
-		m, next := uvarint(maskBlob, ma)
-		if next <= ma {
-			return fmt.Errorf("tag dictionary: bad mask at entry %d", i)
-		}
-		ma = next
-		if m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
-			return fmt.Errorf("tag dictionary: entry %d: tag set %#x invalid for %d tags", i, m, numTags)
+		m, err := r.next(i)
+		if err != nil {
+			return err
 		}
 		ms[i] = m
 	}
-	if ma != len(maskBlob) {
-		return fmt.Errorf("tag dictionary: %d trailing mask bytes", len(maskBlob)-ma)
+	return r.end()
+}
+
+// keyReader reads the keys of a dictionary's key blob one by one: uvarint
+// deltas of strictly increasing keys < 2^40.
+type keyReader struct {
+	b    []byte
+	at   int
+	prev uint64
+}
+
+// next checks and returns key i.
+func (r *keyReader) next(i int) (uint64, error) {
+	delta, next := uvarint(r.b, r.at)
+	if next <= r.at {
+		return 0, fmt.Errorf("tag dictionary: bad key at entry %d", i)
+	}
+	r.at = next
+	k := r.prev + delta
+	if (i > 0 && delta == 0) || k < r.prev || k>>dictKeyBits != 0 {
+		return 0, fmt.Errorf("tag dictionary: key %d out of order or range", i)
+	}
+	r.prev = k
+	return k, nil
+}
+
+// end checks that the blob ends after the keys read.
+func (r *keyReader) end() error {
+	if r.at != len(r.b) {
+		return fmt.Errorf("tag dictionary: %d trailing key bytes", len(r.b)-r.at)
+	}
+	return nil
+}
+
+// maskReader reads the tag sets of a dictionary's mask blob one by one:
+// uvarints, non-empty, of tags < numTags.
+type maskReader struct {
+	b       []byte
+	at      int
+	numTags int
+}
+
+// next checks and returns tag set i.
+func (r *maskReader) next(i int) (uint64, error) {
+	m, next := uvarint(r.b, r.at)
+	if next <= r.at {
+		return 0, fmt.Errorf("tag dictionary: bad mask at entry %d", i)
+	}
+	r.at = next
+	if m == 0 || (r.numTags < 64 && m>>uint(r.numTags) != 0) {
+		return 0, fmt.Errorf("tag dictionary: entry %d: tag set %#x invalid for %d tags", i, m, r.numTags)
+	}
+	return m, nil
+}
+
+// end checks that the blob ends after the tag sets read.
+func (r *maskReader) end() error {
+	if r.at != len(r.b) {
+		return fmt.Errorf("tag dictionary: %d trailing mask bytes", len(r.b)-r.at)
 	}
 	return nil
 }
@@ -281,7 +328,8 @@ const dictSpare = 64
 // decodes the entries as it places them, without scratch memory. It
 // reports false when the blobs are not such a case or anything is
 // invalid; decodeDict then decodes them into scratch and calls newDict,
-// which gives the same table or the error.
+// which gives the same table or the error (the keys checked before the
+// tag sets).
 func decodeDictOneSweep(keyBlob, maskBlob []byte, n, numTags int) (dict, bool) {
 	size := max(2, uint64(n)*5/12+1)
 	if size > 1<<26 {
@@ -290,28 +338,15 @@ func decodeDictOneSweep(keyBlob, maskBlob []byte, n, numTags int) (dict, bool) {
 	spare := int(size) + dictSpare + 1
 	arena := hugepage.NewArena(hugepage.ArenaBytes[dline](spare))
 	f := newDictFill(hugepage.Take[dline](&arena, spare), size)
-	ka, ma, prev := 0, 0, uint64(0)
+	keys, masks := keyReader{b: keyBlob}, maskReader{b: maskBlob, numTags: numTags}
 	for j := range n {
-		delta, next := uvarint(keyBlob, ka)
-		if next <= ka {
-			return dict{}, false
-		}
-		ka = next
-		k := prev + delta
-		if (j > 0 && delta == 0) || k < prev || k>>dictKeyBits != 0 {
-			return dict{}, false
-		}
-		prev = k
-		m, mnext := uvarint(maskBlob, ma)
-		if mnext <= ma || m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
-			return dict{}, false
-		}
-		ma = mnext
-		if !f.add(k, m) {
+		k, errK := keys.next(j)
+		m, errM := masks.next(j)
+		if errK != nil || errM != nil || !f.add(k, m) {
 			return dict{}, false
 		}
 	}
-	if ka != len(keyBlob) || ma != len(maskBlob) || !dictSizeHolds(size, f.disp) {
+	if keys.end() != nil || masks.end() != nil || !dictSizeHolds(size, f.disp) {
 		return dict{}, false
 	}
 	return dict{n: n, size: size, lines: f.finish()}, true
@@ -395,44 +430,30 @@ func (f *dictFill) finish() []dline {
 
 // addColumn sets the tag sets of column 1 from maskBlob (the same keys'
 // tag sets for a tagger of numTags tags, as uvarints in key order), the
-// table's entries' in the order of the lines and slots.
-//
-// The tag sets are decoded as they are stored, in one sweep; on an invalid
-// blob, decodeMasks finds the error (the lines are then left half
-// written: the caller drops the dictionary).
+// table's entries' in the order of the lines and slots, decoding them as
+// it stores them (on an error the lines are left half written: the caller
+// drops the dictionary).
 func (d *dict) addColumn(maskBlob []byte, numTags int) error {
 	if n := d.n; n > len(maskBlob) {
 		return fmt.Errorf("tag dictionary: %d entries but %d mask bytes", n, len(maskBlob))
 	}
-	ma := 0
+	masks := maskReader{b: maskBlob, numTags: numTags}
+	j := 0
 	for g := range d.lines {
 		l := &d.lines[g]
 		for s := range l.mask {
 			if l.mask[s][0] == 0 {
 				continue
 			}
-			m, next := uvarint(maskBlob, ma)
-			if next <= ma || m == 0 || (numTags < 64 && m>>uint(numTags) != 0) {
-				return d.columnError(maskBlob, numTags)
+			m, err := masks.next(j)
+			if err != nil {
+				return err
 			}
-			ma = next
 			l.mask[s][1] = m
+			j++
 		}
 	}
-	if ma != len(maskBlob) {
-		return d.columnError(maskBlob, numTags)
-	}
-	return nil
-}
-
-// columnError is the error addColumn reports for an invalid mask blob.
-func (d *dict) columnError(maskBlob []byte, numTags int) error {
-	sc := getDictScratch()
-	defer dictPool.Put(sc)
-	if err := decodeMasks(maskBlob, d.n, numTags, &sc.masks); err != nil {
-		return err
-	}
-	return errors.New("tag dictionary: internal error: mask blob rejected in one sweep, accepted in two")
+	return masks.end()
 }
 
 // newDict builds the table of sorted, distinct keys (< 2^40) and their
