@@ -5,16 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/huff0"
 
 	"github.com/transparse/transparse/internal/hugepage"
+	"github.com/transparse/transparse/internal/par"
 )
 
 // Blob coding (format version 2). Snappy removes repeats but does not
@@ -322,25 +321,15 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 	}
 	// The jobs are independent: decode them on all CPUs.
 	errs := make([]error, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var sc huff0.Scratch
-			planes := make([]byte, maxStride*codedBlockElems)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				errs[i] = decodeJob(&jobs[i], &sc, planes)
-			}
-		}()
+	steps := make([]par.Step, len(jobs))
+	for i := range jobs {
+		steps[i] = par.Step{Cost: int64(len(jobs[i].dst)), Run: func() {
+			sc := decodeScratch.Get().(*jobScratch)
+			errs[i] = decodeJob(&jobs[i], &sc.huff, sc.planes)
+			decodeScratch.Put(sc)
+		}}
 	}
-	wg.Wait()
+	par.Do(steps)
 	for i, err := range errs {
 		if err != nil {
 			it := items[jobs[i].blob]
@@ -349,6 +338,15 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 	}
 	return nil
 }
+
+// jobScratch is the working memory of decodeJob, reused through
+// decodeScratch.
+type jobScratch struct {
+	huff   huff0.Scratch
+	planes []byte
+}
+
+var decodeScratch = sync.Pool{New: func() any { return &jobScratch{planes: make([]byte, maxStride*codedBlockElems)} }}
 
 // namedBlob is one entry of a classifier's "coded_blobs", in document order.
 type namedBlob struct {

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/transparse/transparse/internal/par"
-
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
