@@ -7,11 +7,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/huff0"
 
+	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/internal/hugepage"
 	"github.com/transparse/transparse/internal/par"
 )
@@ -191,7 +191,7 @@ func splitBlocks(jobs []codedJob, blob int, c []byte, at, stride int, dst []byte
 }
 
 // decodeJob decodes one block. sc is the caller's scratch, planes its
-// buffer of maxStride*codedBlockElems bytes.
+// buffer of at least len(j.dst) bytes.
 func decodeJob(j *codedJob, sc *huff0.Scratch, planes []byte) error {
 	e := len(j.dst) / j.stride
 	at := 0
@@ -324,7 +324,14 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 	steps := make([]par.Step, len(jobs))
 	for i := range jobs {
 		steps[i] = par.Step{Cost: int64(len(jobs[i].dst)), Run: func() {
-			sc := decodeScratch.Get().(*jobScratch)
+			sc := decodeScratch.Get()
+			if sc == nil {
+				sc = new(jobScratch)
+			}
+			if n := len(jobs[i].dst); cap(sc.planes) < n {
+				// As large as the blocks: a small document allocates little.
+				sc.planes = make([]byte, n)
+			}
 			errs[i] = decodeJob(&jobs[i], &sc.huff, sc.planes)
 			decodeScratch.Put(sc)
 		}}
@@ -340,13 +347,14 @@ func decodeCodedBlobs(m *Model, coded [][]namedBlob) error {
 }
 
 // jobScratch is the working memory of decodeJob, reused through
-// decodeScratch.
+// decodeScratch (a free list: at most one per job running at once is
+// allocated, and kept across collections).
 type jobScratch struct {
 	huff   huff0.Scratch
 	planes []byte
 }
 
-var decodeScratch = sync.Pool{New: func() any { return &jobScratch{planes: make([]byte, maxStride*codedBlockElems)} }}
+var decodeScratch freelist.List[jobScratch]
 
 // namedBlob is one entry of a classifier's "coded_blobs", in document order.
 type namedBlob struct {
