@@ -192,7 +192,7 @@ func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out 
 // through callScratches, so that a long run of calls makes no garbage (the
 // parser itself allocates nothing per sentence) and the resident memory of
 // the host stays flat instead of growing by the garbage collector's
-// headroom, which is as large as the model (issue 4, long runs).
+// headroom, which is as large as the model.
 //
 // The strings of the words are views of text (see goToken), valid until the
 // scratch is reused: the parser does not keep the strings of the words it

@@ -1,6 +1,6 @@
 package parser_test
 
-// Corrupt models (issue 4): a damaged model file must give an error (or, if
+// Corrupt models: a damaged model file must give an error (or, if
 // the damage happens to leave a valid model, a model that works) — never a
 // panic, a hang, or memory out of proportion to the file.
 //

@@ -1,6 +1,6 @@
 package parser_test
 
-// Fuzz targets for the library boundary (issue 4): the entry points the C
+// Fuzz targets for the library boundary: the entry points the C
 // API calls with caller data. tp_parse calls (*parser.Model).Parse,
 // tp_parse_conllu calls (*parser.Model).ParseCoNLLU and
 // tp_model_load_from_memory calls parser.LoadBytes; the targets call the

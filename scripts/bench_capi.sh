@@ -3,9 +3,9 @@
 #
 #   scripts/bench_capi.sh [CONLLU] [-- BENCH_ARGS...]
 #
-# CONLLU defaults to ../shared/data/ud/en_ewt-ud-test.conllu relative to the
-# repository root (i.e. /work/shared/data/ud/en_ewt-ud-test.conllu). The model
-# is $TRANSPARSE_MODEL, else models/en_ewt.tpm. Builds the library first if
+# CONLLU defaults to en_ewt-ud-test.conllu in the UD directory
+# ($TRANSPARSE_UD_DIR, else ../shared/data/ud beside the repository, as for
+# the tests). The model is $TRANSPARSE_MODEL, else models/en_ewt.tpm. Builds the library first if
 # lib/ has none. Prints one table: load times, words/s with gold tags and
 # with forms only (one thread), peak RSS.
 set -euo pipefail
@@ -13,7 +13,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-DATA=${1:-$(cd "$ROOT/.." && pwd)/shared/data/ud/en_ewt-ud-test.conllu}
+DATA=${1:-${TRANSPARSE_UD_DIR:-$ROOT/../shared/data/ud}/en_ewt-ud-test.conllu}
 [[ $# -gt 0 ]] && shift
 [[ ${1:-} == -- ]] && shift
 [[ -f $DATA ]] || { echo "bench_capi.sh: no CoNLL-U file at $DATA" >&2; exit 1; }

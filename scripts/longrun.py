@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """longrun.py -- parse a treebank many times through the Python binding and
-watch the resident memory of the process (issue 4: long runs do not leak).
+watch the resident memory of the process: long runs must not leak.
 
     scripts/longrun.py [--passes N] [--gold] [--threads T] [--many] [--conllu] MODEL CONLLU
 

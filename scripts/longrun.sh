@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# longrun.sh -- the long-run memory check of issue 4: parse the EWT test set
+# longrun.sh -- the long-run memory check (long runs must not leak): parse the EWT test set
 # PASSES times (default 40, about 1M words) through the C API
 # (bindings/c/tests/longrun.c) and through Python (scripts/longrun.py), and
 # check that the resident memory after the last pass is less than 5 % above
@@ -7,8 +7,9 @@
 #
 #   scripts/longrun.sh [-p PASSES] [CONLLU]
 #
-# CONLLU defaults to ../shared/data/ud/en_ewt-ud-test.conllu relative to the
-# repository root; the model is $TRANSPARSE_MODEL, else models/en_ewt.tpm.
+# CONLLU defaults to en_ewt-ud-test.conllu in the UD directory
+# ($TRANSPARSE_UD_DIR, else ../shared/data/ud beside the repository, as for
+# the tests); the model is $TRANSPARSE_MODEL, else models/en_ewt.tpm.
 # Extra options for the drivers: LONGRUN_C_ARGS (e.g. "-g -t 4": gold tags,
 # 4 threads) and LONGRUN_PY_ARGS (e.g. "--gold --threads 4"). Builds the
 # library first if lib/ has none.
@@ -27,7 +28,7 @@ if [[ ${1:-} == -p ]]; then
     PASSES=$2
     shift 2
 fi
-DATA=${1:-$(cd "$ROOT/.." && pwd)/shared/data/ud/en_ewt-ud-test.conllu}
+DATA=${1:-${TRANSPARSE_UD_DIR:-$ROOT/../shared/data/ud}/en_ewt-ud-test.conllu}
 [[ -f $DATA ]] || { echo "longrun.sh: no CoNLL-U file at $DATA" >&2; exit 2; }
 MODEL=${TRANSPARSE_MODEL:-$ROOT/models/en_ewt.tpm}
 [[ -f $MODEL ]] || { echo "longrun.sh: no model at $MODEL (set TRANSPARSE_MODEL)" >&2; exit 2; }

@@ -7,10 +7,12 @@
 # models/systems, not committed).
 #
 #   scripts/systems_table.sh [SYSTEM...]      (default: every system)
-#   UD=../shared/data/ud EPOCHS=12 scripts/systems_table.sh arc-eager swap-lazy
+#   UD=/path/to/ud EPOCHS=12 scripts/systems_table.sh arc-eager swap-lazy
+#
+# UD defaults to $TRANSPARSE_UD_DIR, else ../shared/data/ud (as for the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UD=${UD:-../shared/data/ud}
+UD=${UD:-${TRANSPARSE_UD_DIR:-../shared/data/ud}}
 OUT=${OUT:-models/systems}
 EPOCHS=${EPOCHS:-12}
 # EWT_MAX > 0 trains the EWT models on the first EWT_MAX sentences only.

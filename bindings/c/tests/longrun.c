@@ -1,6 +1,6 @@
 /*
  * longrun.c -- parse a treebank many times through the C API and watch the
- * resident memory of the process (issue 4: long runs do not leak).
+ * resident memory of the process: long runs must not leak.
  *
  *   usage: longrun [-p PASSES] [-g] [-c] [-t THREADS] MODEL CONLLU
  *

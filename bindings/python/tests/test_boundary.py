@@ -1,4 +1,4 @@
-"""The library boundary from Python (issue 4): every failure raises the
+"""The library boundary from Python: every failure raises the
 specific transparse.Error subclass, whose message says what failed and where
 (the argument, the CoNLL-U line, the model byte offset or section, the file);
 the limits hold; errors survive pickling."""

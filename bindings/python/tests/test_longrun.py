@@ -1,4 +1,4 @@
-"""A short version of scripts/longrun.sh (issue 4, long runs): three passes
+"""A short version of scripts/longrun.sh (long runs do not leak): three passes
 over the EWT test set through the Python binding (Model.parse per sentence,
 and Model.parse_many in batches), in a fresh process, leave the resident
 memory less than 5 % above what it was after the first pass."""
