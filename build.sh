@@ -14,7 +14,8 @@
 #                                each fuzz target briefly (a count of runs;
 #                                $FUZZTIME overrides it), header
 #                                and ABI checks, C and C++ tests, the example,
-#                                Python tests. Runs every suite, then exits
+#                                Python tests and the docstrings' examples
+#                                (doctests). Runs every suite, then exits
 #                                non-zero if any failed.
 #   ./build.sh install PREFIX    install library, header and transparse.pc
 #                                under PREFIX (honours DESTDIR).
@@ -235,7 +236,7 @@ t_example() {
 t_python() {
     command -v "$PYTHON" >/dev/null || { echo "python not found"; return 1; }
     PYTHONPATH="$ROOT/bindings/python${PYTHONPATH:+:$PYTHONPATH}" TRANSPARSE_MODEL="$MODEL" \
-        "$PYTHON" -m pytest -q -p no:cacheprovider bindings/python/tests
+        "$PYTHON" -m pytest -q -p no:cacheprovider bindings/python/tests bindings/python/transparse
 }
 
 run_tests() {
@@ -251,7 +252,7 @@ run_tests() {
     suite "C tests (bindings/c/tests/test_capi.c)" t_c
     suite "C++ tests (bindings/c/tests/test_cpp.cpp)" t_cpp
     suite "C example (bindings/c/examples/parse)" t_example
-    suite "Python tests (bindings/python/tests)" t_python
+    suite "Python tests and doctests (bindings/python)" t_python
     if ((${#failed_suites[@]})); then
         printf '\nFAILED suites:\n'
         printf '  %s\n' "${failed_suites[@]}"

@@ -8,6 +8,7 @@
 //	transparse eval    GOLD PRED | [-m MODEL] GOLD                     score (UAS, LAS, CLAS, ...)
 //	transparse inspect [MODEL]                                         print a model card
 //	transparse version                                                 print the version
+//	transparse --version                                               the same
 //
 // Run "transparse help COMMAND" for the flags and examples of each command.
 //
@@ -126,6 +127,10 @@ Errors are printed as "transparse: <message>". Exit status: 0 on success,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	// --version prints what the version command prints.
+	root.Version = versionLine()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version (as the version command does)")
 	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd(), newPruneCmd())
 	return root
 }
@@ -147,9 +152,15 @@ func newVersionCmd() *cobra.Command {
 		Example: "  transparse version",
 		Args:    cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "transparse %s (model format %d, %s, %s/%s)\n",
-				versionString(), modelfmt.FormatVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 			return err
 		}),
 	}
+}
+
+// versionLine is the output of "transparse version" and "transparse
+// --version", without the newline.
+func versionLine() string {
+	return fmt.Sprintf("transparse %s (model format %d, %s, %s/%s)",
+		versionString(), modelfmt.FormatVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"gotest.tools/v3/golden"
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
@@ -18,6 +23,9 @@ import (
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
+	}
 	code := run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
@@ -86,25 +94,62 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestHelp compares "transparse --help" and "transparse help CMD" for every
+// command with the golden files in testdata/help/ (NumCPU in a default is
+// written as NumCPU). After a deliberate change of the help, regenerate them
+// with
+//
+//	go test ./cmd/transparse -run TestHelp -update
+//
+// and review the diff.
 func TestHelp(t *testing.T) {
-	for _, c := range []string{"train", "parse", "eval", "inspect", "version"} {
-		code, stdout, stderr := runCmd(t, "", c, "--help")
+	check := func(name string, args ...string) string {
+		t.Helper()
+		code, stdout, stderr := runCmd(t, "", args...)
 		if code != 0 || stderr != "" {
-			t.Errorf("%s --help: exit status %d, stderr %q", c, code, stderr)
+			t.Errorf("%q: exit status %d, stderr %q", args, code, stderr)
 		}
-		wantContains(t, c+" --help", stdout, "Usage:", "Examples:", "transparse "+c)
+		golden.Assert(t, machineFree(stdout), filepath.Join("help", name+".txt"))
+		return stdout
 	}
-	code, stdout, _ := runCmd(t, "")
-	if code != 0 {
-		t.Errorf("no arguments: exit status %d", code)
+	root := check("transparse", "--help")
+	if _, noArgs, _ := runCmd(t, ""); noArgs != root {
+		t.Errorf("transparse without arguments does not print the help of --help:\n%s", noArgs)
 	}
-	wantContains(t, "transparse", stdout, "train", "parse", "eval", "inspect", "version")
+	var names []string
+	for _, c := range newRootCmd().Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		names = append(names, c.Name())
+		help := check(c.Name(), "help", c.Name())
+		wantContains(t, "help "+c.Name(), help, "Usage:", "Examples:", "transparse "+c.Name())
+		if _, flagHelp, _ := runCmd(t, "", c.Name(), "--help"); flagHelp != help {
+			t.Errorf("%s --help differs from help %s", c.Name(), c.Name())
+		}
+	}
+	wantContains(t, "transparse --help", root, names...)
+	for _, want := range []string{"train", "parse", "eval", "inspect", "version"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no %s command among %q", want, names)
+		}
+	}
+}
+
+// machineFree writes the machine's CPU count in a flag default as NumCPU, so
+// that the help's golden files hold on any machine.
+func machineFree(help string) string {
+	return strings.ReplaceAll(help, fmt.Sprintf("(default %d)", runtime.NumCPU()), "(default NumCPU)")
 }
 
 func TestVersion(t *testing.T) {
 	code, stdout, _ := runCmd(t, "", "version")
 	if code != 0 || !strings.HasPrefix(stdout, "transparse ") {
 		t.Errorf("version: exit status %d, output %q", code, stdout)
+	}
+	code, flag, stderr := runCmd(t, "", "--version")
+	if code != 0 || flag != stdout {
+		t.Errorf("--version: exit status %d, output %q (stderr %q), want %q as from version", code, flag, stderr, stdout)
 	}
 }
 

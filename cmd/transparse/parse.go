@@ -41,11 +41,12 @@ output.
 Input formats (--format):
 
   conllu  CoNLL-U. Comments, multiword tokens and empty nodes are kept, and
-          the LEMMA, UPOS, XPOS and FEATS given are used; UPOS is predicted
-          only where it is missing ("_"). HEAD and DEPREL are replaced.
+          the LEMMA, UPOS, XPOS and FEATS given are used; the model's
+          taggers predict UPOS and XPOS only where they are missing ("_").
+          HEAD and DEPREL are replaced.
   tokens  One pre-tokenized sentence per line, tokens separated by spaces.
-          The output has ID, FORM, the predicted UPOS, HEAD and DEPREL;
-          LEMMA, XPOS, FEATS, DEPS and MISC are "_".
+          The output has ID, FORM, the predicted UPOS and XPOS, HEAD and
+          DEPREL; LEMMA, FEATS, DEPS and MISC are "_".
   auto    (default) Decided per input from its first non-blank line: CoNLL-U
           if that line starts with '#' or has 10 tab-separated fields,
           tokens otherwise. Use --format tokens for text whose first
@@ -56,9 +57,13 @@ output keeps the input order, and an error stops the parse where one thread
 would stop it, after writing the sentences before it.
 
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
-input before parsing, so that the model tags the words itself: the way to
-measure parsing from plain tokens on a treebank. Tokens input has no tags
-to blank.
+input before parsing, so that the model tags the words itself (UPOS and
+XPOS; LEMMA and FEATS stay "_"): the way to measure parsing from plain
+tokens on a treebank. Tokens input has no tags to blank.
+
+XPOS is predicted only by a model with an XPOS tagger (one trained on a
+treebank with XPOS, as the bundled model is); with other models it stays
+"_" where it is not given.
 
 ` + modelHelp,
 		Example: `  # Parse pre-tokenized text, one sentence per line:
@@ -100,7 +105,7 @@ to blank.
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
 	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
-	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts tags")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts UPOS and XPOS")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	return cmd

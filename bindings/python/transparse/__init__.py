@@ -1,14 +1,34 @@
 """transparse: a transition-based dependency parser (Python binding).
 
-A pure-Python ctypes binding over ``libtransparse`` (no compiler needed)::
+A pure-Python ctypes binding over ``libtransparse`` (no compiler needed).
+From the repository root, with the bundled English model:
 
-    import transparse
+>>> import transparse
+>>> with transparse.Model.load("models/en_ewt.tpm") as model:
+...     sent = model.parse(["I", "saw", "her", "."])
+>>> for tok in sent:
+...     print(tok.id, tok.form, tok.upos, tok.xpos, tok.head, tok.deprel)
+1 I PRON PRP 2 nsubj
+2 saw VERB VBD 0 root
+3 her PRON PRP 2 obj
+4 . PUNCT . 2 punct
 
-    with transparse.Model.load("models/en_ewt.tpm") as model:
-        sent = model.parse(["I", "saw", "her", "."])
-        for tok in sent:
-            print(tok.id, tok.form, tok.upos, tok.head, tok.deprel)
-        print(sent.to_conllu())
+The parse is a copy that outlives the model; ``to_conllu`` gives its
+CoNLL-U lines (LEMMA and FEATS are ``_``: the model predicts neither):
+
+>>> print(sent.to_conllu())
+1  I    _  PRON   PRP  _  2  nsubj  _  _
+2  saw  _  VERB   VBD  _  0  root   _  _
+3  her  _  PRON   PRP  _  2  obj    _  _
+4  .    _  PUNCT  .    _  2  punct  _  _
+<BLANKLINE>
+
+Tags given with the words are used as they are:
+
+>>> with transparse.Model.load("models/en_ewt.tpm") as model:
+...     sent = model.parse(["Dogs", "bark"], upos=["NOUN", "VERB"], xpos=["NNS", "VBP"])
+>>> [(tok.form, tok.head, tok.deprel) for tok in sent]
+[('Dogs', 2, 'nsubj'), ('bark', 0, 'root')]
 
 Threads
     A :class:`Model` is immutable and may be used by any number of threads at
@@ -102,8 +122,12 @@ if library_version().split(".")[0] != __version__.split(".")[0]:
 
 def systems():
     """Return the names of the transition systems the library implements,
-    sorted, e.g. ``["2-planar", ..., "arc-eager", ..., "two-registers", ...]``
-    (docs/systems.md gives their papers and oracles)."""
+    sorted (docs/systems.md gives their papers and oracles).
+
+    >>> names = systems()
+    >>> names == sorted(names) and "arc-eager" in names and "swap-lazy" in names
+    True
+    """
     out = ctypes.c_void_p()
     err = ctypes.c_void_p()
     _check(_lib.tp_systems(ctypes.byref(out), ctypes.byref(err)), err)
@@ -266,8 +290,13 @@ class Token:
     Attributes:
         id: 1-based position in the sentence.
         form: the word form as given.
-        lemma, xpos, feats: as given to :meth:`Model.parse`, or ``"_"``.
-        upos: the UPOS tag given, or the one predicted by the model.
+        lemma, feats: as given to :meth:`Model.parse`, or ``"_"`` (the
+            model predicts neither).
+        upos: the UPOS tag given, or the one predicted by the model's
+            tagger.
+        xpos: the XPOS tag given, or the one predicted by the model's XPOS
+            tagger (a model trained on a treebank with XPOS, as the bundled
+            English one), or ``"_"`` when the model has none.
         head: ``id`` of the head word, ``0`` for the root.
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.
     """
@@ -639,7 +668,8 @@ class Model:
             words: sequence of n word forms (str; bytes are passed as is).
             upos, xpos, feats, lemma: None (absent), or a sequence of n
                 strings where None, "" or "_" marks one word's value absent.
-                UPOS is predicted where absent.
+                UPOS, and XPOS if the model has an XPOS tagger, are
+                predicted where absent; LEMMA and FEATS are not.
 
         Returns:
             A :class:`Sentence` of n :class:`Token`. It is a copy: it owns no
@@ -762,8 +792,9 @@ class Model:
             text: the document (str, or UTF-8 bytes).
 
         Returns:
-            The document as str with HEAD and DEPREL (and absent UPOS) filled
-            in; comments, multiword tokens and empty nodes are kept.
+            The document as str with HEAD and DEPREL (and absent UPOS and
+            XPOS) filled in; comments, multiword tokens and empty nodes are
+            kept.
 
         Raises:
             InputError: malformed CoNLL-U or a sentence the parser rejects
@@ -780,7 +811,17 @@ class Model:
             text: str, or UTF-8 bytes.
 
         Returns:
-            CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``.
+            CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
+            its words with the predicted UPOS and XPOS, HEAD and DEPREL:
+
+            >>> with Model.load("models/en_ewt.tpm") as model:
+            ...     print(model.parse_tokens("She left .\\n"), end="")
+            # sent_id = 1
+            # text = She left .
+            1  She   _  PRON   PRP  _  2  nsubj  _  _
+            2  left  _  VERB   VBD  _  0  root   _  _
+            3  .     _  PUNCT  .    _  2  punct  _  _
+            <BLANKLINE>
 
         Raises:
             InputError: invalid text or a sentence the parser rejects (the
