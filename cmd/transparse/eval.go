@@ -56,8 +56,8 @@ With two files, PRED is scored against GOLD; both must have the same
 sentences and words. With one file, GOLD is parsed by a model first (its
 HEAD, DEPREL and DEPS are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
-which case the model predicts them; the output says which. Either file may
-be "-" for standard input.
+which case the model predicts UPOS and XPOS (LEMMA and FEATS stay blank);
+the output says which. Either file may be "-" for standard input.
 
 ` + modelHelp,
 		Example: `  # Score an existing parse:
@@ -98,7 +98,7 @@ be "-" for standard input.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+" or the installed en_ewt model)")
-	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so the model predicts tags")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so the model predicts UPOS and XPOS")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")

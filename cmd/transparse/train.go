@@ -27,8 +27,8 @@ func newTrainCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "train --train T.conllu --dev D.conllu [--test X.conllu] -o MODEL [flags]",
 		Short: "Train a tagger and parser on a CoNLL-U treebank",
-		Long: `Train trains a UPOS tagger and a transition-based parser on the --train
-treebank, keeps the epoch that scores best on the --dev treebank, scores the
+		Long: `Train trains a UPOS tagger (and an XPOS tagger when the treebank has
+XPOS) and a transition-based parser on the --train treebank, keeps the epoch that scores best on the --dev treebank, scores the
 result on --dev (and on --test when given) with gold tags and from plain
 tokens, stores those scores in the model card and saves the model to -o.
 
