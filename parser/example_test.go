@@ -1,0 +1,57 @@
+package parser_test
+
+import (
+	"fmt"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// Parse a tokenized sentence with the bundled English model: the model's
+// taggers predict UPOS and XPOS, then the parser assigns every word its
+// head (0 for the root) and deprel.
+func ExampleModel_Parse() {
+	m, err := parser.Load("../models/en_ewt.tpm")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	words := []conllu.Word{{Form: "I"}, {Form: "saw"}, {Form: "her"}, {Form: "."}}
+	if err := m.Parse(words); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, w := range words {
+		fmt.Println(w.ID, w.Form, w.UPOS, w.XPOS, w.Head, w.Deprel)
+	}
+	// Output:
+	// 1 I PRON PRP 2 nsubj
+	// 2 saw VERB VBD 0 root
+	// 3 her PRON PRP 2 obj
+	// 4 . PUNCT . 2 punct
+}
+
+// Words given with their tags (UPOS and at least one of XPOS, LEMMA, FEATS)
+// are parsed by the model's gold-tag parser, which uses the tags as they
+// are.
+func ExampleModel_Parse_givenTags() {
+	m, err := parser.Load("../models/en_ewt.tpm")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	words := []conllu.Word{
+		{Form: "Dogs", Lemma: "dog", UPOS: "NOUN", XPOS: "NNS", Feats: "Number=Plur"},
+		{Form: "bark", Lemma: "bark", UPOS: "VERB", XPOS: "VBP", Feats: "Mood=Ind|Tense=Pres"},
+	}
+	fmt.Println("given tags:", parser.HasMorphology(words))
+	if err := m.Parse(words); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(conllu.Format(&conllu.Sentence{Words: words}))
+	// Output:
+	// given tags: true
+	// 1	Dogs	dog	NOUN	NNS	Number=Plur	2	nsubj	_	_
+	// 2	bark	bark	VERB	VBP	Mood=Ind|Tense=Pres	0	root	_	_
+}
