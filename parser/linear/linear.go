@@ -14,13 +14,10 @@
 // is immutable, safe for concurrent use, scores without allocating, and is
 // stored in a model file through Classifier and FromClassifier.
 //
-// Speed (one core of the shared development machine): a Model scores the
-// 119 features of a parser state of the bundled EWT model in about 5 µs
-// of CPU time (BenchmarkScoresEWT; 2 µs when its rows are in cache), and
-// decodes a classifier of 2 million weights in about 20 ms
-// (BenchmarkFromClassifier); a Trainer step (score 60 features, update on
-// a mistake) takes about 15 µs while the table grows past a million
-// features (BenchmarkUpdate).
+// Speed: the benchmarks BenchmarkScoresEWT (scoring one parser state of the
+// bundled model), BenchmarkFromClassifier (decoding a classifier) and
+// BenchmarkUpdate (a Trainer step) measure the hot paths; their figures are
+// in docs/bench-results.md.
 package linear
 
 import (

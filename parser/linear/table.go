@@ -15,14 +15,10 @@ import (
 // Table parameters.
 const (
 	// keysPerLine is the mean number of keys per home line (of lineSlots
-	// buckets): L = ceil(keys / keysPerLine). With 3, 25.7 % of the
-	// lookups of the gold EWT parser's states found their home line full
-	// of smaller keys and went on to the next line, a second miss after
-	// the prefetched one; with 2 the tables are half as large again,
-	// scoring is 9-10 % (gold) and 10-22 % (plain) faster, parsing 6-7 %,
-	// and loading takes about 6 % more CPU (BenchmarkScoresEWT,
-	// BenchmarkParse*, BenchmarkFromClassifier: two sets of 4 and one of 3
-	// alternating runs; 2.5 fell between).
+	// buckets): L = ceil(keys / keysPerLine). Fuller lines send a quarter
+	// of the lookups on to the next line, a second cache miss after the
+	// prefetched one; with 2 the tables are half as large again, and
+	// scoring is faster for a little more load time (docs/decisions.md).
 	keysPerLine = 2
 	// inlineMax is the longest Int16 row stored inside its bucket.
 	inlineMax = 3
@@ -33,8 +29,8 @@ const (
 // denseMin returns the shortest Int16 row a model with the given dense
 // row width stores densely. A dense row costs width/8 vector additions and
 // 2*width bytes, a sparse row one scalar addition and 4 bytes per entry;
-// measured on the EWT parser and tagger models, width/8 scores fastest
-// (width/4 is up to 5 % slower, width/2 up to 20 %).
+// on the EWT parser and tagger models width/8 scores fastest of the
+// thresholds tried (width/4, width/2).
 func denseMin(width int) int { return max(inlineMax+1, width/8) }
 
 // rowsIn is the content of a model in the blob formats of Layout: F keys
