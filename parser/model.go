@@ -4,9 +4,11 @@
 // A Model holds a transition system (parser/transition), two linear
 // classifiers over feature templates (parser/feature, parser/linear) — one
 // for sentences whose morphology is given ("gold" tags: UPOS with XPOS,
-// LEMMA or FEATS), one for plain tokens with predicted UPOS — and a UPOS
-// tagger (parser/tagger). Parsing is greedy: at every configuration the
-// best-scoring legal transition is applied (Nivre 2008 §3).
+// LEMMA or FEATS), one for plain tokens with predicted tags — and the
+// taggers that predict UPOS, and XPOS where the training treebank has it
+// (parser/tagger). Parsing is greedy: at every configuration the
+// best-scoring legal transition is applied (Nivre 2008 §3). docs/design.md
+// follows a sentence through the package.
 package parser
 
 import (

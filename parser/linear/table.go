@@ -193,7 +193,7 @@ func (m *Model) build(in *rowsIn) error {
 	lines := max(size, pl.G+1) + 1 // the last line stays empty
 	// A load writes these tables once, all fresh memory: in huge pages
 	// its first touch faults once per 2 MB instead of once per 4 KB
-	// (docs/benchmarks.md), so they share one arena, advised whole.
+	// (docs/decisions.md), so they share one arena, advised whole.
 	arena := hugepage.NewArena(hugepage.ArenaBytes[line](int(lines)) +
 		hugepage.ArenaBytes[uint32](nSparse) + hugepage.ArenaBytes[int16](nDense*m.width))
 	m.lines = hugepage.Take[line](&arena, int(lines))
