@@ -375,9 +375,9 @@ func (l *line) set(s int, b bucket) { l.v[s], l.a[s], l.b[s], l.c[s] = b.v, b.a,
 // rows with many entries (from width/8 on, see denseMin; frequent
 // features) are stored densely, one int16 per class, and summed with AVX2
 // instructions where available; the others are sparse rows of 4-byte
-// entries. Measured on the bundled EWT models (BenchmarkScoresEWT), this
-// scores a parser state 1.3-1.5 times as fast as one 8-byte-slot table
-// with all rows sparse, and 1.5-2.5 times when the rows are in cache.
+// entries. On the bundled EWT models this scores a parser state faster
+// than a table of 8-byte slots with all rows sparse, in cache or not
+// (docs/decisions.md, BenchmarkScoresEWT).
 type Model struct {
 	numClasses int
 	keyBits    int
