@@ -6,6 +6,10 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 BUNDLED_MODEL = REPO / "models" / "en_ewt.tpm"
 
+# This file is configuration, not a module with doctests (and its name
+# would clash with tests/conftest.py under --doctest-modules).
+collect_ignore = ["conftest.py"]
+
 
 @pytest.fixture(autouse=True)
 def _doctest_from_repo_root(request, monkeypatch):
