@@ -394,8 +394,10 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  * Which classifier parses the sentence:
  *  - UPOS given for every word and XPOS, FEATS or LEMMA for at least one:
  *    the model's gold-morphology parser, with the tags as given;
- *  - otherwise: the tagger predicts UPOS for the words that lack it (given
- *    UPOS tags are kept) and the plain-token parser runs. A model without
+ *  - otherwise: the taggers predict UPOS, and XPOS if the model has an
+ *    XPOS tagger (one trained on a treebank with XPOS), for the words
+ *    that lack them (given tags are kept; LEMMA and FEATS are never
+ *    predicted) and the plain-token parser runs. A model without
  *    a tagger (tp_model_upos_tags gives n == 0) parses only sentences of
  *    the first kind and refuses others with TP_ERR_INPUT ("tp_parse:
  *    invalid input: this model has no tagger and parses only sentences
@@ -445,7 +447,7 @@ typedef struct tp_result {
  *            n_words elements are read, during the call only.
  *   n_words  number of words, 1 to TP_MAX_WORDS.
  *   tags     optional annotations (see tp_tags), or NULL for none: the
- *            tagger then predicts UPOS.
+ *            taggers then predict UPOS and XPOS.
  *   result   out: a new result on success (free with tp_result_free), NULL
  *            on failure.
  *   err      out, may be NULL.

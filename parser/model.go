@@ -63,7 +63,7 @@ type Model struct {
 	card    modelfmt.Card
 	classes *transition.Classes
 	gold    Variant // morphology given
-	plain   Variant // plain tokens, predicted UPOS
+	plain   Variant // plain tokens, predicted tags
 	taggers Taggers
 	// pproj is the pseudo-projective encoding the deprels carry (Baseline:
 	// none); parse undoes it.

@@ -1167,7 +1167,8 @@ static void test_contract_with_model(tp_model *m) {
     EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
     EXPECT_ERR(tp_parse(m, forms, 0, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
 
-    /* Empty strings and "_" as tags mean absent: UPOS is predicted. */
+    /* Empty strings and "_" as tags mean absent: UPOS is predicted (and XPOS,
+     * by a model with an XPOS tagger). */
     {
         const char *empty[] = {"", "_", NULL};
         tp_tags t = {empty, empty, empty, empty};

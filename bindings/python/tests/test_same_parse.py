@@ -1,5 +1,5 @@
 """The same EWT test parse, byte for byte, from the command line, from C and
-from Python: once from plain tokens (the model's tagger predicts UPOS) and
+from Python: once from plain tokens (the model's taggers predict UPOS and XPOS) and
 once from CoNLL-U with the gold UPOS/XPOS/FEATS/LEMMA given."""
 
 import os
