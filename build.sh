@@ -19,7 +19,8 @@
 #                                non-zero if any failed.
 #   ./build.sh install PREFIX    install library, header and transparse.pc
 #                                under PREFIX (honours DESTDIR).
-#   ./build.sh bench             scripts/bench.sh: the benchmark suite → docs/bench-results.md
+#   ./build.sh bench [--header]  scripts/bench.sh: the benchmark suite → docs/bench-results.md
+#                                (docs/benchmarks.md; --header prints only its header)
 #   ./build.sh clean             remove build outputs
 #
 # Environment: CC (default cc), CXX (default c++), GO (default go),
@@ -297,5 +298,5 @@ install) install_to "${2:-}" ;;
 bench) shift; build; exec scripts/bench.sh "$@" ;;
 clean) clean ;;
 -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
-*) die "unknown command '$cmd' (build, test, install PREFIX, bench [FILE], clean)" ;;
+*) die "unknown command '$cmd' (build, test, install PREFIX, bench [--header], clean)" ;;
 esac
