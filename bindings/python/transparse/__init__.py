@@ -14,7 +14,8 @@ From the repository root, with the bundled English model:
 4 . PUNCT . 2 punct
 
 The parse is a copy that outlives the model; ``to_conllu`` gives its
-CoNLL-U lines (LEMMA and FEATS are ``_``: the model predicts neither):
+CoNLL-U lines, tab-separated (aligned here for reading; LEMMA and FEATS are
+``_``: the model predicts neither):
 
 >>> print(sent.to_conllu())
 1  I    _  PRON   PRP  _  2  nsubj  _  _
@@ -33,11 +34,14 @@ Tags given with the words are used as they are:
 Threads
     A :class:`Model` is immutable and may be used by any number of threads at
     once. ctypes releases the GIL for the duration of every call into the
-    library, so parsing with a :class:`concurrent.futures.ThreadPoolExecutor`
-    runs in parallel on all cores::
+    library, so threads parse in parallel on all cores. A per-sentence
+    :meth:`Model.parse` spends much of its time building arguments and
+    results under the GIL, so give each thread a batch
+    (:meth:`Model.parse_many`, :meth:`Model.parse_conllu`,
+    :meth:`Model.parse_tokens`)::
 
         with ThreadPoolExecutor() as pool:
-            parsed = list(pool.map(model.parse, sentences))
+            parsed = [s for batch in pool.map(model.parse_many, batches) for s in batch]
 
 Processes
     The library contains a Go runtime, which does not survive ``fork()``. In a
