@@ -537,13 +537,13 @@ func b2u(b bool) uint32 {
 // of serialized behind data-dependent branches. Prefetch instructions
 // (touchLines, touchRows; PREFETCHT0 on amd64) matter here: touching with
 // loads lets only the few misses whose loads fit in the reorder buffer
-// overlap, and scored a gold EWT parser state in 8.1 us against 4.9 us
-// with prefetches (BenchmarkScoresEWT, 3 alternating runs).
+// overlap (docs/decisions.md, "Prefetch instructions, not touching
+// loads").
 func (m *Model) addSums(feats []uint64, width int, sums []int32) {
 	// Each pass is a function of its own (homes, probe, collect,
 	// addSparse), used for any number of features: as fast as one loop
-	// doing everything (BenchmarkParseGoldTags, 4 alternating runs), with
-	// one copy of the probe.
+	// doing everything (BenchmarkParseGoldTags), with one copy of the
+	// probe.
 	var c chunk
 	var sink uint32 // the touching loads of the portable touchLines, touchRows
 	multi := width < len(feats)
