@@ -14,6 +14,7 @@ import (
 
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/train"
 )
 
 func TestClassify(t *testing.T) {
@@ -73,39 +74,61 @@ func TestCardJSON(t *testing.T) {
 }
 
 // tp_train's JSON options reach train.Options (templates and weight bits
-// among them); bad ones are argument errors naming the option.
+// among them), from train.DefaultOptions; bad ones are argument errors
+// with train.Options.Check's message.
 func TestParseTrainOptions(t *testing.T) {
-	opt, out, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
+	opt, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
 		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3,
 		"gold_fast_templates":["s0.p"],"plain_fast_templates":["n0.u"],"fast_max_loss":0.25}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out != "m.tpm" || opt.System != "arc-hybrid" || opt.TrainPath != "t.conllu" || opt.DevPath != "d.conllu" ||
+	if opt.Output != "m.tpm" || opt.System != "arc-hybrid" || opt.TrainPath != "t.conllu" || opt.DevPath != "d.conllu" ||
 		opt.WeightBits != 10 || opt.MinAbs != 2.5 || opt.Epochs != 3 ||
 		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) ||
 		!reflect.DeepEqual(opt.GoldFastTemplates, []string{"s0.p"}) || !reflect.DeepEqual(opt.PlainFastTemplates, []string{"n0.u"}) ||
 		opt.FastMaxLoss != 0.25 {
-		t.Errorf("options %+v, output %q", opt, out)
+		t.Errorf("options %+v", opt)
 	}
-	opt, _, err = parseTrainOptions(`{"system":"arc-eager","train":"t","dev":"d","gold_templates":null}`)
-	if err != nil || opt.GoldTemplates != nil || opt.PlainTemplates != nil || opt.WeightBits != 0 {
+	opt, err = parseTrainOptions(`{"train":"t","dev":"d","gold_templates":null}`)
+	if err != nil || !reflect.DeepEqual(opt, func() train.Options { o := train.DefaultOptions(); o.TrainPath, o.DevPath = "t", "d"; return o }()) {
 		t.Errorf("defaults: %+v, %v", opt, err)
 	}
 	for js, want := range map[string]string{
-		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":[]}`:             "gold templates: the list is empty",
-		`{"system":"arc-eager","train":"t","dev":"d","plain_templates":["s0.w","zz"]}`: "plain templates[1]",
-		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":"s0.w"}`:         "gold_templates",
-		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                "weight bits 40",
-		`{"system":"arc-eager","train":"t","dev":"d","gold_fast_templates":["x"]}`:     "gold fast templates[0]",
-		`{"system":"arc-eager","train":"t","dev":"d","fast_max_loss":-0.5}`:            "fast max loss",
-		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:        `"up"`,
-		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                              "more than one JSON value",
-		`{"system":"arc-eager","train":"t"}`:                                           "required",
+		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":"s0.w"}`: "gold_templates",
+		`{"system":"arc-eager","train":"t","dev":"d","colour":1}`:              `unknown field "colour"`,
+		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                      "more than one JSON value",
+		`[1]`: "options: json",
 	} {
-		_, _, err := parseTrainOptions(js)
+		_, err := parseTrainOptions(js)
 		if err == nil || !strings.Contains(err.Error(), want) || classify(err, codeInternal) != codeArgument {
 			t.Errorf("%s: %v, want an argument error with %q", js, err, want)
+		}
+	}
+	for js, want := range map[string]string{
+		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":[]}`:             "train: gold_templates: the list is empty",
+		`{"system":"arc-eager","train":"t","dev":"d","plain_templates":["s0.w","zz"]}`: "train: plain_templates[1]",
+		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                "train: weight_bits: 40",
+		`{"system":"arc-eager","train":"t","dev":"d","gold_fast_templates":["x"]}`:     "train: gold_fast_templates[0]",
+		`{"system":"arc-eager","train":"t","dev":"d","fast_max_loss":-0.5}`:            "train: fast_max_loss: -0.5",
+		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:        `train: pseudo_projective: pseudoproj: unknown encoding "up"`,
+		`{"system":"arc-eager","train":"t"}`:                                           "train: dev: missing",
+		`{"train":"t","dev":"d","epochs":-1}`:                                          "train: epochs: -1",
+		`{"train":"t","dev":"d","folds":-2}`:                                           "train: folds: -2",
+		`{"train":"t","dev":"d","folds":1}`:                                            "train: folds: 1: want 0 (the default, 4) or at least 2",
+		`{"train":"t","dev":"d","explore":5}`:                                          "train: explore: 5",
+		`{"train":"t","dev":"d","plain_runs":-1}`:                                      "train: plain_runs: -1",
+	} {
+		opt, err := parseTrainOptions(js)
+		if err != nil {
+			t.Errorf("%s: %v", js, err)
+			continue
+		}
+		cerr := opt.Check()
+		_, terr := train.Train(opt)
+		err = trainError(terr)
+		if cerr == nil || err.Error() != cerr.Error() || !strings.HasPrefix(err.Error(), want) || classify(err, codeInternal) != codeArgument {
+			t.Errorf("%s: %v, want an argument error starting %q", js, err, want)
 		}
 	}
 }

@@ -20,4 +20,11 @@ struct tp_error {
  * side can turn an allocation failure into TP_ERR_NOMEM. */
 static inline void *tp__alloc(size_t n) { return malloc(n == 0 ? 1 : n); }
 
+/* tp__call_progress calls a caller's progress callback (Go cannot call a C
+ * function pointer itself). */
+static inline int tp__call_progress(tp_progress_fn fn, const tp_progress *p,
+                                    void *user) {
+    return fn(p, user);
+}
+
 #endif

@@ -97,6 +97,7 @@ const char *tp_status_name(int code) {
     case TP_ERR_FORK: return "TP_ERR_FORK";
     case TP_ERR_NOMEM: return "TP_ERR_NOMEM";
     case TP_ERR_INTERNAL: return "TP_ERR_INTERNAL";
+    case TP_ERR_CANCELED: return "TP_ERR_CANCELED";
     }
     return "TP_ERR_UNKNOWN";
 }
@@ -270,6 +271,21 @@ int tp_train(const char *options, tp_model **model, tp_error **err) {
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_train((char *)options, model ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *model = (tp_model *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_train_with_progress(const char *options, tp_progress_fn fn,
+                           void *user, tp_model **model, tp_error **err) {
+    if (model != NULL)
+        *model = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_train_with_progress", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_train_with_progress((char *)options, fn, user,
+                                      model ? &h : NULL, &msg);
     if (rc == TP_OK)
         *model = (tp_model *)h;
     return tp__finish(rc, msg, err);

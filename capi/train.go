@@ -7,39 +7,13 @@ import "C"
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
+	"unsafe"
 
 	"github.com/transparse/transparse/parser/train"
 	"github.com/transparse/transparse/parser/transition"
 )
-
-// trainOptions is the JSON object tp_train accepts (see the header).
-type trainOptions struct {
-	System           string   `json:"system"`
-	Train            string   `json:"train"`
-	Dev              string   `json:"dev"`
-	Test             string   `json:"test"`
-	Output           string   `json:"output"`
-	Name             string   `json:"name"`
-	Epochs           int      `json:"epochs"`
-	TaggerEpochs     int      `json:"tagger_epochs"`
-	Folds            int      `json:"folds"`
-	MaxSentences     int      `json:"max_sentences"`
-	Seed             int64    `json:"seed"`
-	PseudoProjective string   `json:"pseudo_projective"`
-	GoldOnly         bool     `json:"gold_only"`
-	MinUpdates       int      `json:"min_updates"`
-	MinAbs           *float32 `json:"min_abs"`
-	PlainMinAbs      *float32 `json:"plain_min_abs"`
-	PlainRuns        int      `json:"plain_runs"`
-	Explore          *float64 `json:"explore"`
-	WeightBits       int      `json:"weight_bits"`
-	GoldTemplates    []string `json:"gold_templates"`
-	PlainTemplates   []string `json:"plain_templates"`
-	GoldFast         []string `json:"gold_fast_templates"`
-	PlainFast        []string `json:"plain_fast_templates"`
-	FastMaxLoss      *float64 `json:"fast_max_loss"`
-}
 
 //export tpgo_systems
 func tpgo_systems(out **C.char, msg **C.char) (rc C.int) {
@@ -64,29 +38,42 @@ func systems(out **C.char) error {
 func tpgo_train(options *C.char, out *C.uintptr_t, msg **C.char) (rc C.int) {
 	const fn = "tp_train"
 	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, trainModel(options, out), C.TP_ERR_INPUT)
+	return finish(fn, msg, trainModel(options, nil, nil, out), C.TP_ERR_INPUT)
 }
 
-func trainModel(options *C.char, out *C.uintptr_t) error {
+//export tpgo_train_with_progress
+func tpgo_train_with_progress(options *C.char, progress C.tp_progress_fn, user unsafe.Pointer, out *C.uintptr_t, msg **C.char) (rc C.int) {
+	const fn = "tp_train_with_progress"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, trainModel(options, progress, user, out), C.TP_ERR_INPUT)
+}
+
+// errCanceled is the error of a training stopped by the caller's callback.
+var errCanceled = &apiError{C.TP_ERR_CANCELED, "canceled by the progress callback"}
+
+func trainModel(options *C.char, progress C.tp_progress_fn, user unsafe.Pointer, out *C.uintptr_t) error {
 	if options == nil {
 		return argErr("options is NULL")
 	}
 	if out == nil {
 		return argErr("model is NULL")
 	}
-	opt, output, err := parseTrainOptions(C.GoString(options))
+	opt, err := parseTrainOptions(C.GoString(options))
 	if err != nil {
 		return err
+	}
+	if progress != nil {
+		opt.Progress = func(p train.Progress) error {
+			if callProgress(progress, user, p) != 0 {
+				return errCanceled
+			}
+			return nil
+		}
 	}
 	defer growing()()
 	m, err := train.Train(opt)
 	if err != nil {
-		return err
-	}
-	if output != "" {
-		if err := m.Save(output); err != nil {
-			return err
-		}
+		return trainError(err)
 	}
 	h, err := register(m)
 	if err != nil {
@@ -94,6 +81,34 @@ func trainModel(options *C.char, out *C.uintptr_t) error {
 	}
 	*out = C.uintptr_t(h)
 	return nil
+}
+
+// trainError translates an error of train.Train: an option error is an
+// argument error, a stop asked by the callback TP_ERR_CANCELED.
+func trainError(err error) error {
+	var oe *train.OptionError
+	switch {
+	case errors.Is(err, errCanceled):
+		return errCanceled
+	case errors.As(err, &oe):
+		return argErr("%v", err)
+	}
+	return err
+}
+
+// callProgress passes p to the caller's callback.
+func callProgress(fn C.tp_progress_fn, user unsafe.Pointer, p train.Progress) C.int {
+	phase := C.CString(p.Phase)
+	defer C.free(unsafe.Pointer(phase))
+	cp := C.tp_progress{phase: phase, epoch: C.int(p.Epoch), epochs: C.int(p.Epochs),
+		done: C.int64_t(p.Done), total: C.int64_t(p.Total), dev_uas: C.double(p.DevUAS), dev_las: C.double(p.DevLAS)}
+	if p.EpochEnd {
+		cp.epoch_end = 1
+	}
+	if p.Best {
+		cp.best = 1
+	}
+	return C.tp__call_progress(fn, &cp, user)
 }
 
 //export tpgo_model_save
@@ -118,41 +133,18 @@ func modelSave(h C.uintptr_t, path *C.char) error {
 	return e.model.Save(C.GoString(path))
 }
 
-// parseTrainOptions turns tp_train's JSON options into training options
-// and the output path; every error is an argument error naming the option.
-func parseTrainOptions(js string) (train.Options, string, error) {
-	var o trainOptions
+// parseTrainOptions decodes tp_train's JSON options into train.Options
+// (from train.DefaultOptions; unknown keys are an error, an argument
+// error). Train checks them.
+func parseTrainOptions(js string) (train.Options, error) {
+	opt := train.DefaultOptions()
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return train.Options{}, "", argErr("options: %v", err)
+	if err := dec.Decode(&opt); err != nil {
+		return train.Options{}, argErr("options: %v", err)
 	}
 	if dec.More() {
-		return train.Options{}, "", argErr("options: more than one JSON value")
+		return train.Options{}, argErr("options: more than one JSON value")
 	}
-	if o.System == "" || o.Train == "" || o.Dev == "" {
-		return train.Options{}, "", argErr("options: \"system\", \"train\" and \"dev\" are required")
-	}
-	opt := train.Options{System: o.System, TrainPath: o.Train, DevPath: o.Dev, TestPath: o.Test,
-		Name: o.Name, Epochs: o.Epochs, TaggerEpochs: o.TaggerEpochs, Folds: o.Folds,
-		MaxSentences: o.MaxSentences, Seed: o.Seed, PseudoProjective: o.PseudoProjective,
-		GoldOnly: o.GoldOnly, MinUpdates: o.MinUpdates, PlainRuns: o.PlainRuns,
-		WeightBits: o.WeightBits, GoldTemplates: o.GoldTemplates, PlainTemplates: o.PlainTemplates,
-		GoldFastTemplates: o.GoldFast, PlainFastTemplates: o.PlainFast}
-	if o.MinAbs != nil {
-		opt.MinAbs = *o.MinAbs
-	}
-	if o.PlainMinAbs != nil {
-		opt.PlainMinAbs = *o.PlainMinAbs
-	}
-	if o.Explore != nil {
-		opt.Explore = *o.Explore
-	}
-	if o.FastMaxLoss != nil {
-		opt.FastMaxLoss = *o.FastMaxLoss
-	}
-	if err := opt.Check(); err != nil {
-		return train.Options{}, "", argErr("options: %v", err)
-	}
-	return opt, o.Output, nil
+	return opt, nil
 }

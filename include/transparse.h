@@ -226,7 +226,10 @@ typedef enum tp_status {
     TP_ERR_NOMEM = 7,
     /* A bug in transparse (an internal panic, recovered). The message says
      * what failed; please report it. */
-    TP_ERR_INTERNAL = 8
+    TP_ERR_INTERNAL = 8,
+    /* The caller's progress callback stopped the work (it returned
+     * nonzero; see tp_train_with_progress). */
+    TP_ERR_CANCELED = 9
 } tp_status;
 
 /*
@@ -598,43 +601,117 @@ TP_API int tp_systems(char **names, tp_error **err);
  * tp_train trains a model on a CoNLL-U treebank, as `transparse train`
  * does, and returns it as a new model handle.
  *
- *   options  in: a JSON object (UTF-8, NUL-terminated). Required:
- *            "system" (a name of tp_systems), "train" and "dev" (paths of
- *            CoNLL-U files: the training set and the development set used
- *            to select the best epoch). Optional: "test" (scored once for
- *            the model card), "output" (also save the model file there),
- *            "name", "epochs", "tagger_epochs", "folds", "max_sentences",
- *            "seed", "pseudo_projective" ("baseline", "head", "path",
- *            "head+path"), "gold_only" (true: no taggers; the model then
- *            parses only sentences given with tags), "min_updates",
- *            "min_abs", "plain_min_abs", "plain_runs" (plain-token parsers
- *            trained with different seeds and averaged into one; default
- *            2), "explore", "weight_bits" (bits of the stored parser
- *            weights, 2..16; default 12), "gold_templates" and
- *            "plain_templates" (arrays of feature templates, e.g.
- *            ["s0.w", "s0.p+n0.p", "n0l.d"], for the gold-tag and the
- *            plain-token parser; syntax in docs/features.md; null or absent:
- *            the system's), "gold_fast_templates" and
- *            "plain_fast_templates" (arrays: a fast classifier put in front
- *            of that parser, which decides the states it is sure of, by a
- *            margin tuned on "dev"; absent: none), "fast_max_loss" (the
- *            dev LAS the fast classifier may cost; default 0.1). Unknown
- *            keys are an error.
+ *   options  in: a JSON object (UTF-8, NUL-terminated) of training
+ *            options: the same names, defaults and checks as the flags of
+ *            `transparse train` (with underscores for dashes) and the
+ *            keyword arguments of Python's transparse.train. Required:
+ *            "train" and "dev" (paths of CoNLL-U files: the training set
+ *            and the development set that selects the best epoch).
+ *            Optional: "system" (a name of tp_systems; default
+ *            "arc-eager"), "test" (scored once for the model card),
+ *            "output" (also save the model file there; absent or "": not
+ *            saved), "name" (default: the output's base name without
+ *            extension), "epochs" (default 15), "tagger_epochs",
+ *            "folds" (jackknife folds, default 4; not 1; more folds than
+ *            training sentences are reduced to one per sentence),
+ *            "max_sentences", "seed" (default 1), "pseudo_projective"
+ *            ("baseline", "head", "path", "head+path"), "gold_only" (true:
+ *            no taggers; the model then parses only sentences given with
+ *            tags), "min_updates", "min_abs", "plain_min_abs",
+ *            "plain_runs" (plain-token parsers trained with different
+ *            seeds and averaged into one; default 2), "explore" (a
+ *            probability, at most 1; default 0.9), "weight_bits" (bits of
+ *            the stored parser weights, 2..16; default 12),
+ *            "gold_templates" and "plain_templates" (arrays of feature
+ *            templates, e.g. ["s0.w", "s0.p+n0.p", "n0l.d"], for the
+ *            gold-tag and the plain-token parser; syntax in
+ *            docs/features.md; null or absent: the system's),
+ *            "gold_fast_templates" and "plain_fast_templates" (arrays: a
+ *            fast classifier put in front of that parser, which decides
+ *            the states it is sure of, by a margin tuned on "dev"; absent:
+ *            none), "fast_max_loss" (the dev LAS the fast classifier may
+ *            cost; default 0.1). A number option at 0 takes its default.
+ *            Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
  *
+ * Everything is checked before training starts: the options, the output
+ * path, and the three treebanks (read in full; each must have at least one
+ * sentence with every HEAD and DEPREL). Training sentences of more than
+ * 400 words are skipped (noted in the card's "skipped_long").
+ *
  * Errors: TP_ERR_ARGUMENT (options or model is NULL; options not a JSON
- * object, an unknown key, a required key missing, an unknown system (the
- * message lists the known ones) or pseudo-projective encoding, weight_bits
- * out of range, an empty template array, an invalid template: the message
- * names it, e.g. "gold templates[3]"; all found before any data is read),
- * TP_ERR_IO (a treebank or the output cannot
- * be read or written: the message has the path), TP_ERR_INPUT (malformed
- * CoNLL-U: the message has the file and line), TP_ERR_NOMEM, TP_ERR_FORK,
- * TP_ERR_INTERNAL. Blocks for the whole training (minutes on a full
- * treebank; it uses every core). Thread-safe.
+ * object, an unknown key, a value of the wrong type, a required key
+ * missing, or an option no training accepts: an unknown system (the
+ * message lists the known ones) or pseudo-projective encoding, a negative
+ * count, folds 1, explore above 1, weight_bits out of range, an empty
+ * template array, an invalid template (the message names it, e.g.
+ * "gold_templates[3]"), an output path that is a directory or not
+ * writable; the message is the one `transparse train` prints, e.g.
+ * "tp_train: train: folds: 1: want 0 (the default, 4) or at least 2 ..."),
+ * TP_ERR_IO (a treebank or the output cannot be read or written: the
+ * message has the path), TP_ERR_INPUT (malformed CoNLL-U: the message has
+ * the file and line; a treebank with nothing to learn or score),
+ * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Blocks for the whole
+ * training (minutes on a full treebank; it uses every core). The same
+ * options give the same model; with the environment variable
+ * SOURCE_DATE_EPOCH set, the same file byte for byte (the card's
+ * "trained_at" is that time and no training time is recorded).
+ * Thread-safe.
  */
 TP_API int tp_train(const char *options, tp_model **model, tp_error **err);
+
+/*
+ * tp_progress is one report of training progress, passed to a
+ * tp_progress_fn. A phase is one thing being trained: "tagger UPOS",
+ * "tagger XPOS", "jackknife", "parser (gold tags)", "parser (plain
+ * tokens)", or a fast classifier ("parser (gold tags, fast)", ...). The
+ * gold-tag and plain-token parsers train at the same time, so their
+ * reports interleave.
+ */
+typedef struct tp_progress {
+    /* The phase's name (UTF-8, NUL-terminated); valid only during the
+     * call. */
+    const char *phase;
+    /* The 1-based epoch of a parser phase and the number of epochs; 0 and
+     * 0 for the tagger and jackknife phases, whose done/total span all
+     * their epochs. */
+    int epoch, epochs;
+    /* done of total units: words (tagger), folds (jackknife), training
+     * sentences of this epoch, all runs counted (parser). */
+    int64_t done, total;
+    /* Nonzero at the end of a parser epoch: dev_uas and dev_las are that
+     * epoch's development scores (percent, CoNLL 2018), best is nonzero
+     * when the epoch is the best so far. Otherwise all three are 0. */
+    int epoch_end;
+    double dev_uas, dev_las;
+    int best;
+} tp_progress;
+
+/*
+ * tp_progress_fn receives training progress. Return 0 to go on, nonzero
+ * to stop the training: the training function then returns
+ * TP_ERR_CANCELED soon (within a few hundred sentences, or after the
+ * taggers being trained finish).
+ *
+ * It is called on a thread of the library's (not the caller's), one call
+ * at a time (never concurrently), at most about ten times a second per
+ * phase besides the first and last report of each phase and epoch. It
+ * must return quickly, must not call any tp_ function, and must not unwind
+ * (longjmp, a C++ exception) through the library.
+ */
+typedef int (*tp_progress_fn)(const tp_progress *progress, void *user);
+
+/*
+ * tp_train_with_progress is tp_train that reports progress to fn (NULL:
+ * no reports, as tp_train), passing user through unchanged. Arguments,
+ * errors, ownership and thread-safety as for tp_train, and
+ * TP_ERR_CANCELED when fn returned nonzero (no model is returned and
+ * nothing is saved).
+ */
+TP_API int tp_train_with_progress(const char *options, tp_progress_fn fn,
+                                  void *user, tp_model **model,
+                                  tp_error **err);
 
 /*
  * tp_model_save writes model to a model file at path (atomically: a

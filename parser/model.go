@@ -71,9 +71,28 @@ type Model struct {
 	pool  freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
-// NewModel assembles a model from its parts (used by parser/train).
+// NewModel assembles a model from its parts, without a pseudo-projective
+// encoding (Assemble takes one).
 func NewModel(card modelfmt.Card, classes *transition.Classes, gold, plain Variant, tg Taggers) *Model {
-	return &Model{card: card, classes: classes, gold: gold, plain: plain, taggers: tg}
+	return Assemble(Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg})
+}
+
+// Parts are what a model is made of; parser/train fills them in.
+type Parts struct {
+	Card    modelfmt.Card
+	Classes *transition.Classes
+	Gold    Variant // morphology given
+	Plain   Variant // plain tokens (a nil Clf: a gold-only model)
+	Taggers Taggers
+	// PseudoProjective is the encoding of lifted arcs the deprels carry
+	// (Nivre & Nilsson 2005); Parse undoes it on every parse.
+	PseudoProjective pseudoproj.Encoding
+}
+
+// Assemble returns the model made of p. The model is immutable: a new card
+// (training records its scores in one) means a new model.
+func Assemble(p Parts) *Model {
+	return &Model{card: p.Card, classes: p.Classes, gold: p.Gold, plain: p.Plain, taggers: p.Taggers, pproj: p.PseudoProjective}
 }
 
 // Variant returns (a copy of) the gold-morphology (morph) or the
@@ -88,9 +107,6 @@ func (m *Model) Variant(morph bool) Variant {
 
 // Card returns the model card.
 func (m *Model) Card() modelfmt.Card { return m.card }
-
-// SetCard replaces the model card (used by training to record scores).
-func (m *Model) SetCard(c modelfmt.Card) { m.card = c }
 
 // System returns the transition system's name.
 func (m *Model) System() string { return m.classes.Sys.Name() }
@@ -114,11 +130,6 @@ func (m *Model) UPOSTags() []string {
 	}
 	return m.taggers.UPOS.Tags()
 }
-
-// SetPseudoProjective records that the model's deprels carry the
-// pseudo-projective encoding enc (Nivre & Nilsson 2005); Parse then undoes
-// it on every parse. Call it before the model is used.
-func (m *Model) SetPseudoProjective(enc pseudoproj.Encoding) { m.pproj = enc }
 
 // PseudoProjective returns the model's pseudo-projective encoding.
 func (m *Model) PseudoProjective() pseudoproj.Encoding { return m.pproj }

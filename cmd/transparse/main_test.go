@@ -458,14 +458,6 @@ func TestWrap(t *testing.T) {
 	}
 }
 
-func TestModelNameFromPath(t *testing.T) {
-	for in, want := range map[string]string{"models/en_ewt.tpm": "en_ewt", "x": "x", "/a/b.c.tpm": "b.c"} {
-		if got := modelNameFromPath(in); got != want {
-			t.Errorf("modelNameFromPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
 var udDir = testenv.UDDir()
 
@@ -740,8 +732,8 @@ func TestTrainMissingInput(t *testing.T) {
 
 	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
 	code, _, stderr = runCmd(t, "", "train", "--train", gold, "--dev", gold, "-o", filepath.Join(dir, "no", "such", "m.tpm"))
-	if code != 1 {
-		t.Errorf("exit status %d, want 1", code)
+	if code != 2 {
+		t.Errorf("exit status %d, want 2 (a bad option)", code)
 	}
-	wantContains(t, "stderr", stderr, "output directory")
+	wantContains(t, "stderr", stderr, "train: output: the directory "+filepath.Join(dir, "no", "such"))
 }

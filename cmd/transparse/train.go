@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/transparse/transparse/parser/feature"
@@ -14,16 +16,20 @@ import (
 	"github.com/transparse/transparse/parser/transition"
 )
 
-type trainOptions struct {
+// trainFlags are the flags of `transparse train`: one per JSON name of
+// train.Options (underscores as dashes; the template options take files),
+// with the defaults of train.DefaultOptions (TestTrainFlagsMatchOptions),
+// and --progress.
+type trainFlags struct {
 	train.Options
-	output                                string
 	progress                              string
 	goldTemplates, plainTemplates         string // files
 	goldFastTemplates, plainFastTemplates string // files
 }
 
 func newTrainCmd() *cobra.Command {
-	var o trainOptions
+	o := trainFlags{Options: train.DefaultOptions()}
+	d := train.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "train --train T.conllu --dev D.conllu [--test X.conllu] -o MODEL [flags]",
 		Short: "Train a tagger and parser on a CoNLL-U treebank",
@@ -31,6 +37,11 @@ func newTrainCmd() *cobra.Command {
 XPOS) and a transition-based parser on the --train treebank, keeps the epoch that scores best on the --dev treebank, scores the
 result on --dev (and on --test when given) with gold tags and from plain
 tokens, stores those scores in the model card and saves the model to -o.
+
+Every option, the output path and the three treebanks are checked before
+training starts. The flags are the options of tp_train and of Python's
+transparse.train (JSON names with dashes for underscores), with the same
+defaults and the same checks.
 
 Progress bars go to standard error when it is a terminal (see --progress);
 one line of development scores per epoch always goes to standard error. The
@@ -52,29 +63,9 @@ path of the saved model is printed on standard output.
 			default:
 				return usage("invalid --progress %q: want auto, always or never", o.progress)
 			}
-			if o.Epochs < 0 || o.TaggerEpochs < 0 || o.MaxSentences < 0 || o.Folds < 0 || o.Folds == 1 {
-				return usage("--epochs, --tagger-epochs, --max-sentences and --folds cannot be negative, and --folds cannot be 1")
+			if o.Output == "" {
+				return usage("train: output: the path is empty")
 			}
-			if o.Explore > 1 {
-				return usage("--explore is a probability: at most 1")
-			}
-			// Fail now rather than after hours of training.
-			for _, p := range []string{o.TrainPath, o.DevPath, o.TestPath} {
-				if p == "" {
-					continue
-				}
-				if _, err := os.Stat(p); err != nil {
-					return err
-				}
-			}
-			if dir := filepath.Dir(o.output); dir != "" {
-				if fi, err := os.Stat(dir); err != nil {
-					return fmt.Errorf("output directory: %w", err)
-				} else if !fi.IsDir() {
-					return fmt.Errorf("output directory %s is not a directory", dir)
-				}
-			}
-
 			for _, f := range []struct {
 				list *[]string
 				path string
@@ -89,56 +80,93 @@ path of the saved model is printed on standard output.
 			opt := o.Options
 			opt.Log = stderr
 			if o.progress == "always" || (o.progress == "auto" && isTerminal(stderr)) {
-				opt.Progress = stderr
-			}
-			if opt.Name == "" {
-				opt.Name = modelNameFromPath(o.output)
+				opt.Progress = newBars(stderr).report
 			}
 			m, err := train.Train(opt)
-			if err != nil {
-				return fmt.Errorf("training: %w", err)
+			var oe *train.OptionError
+			if errors.As(err, &oe) {
+				return usage("%v", err)
 			}
-			if err := m.Save(o.output); err != nil {
-				return fmt.Errorf("saving the model: %w", err)
+			if err != nil {
+				return err
 			}
 			size := ""
-			if fi, err := os.Stat(o.output); err == nil {
+			if fi, err := os.Stat(opt.Output); err == nil {
 				size = " (" + humanBytes(fi.Size()) + ")"
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "saved model %s to %s%s\n", opt.Name, o.output, size)
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "saved model %s to %s%s\n", m.Card().Name, opt.Output, size)
 			return err
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.System, "system", "arc-eager", "transition system")
-	f.StringVar(&o.TrainPath, "train", "", "training treebank (CoNLL-U)")
-	f.StringVar(&o.DevPath, "dev", "", "development treebank (CoNLL-U), for model selection and the card")
-	f.StringVar(&o.TestPath, "test", "", "test treebank (CoNLL-U), scored once at the end for the card")
-	f.IntVar(&o.Epochs, "epochs", 0, "parser training epochs (0: the trainer's default)")
-	f.IntVar(&o.TaggerEpochs, "tagger-epochs", 0, "tagger training epochs (0: the trainer's default)")
-	f.IntVar(&o.MaxSentences, "max-sentences", 0, "train on the first N sentences only (0: all)")
-	f.Int64Var(&o.Seed, "seed", 1, "random seed")
-	f.IntVar(&o.Folds, "folds", 0, "jackknife folds that give the plain-token parser predicted training tags (0: the trainer's default)")
-	f.Float64Var(&o.Explore, "explore", 0, "with a dynamic oracle, probability of following the model's own prediction (0: the trainer's default; negative: never)")
-	f.IntVar(&o.MinUpdates, "min-updates", 0, "drop parser features updated fewer times (0: the trainer's default)")
-	f.Float32Var(&o.MinAbs, "min-abs", 0, "drop gold-tag parser weights smaller than this (0: the trainer's default)")
-	f.Float32Var(&o.PlainMinAbs, "plain-min-abs", 0, "drop plain-token parser weights smaller than this (0: the trainer's default)")
-	f.IntVar(&o.WeightBits, "weight-bits", 0, "bits (sign included, 2..16) of the stored parser weights (0: 12)")
-	f.IntVar(&o.PlainRuns, "plain-runs", 0, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
-	f.BoolVar(&o.GoldOnly, "gold-only", false, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
-	f.StringVar(&o.PseudoProjective, "pseudo-projective", "", "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
+	f.StringVar(&o.System, "system", d.System, "transition system")
+	f.StringVar(&o.TrainPath, "train", d.TrainPath, "training treebank (CoNLL-U)")
+	f.StringVar(&o.DevPath, "dev", d.DevPath, "development treebank (CoNLL-U), for model selection and the card")
+	f.StringVar(&o.TestPath, "test", d.TestPath, "test treebank (CoNLL-U), scored once at the end for the card")
+	f.IntVar(&o.Epochs, "epochs", d.Epochs, "parser training epochs (0: the trainer's default)")
+	f.IntVar(&o.TaggerEpochs, "tagger-epochs", d.TaggerEpochs, "tagger training epochs (0: the trainer's default)")
+	f.IntVar(&o.MaxSentences, "max-sentences", d.MaxSentences, "train on the first N sentences only (0: all)")
+	f.Int64Var(&o.Seed, "seed", d.Seed, "random seed")
+	f.IntVar(&o.Folds, "folds", d.Folds, "jackknife folds that give the plain-token parser predicted training tags (0: the trainer's default; at most one per training sentence)")
+	f.Float64Var(&o.Explore, "explore", d.Explore, "with a dynamic oracle, probability of following the model's own prediction (0: the trainer's default; negative: never)")
+	f.IntVar(&o.MinUpdates, "min-updates", d.MinUpdates, "drop parser features updated fewer times (0: the trainer's default)")
+	f.Float32Var(&o.MinAbs, "min-abs", d.MinAbs, "drop gold-tag parser weights smaller than this (0: the trainer's default)")
+	f.Float32Var(&o.PlainMinAbs, "plain-min-abs", d.PlainMinAbs, "drop plain-token parser weights smaller than this (0: the trainer's default)")
+	f.IntVar(&o.WeightBits, "weight-bits", d.WeightBits, "bits (sign included, 2..16) of the stored parser weights (0: 12)")
+	f.IntVar(&o.PlainRuns, "plain-runs", d.PlainRuns, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
+	f.BoolVar(&o.GoldOnly, "gold-only", d.GoldOnly, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
+	f.StringVar(&o.PseudoProjective, "pseudo-projective", d.PseudoProjective, "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
 	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's)")
 	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's)")
 	f.StringVar(&o.goldFastTemplates, "gold-fast-templates", "", "file of feature templates of a fast classifier put in front of the gold-tag parser (a cascade; default: none)")
 	f.StringVar(&o.plainFastTemplates, "plain-fast-templates", "", "file of feature templates of a fast classifier put in front of the plain-token parser (default: none)")
-	f.Float64Var(&o.FastMaxLoss, "fast-max-loss", 0, "dev LAS a fast classifier may cost; its margin is tuned to stay within it (0: 0.1)")
-	f.StringVar(&o.Name, "name", "", "model name for the card (default: the output file name without extension)")
-	f.StringVarP(&o.output, "output", "o", "", "where to save the model")
+	f.Float64Var(&o.FastMaxLoss, "fast-max-loss", d.FastMaxLoss, "dev LAS a fast classifier may cost; its margin is tuned to stay within it (0: 0.1)")
+	f.StringVar(&o.Name, "name", d.Name, "model name for the card (default: the output file name without extension)")
+	f.StringVarP(&o.Output, "output", "o", d.Output, "where to save the model")
 	f.StringVar(&o.progress, "progress", "auto", "progress bars on standard error: auto (when a terminal), always or never")
 	for _, name := range []string{"train", "dev", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return cmd
+}
+
+// bars draws training progress (train.Progress) as progress bars: one per
+// phase and epoch; the gold-tag and plain-token parsers' bars alternate.
+type bars struct {
+	w    io.Writer
+	bar  map[string]*progressbar.ProgressBar
+	desc map[string]string
+}
+
+func newBars(w io.Writer) *bars {
+	return &bars{w: w, bar: map[string]*progressbar.ProgressBar{}, desc: map[string]string{}}
+}
+
+// report is a train.Options.Progress (train calls it one call at a time).
+func (b *bars) report(p train.Progress) error {
+	if p.EpochEnd { // the log line has the scores
+		return nil
+	}
+	desc := p.Phase
+	if p.Epochs > 0 {
+		desc += fmt.Sprintf(" epoch %d/%d", p.Epoch, p.Epochs)
+	}
+	bar := b.bar[p.Phase]
+	if bar == nil || b.desc[p.Phase] != desc {
+		if bar != nil {
+			_ = bar.Finish()
+		}
+		bar = progressbar.NewOptions64(p.Total, progressbar.OptionSetWriter(b.w),
+			progressbar.OptionSetDescription(desc), progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		b.bar[p.Phase], b.desc[p.Phase] = bar, desc
+	}
+	_ = bar.Set64(p.Done)
+	if p.Done >= p.Total {
+		_ = bar.Finish()
+		delete(b.bar, p.Phase)
+	}
+	return nil
 }
 
 // readTemplates reads a file of feature templates (parser/feature syntax):
@@ -167,12 +195,6 @@ func readTemplates(path string) ([]string, error) {
 		return nil, fmt.Errorf("%s: no templates", path)
 	}
 	return out, nil
-}
-
-// modelNameFromPath returns the base name of path without its extension.
-func modelNameFromPath(path string) string {
-	base := filepath.Base(path)
-	return base[:len(base)-len(filepath.Ext(base))]
 }
 
 // isTerminal reports whether w is a terminal (a character device).

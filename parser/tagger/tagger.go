@@ -45,11 +45,8 @@ import (
 	"math/rand"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/transparse/transparse/internal/par"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/internal/top2"
@@ -94,8 +91,9 @@ type Options struct {
 	// Seed seeds the shuffling of the training sentences: the same data,
 	// options and seed give the same tagger.
 	Seed int64
-	// Progress, if non-nil, receives a progress bar.
-	Progress io.Writer
+	// Progress, if not nil, is called after each training sentence with the
+	// words tagged so far and the words of all the epochs.
+	Progress func(done, total int64)
 	// Log, if non-nil, receives one line per epoch with the development
 	// accuracy, and the epoch kept.
 	Log io.Writer
@@ -477,18 +475,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	}
 	rng := rand.New(rand.NewSource(opt.Seed))
 
-	var bar *progressbar.ProgressBar
-	if opt.Progress != nil {
-		bar = progressbar.NewOptions64(int64(words)*int64(epochs),
-			progressbar.OptionSetWriter(opt.Progress),
-			progressbar.OptionSetDescription("tagger"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("words"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }),
-		)
-	}
+	total, done := int64(words)*int64(epochs), int64(0)
 	var best *linear.Model
 	bestAcc, bestEpoch, hasDev := -1.0, 0, false
 	for epoch := 1; epoch <= epochs; epoch++ {
@@ -497,8 +484,9 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 			s := train[si]
 			tagged := state.setGold(s.Words, opt.Column, tagID)
 			t.run(sc, s.Words, tr, state)
-			if bar != nil {
-				_ = bar.Add(tagged)
+			if opt.Progress != nil {
+				done += int64(tagged)
+				opt.Progress(done, total)
 			}
 		}
 		if opt.KeepLast && epoch < epochs {
@@ -519,9 +507,6 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 					epoch, epochs, t.model.NumFeatures(), t.model.NumWeights())
 			}
 		}
-	}
-	if bar != nil {
-		_ = bar.Finish()
 	}
 	if opt.Log != nil && hasDev {
 		fmt.Fprintf(opt.Log, "tagger: keeping epoch %d (dev %s %.2f%%)\n", bestEpoch, opt.Column, 100*bestAcc)

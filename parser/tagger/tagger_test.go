@@ -29,11 +29,22 @@ func smallTagger(t testing.TB) (*Tagger, []*conllu.Sentence) {
 	small.once.Do(func() {
 		train := readEWT(t, "train")[:2000]
 		small.dev = readEWT(t, "dev")
-		var log, progress bytes.Buffer
-		small.tagger, small.err = Train(train, small.dev, Options{Epochs: 4, Seed: 1, Log: &log, Progress: &progress})
+		var log bytes.Buffer
+		var calls, lastDone, lastTotal int64
+		var bad error
+		progress := func(done, total int64) {
+			if done < lastDone || done > total {
+				bad = errString("progress went backwards or past its total")
+			}
+			calls, lastDone, lastTotal = calls+1, done, total
+		}
+		small.tagger, small.err = Train(train, small.dev, Options{Epochs: 4, Seed: 1, Log: &log, Progress: progress})
 		small.log = log.String()
-		if small.err == nil && progress.Len() == 0 {
-			small.err = errString("no progress bar output")
+		if small.err == nil && (calls == 0 || lastDone != lastTotal) {
+			small.err = errString("progress did not reach its total")
+		}
+		if small.err == nil {
+			small.err = bad
 		}
 	})
 	if small.err != nil {

@@ -2,7 +2,9 @@ package train
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -212,7 +214,8 @@ func TestPlainRuns(t *testing.T) {
 // Check refuses what no training could accept, naming the option, before
 // reading any data (the paths here do not exist); defaults pass.
 func TestOptionsCheck(t *testing.T) {
-	ok := Options{System: "arc-eager", TrainPath: "/nonexistent", DevPath: "/nonexistent"}
+	ok := DefaultOptions()
+	ok.TrainPath, ok.DevPath = "/nonexistent", "/nonexistent"
 	if err := ok.Check(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
@@ -220,36 +223,71 @@ func TestOptionsCheck(t *testing.T) {
 	withTpl.GoldTemplates = []string{"s0.w", "s0.p+n0.p", "n0l.d"}
 	withTpl.PlainTemplates = []string{"n0.w"}
 	withTpl.WeightBits = 8
+	withTpl.Folds, withTpl.Explore, withTpl.MinUpdates, withTpl.MinAbs = 2, 1, -1, -1
+	withTpl.Output = filepath.Join(t.TempDir(), "m.tpm")
 	if err := withTpl.Check(); err != nil {
-		t.Fatalf("valid templates: %v", err)
+		t.Fatalf("valid options: %v", err)
 	}
+	dir := t.TempDir()
 	cases := []struct {
 		name string
 		edit func(*Options)
 		want string
 	}{
-		{"system", func(o *Options) { o.System = "arc-wobbly" }, "arc-wobbly"},
-		{"encoding", func(o *Options) { o.PseudoProjective = "sideways" }, `"sideways"`},
-		{"bits low", func(o *Options) { o.WeightBits = 1 }, "weight bits 1, want 2..16"},
-		{"bits high", func(o *Options) { o.WeightBits = 17 }, "weight bits 17"},
-		{"empty gold", func(o *Options) { o.GoldTemplates = []string{} }, "gold templates: the list is empty"},
-		{"bad gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "s0.q"} }, `gold templates[1]: feature: template "s0.q"`},
-		{"bad plain", func(o *Options) { o.PlainTemplates = []string{"x9.w"} }, `plain templates[0]: feature: template "x9.w"`},
-		{"bad gold fast", func(o *Options) { o.GoldFastTemplates = []string{"n0.w", "n0"} }, `gold fast templates[1]`},
-		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "plain fast templates: the list is empty"},
-		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "gold-only"},
-		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "fast max loss -1"},
+		{"system", func(o *Options) { o.System = "arc-wobbly" }, "train: system: "},
+		{"encoding", func(o *Options) { o.PseudoProjective = "sideways" }, `train: pseudo_projective: `},
+		{"no train", func(o *Options) { o.TrainPath = "" }, "train: train: missing"},
+		{"no dev", func(o *Options) { o.DevPath = "" }, "train: dev: missing"},
+		{"epochs", func(o *Options) { o.Epochs = -1 }, "train: epochs: -1: want 0 (the default) or more"},
+		{"tagger epochs", func(o *Options) { o.TaggerEpochs = -3 }, "train: tagger_epochs: -3"},
+		{"max sentences", func(o *Options) { o.MaxSentences = -1 }, "train: max_sentences: -1"},
+		{"folds negative", func(o *Options) { o.Folds = -2 }, "train: folds: -2"},
+		{"folds 1", func(o *Options) { o.Folds = 1 }, "train: folds: 1: want 0 (the default, 4) or at least 2"},
+		{"plain runs", func(o *Options) { o.PlainRuns = -1 }, "train: plain_runs: -1"},
+		{"explore", func(o *Options) { o.Explore = 5 }, "train: explore: 5: a probability, at most 1"},
+		{"explore NaN", func(o *Options) { o.Explore = math.NaN() }, "train: explore: NaN: want a finite number"},
+		{"min abs Inf", func(o *Options) { o.MinAbs = float32(math.Inf(1)) }, "train: min_abs: +Inf"},
+		{"bits low", func(o *Options) { o.WeightBits = 1 }, "train: weight_bits: 1: want 2..16"},
+		{"bits high", func(o *Options) { o.WeightBits = 17 }, "train: weight_bits: 17"},
+		{"empty gold", func(o *Options) { o.GoldTemplates = []string{} }, "train: gold_templates: the list is empty"},
+		{"bad gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "s0.q"} }, `train: gold_templates[1]: feature: template "s0.q"`},
+		{"bad plain", func(o *Options) { o.PlainTemplates = []string{"x9.w"} }, `train: plain_templates[0]: feature: template "x9.w"`},
+		{"bad gold fast", func(o *Options) { o.GoldFastTemplates = []string{"n0.w", "n0"} }, `train: gold_fast_templates[1]`},
+		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "train: plain_fast_templates: the list is empty"},
+		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "train: plain_fast_templates: given for a gold-only model"},
+		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
+		{"output dir", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
+		{"output missing dir", func(o *Options) { o.Output = filepath.Join(dir, "no", "m.tpm") }, "train: output: the directory " + filepath.Join(dir, "no") + ": no such file"},
+		{"output device", func(o *Options) { o.Output = "/dev/null" }, "train: output: /dev/null is not a regular file"},
 	}
 	for _, c := range cases {
 		o := ok
 		c.edit(&o)
 		err := o.Check()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: Check() = %v, want an error with %q", c.name, err, c.want)
+		var oe *OptionError
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &oe) {
+			t.Errorf("%s: Check() = %v, want an *OptionError starting %q", c.name, err, c.want)
 		}
 		if _, terr := Train(o); terr == nil || terr.Error() != err.Error() {
 			t.Errorf("%s: Train() = %v, want Check's error %v", c.name, terr, err)
 		}
+	}
+}
+
+// An output directory that cannot be written is refused by Check (not as
+// root: root writes anywhere).
+func TestOptionsCheckUnwritableOutput(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root can write in any directory")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.TrainPath, o.DevPath, o.Output = "t", "d", filepath.Join(dir, "m.tpm")
+	if err := o.Check(); err == nil || !strings.Contains(err.Error(), "train: output: cannot write in "+dir) {
+		t.Fatalf("Check() = %v", err)
 	}
 }
 

@@ -1,0 +1,75 @@
+package train
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// jackknife returns copies of sents with UPOS (and XPOS) predicted by
+// taggers trained on the other folds and the other morphology removed, as
+// at parse time from plain tokens, and the words' ambiguity classes in
+// those taggers' dictionaries.
+// The jackknife taggers train as many epochs as the taggers of like kept.
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers) ([]*conllu.Sentence, [][][2]uint64, error) {
+	k := opt.Folds
+	out := make([]*conllu.Sentence, len(sents))
+	amb := make([][][2]uint64, len(sents))
+	type res struct {
+		fold int
+		tg   parser.Taggers
+		err  error
+	}
+	results := make(chan res, k)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for f := 0; f < k; f++ {
+		go func(f int) {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var part []*conllu.Sentence
+			for i, s := range sents {
+				if i%k != f {
+					part = append(part, s)
+				}
+			}
+			tg, err := trainTaggers(part, dev, cols, opt, opt.Seed+int64(f)+1, false, like)
+			results <- res{f, tg, err}
+		}(f)
+	}
+	opt.rep.report(Progress{Phase: "jackknife", Done: 0, Total: int64(k)})
+	for f := 0; f < k; f++ {
+		r := <-results
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		opt.rep.report(Progress{Phase: "jackknife", Done: int64(f + 1), Total: int64(k)})
+		for i, s := range sents {
+			if i%k == r.fold {
+				out[i] = plainCopy([]*conllu.Sentence{s}, r.tg)[0]
+				amb[i] = make([][2]uint64, len(s.Words))
+				for j, w := range s.Words {
+					amb[i][j][0], amb[i][j][1] = r.tg.AmbiguityClasses(w.Form)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds) [%.0f s]\n", strings.Join(cols, " and "), len(sents), k, time.Since(opt.start).Seconds())
+	return out, amb, nil
+}
+
+// plainCopy returns copies of sents as the parser sees plain tokens: tags
+// predicted by tg, no lemma or FEATS. Heads and deprels are kept.
+func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
+	out := make([]*conllu.Sentence, len(sents))
+	for i, s := range sents {
+		c := cloneSentence(s)
+		c.StripTags()
+		tg.Fill(c.Words)
+		out[i] = c
+	}
+	return out
+}

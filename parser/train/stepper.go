@@ -1,0 +1,227 @@
+package train
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/transition"
+)
+
+// trainVariant trains one classifier and returns the epoch with the best dev
+// LAS: the mean of one run per element of runExs (the plain-token
+// classifier has opt.PlainRuns), trained in parallel (run k seeded
+// opt.Seed + k) and frozen together after each epoch.
+func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) (parser.Variant, error) {
+	ext, err := feature.New(tpls)
+	if err != nil {
+		return parser.Variant{}, err
+	}
+	dyn, _ := classes.Sys.(transition.DynamicOracle)
+	minAbs := opt.MinAbs
+	if !morph {
+		minAbs = opt.PlainMinAbs
+	}
+	runs := len(runExs)
+	freeze := linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), MinAbs: max(minAbs, 0), KeyBits: 32, WeightBits: opt.WeightBits}
+	type run struct {
+		st    *stepper
+		exs   []example
+		order []int
+		// correct and total count the steps of the last epoch.
+		correct, total int
+	}
+	rs := make([]*run, runs)
+	trainers := make([]*linear.Trainer, runs)
+	for k := range rs {
+		exs := runExs[k]
+		order := make([]int, len(exs))
+		for i := range order {
+			order[i] = i
+		}
+		trainers[k] = linear.NewTrainer(classes.Len())
+		rs[k] = &run{exs: exs, order: order, st: &stepper{classes: classes, ext: ext, tr: trainers[k], dyn: dyn,
+			rng: rand.New(rand.NewSource(opt.Seed + int64(k))), morph: morph,
+			scores: make([]float32, classes.Len()), legal: make([]bool, classes.Len()), cost: make([]int, classes.Len())}}
+	}
+	var best parser.Variant
+	bestLAS := -1.0
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		phase, sents := "parser ("+what+")", int64(runs*len(runExs[0]))
+		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: 0, Total: sents})
+		var done atomic.Int64
+		explore := dyn != nil && epoch > 1 && opt.Explore > 0
+		var wg sync.WaitGroup
+		for _, r := range rs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.st.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
+				r.correct, r.total = 0, 0
+				for i, k := range r.order {
+					c, t := r.st.sentence(&r.exs[k], explore, opt.Explore)
+					r.correct += c
+					r.total += t
+					if i%256 == 255 {
+						if opt.rep.stopped() {
+							return
+						}
+						opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: done.Add(256), Total: sents})
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if opt.rep.stopped() {
+			return best, opt.rep.error()
+		}
+		correct, total := 0, 0
+		for _, r := range rs {
+			correct += r.correct
+			total += r.total
+		}
+		v := parser.Variant{Morph: morph, Ext: ext, Clf: linear.FreezeMean(trainers, freeze)}
+		las, uas := devScore(classes, v, dev, tg, enc)
+		mark := ""
+		if las > bestLAS {
+			bestLAS, best, mark = las, v, " *"
+		}
+		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: sents, Total: sents,
+			EpochEnd: true, DevUAS: uas, DevLAS: las, Best: mark != ""})
+		fmt.Fprintf(opt.Log, "parser (%s) epoch %2d: train acc %.2f%%  dev UAS %.2f LAS %.2f%s [%.0f s]\n",
+			what, epoch, 100*float64(correct)/float64(max(total, 1)), uas, las, mark, time.Since(opt.start).Seconds())
+	}
+	return best, nil
+}
+
+// devScore parses dev with the variant and returns LAS and UAS.
+func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding) (las, uas float64) {
+	m := parser.Assemble(parser.Parts{Classes: classes, Gold: v, Plain: v, Taggers: tg, PseudoProjective: enc})
+	pred := make([]*conllu.Sentence, len(dev))
+	for i, s := range dev {
+		c := cloneSentence(s)
+		if err := m.ParseWith(v.Morph, c.Words); err != nil {
+			fmt.Fprintln(os.Stderr, "train: dev parse:", err)
+		}
+		pred[i] = c
+	}
+	sc, err := eval.Score(dev, pred)
+	if err != nil {
+		return 0, 0
+	}
+	return sc.LAS.F1(), sc.UAS.F1()
+}
+
+// stepper runs one training sentence.
+type stepper struct {
+	classes *transition.Classes
+	ext     *feature.Extractor
+	tr      *linear.Trainer
+	dyn     transition.DynamicOracle
+	rng     *rand.Rand
+	morph   bool
+
+	state  transition.State
+	words  feature.Words
+	fsc    feature.Scratch
+	scores []float32
+	legal  []bool
+	cost   []int
+}
+
+// sentence trains on one example and returns the number of steps where the
+// model's prediction was (one of) the oracle's and the number of steps.
+func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, total int) {
+	c, s, g := st.classes, &st.state, ex.gold
+	feature.FillWords(&st.words, ex.words, st.morph)
+	for i, a := range ex.amb {
+		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
+	}
+	c.Sys.Init(s, len(ex.words))
+	limit := c.Sys.MaxTransitions(len(ex.words))
+	for !c.Sys.Terminal(s) && total < limit {
+		feats := st.ext.Extract(s, &st.words, &st.fsc)
+		st.tr.Scores(feats, st.scores)
+		c.Legal(s, st.legal)
+		pred := transition.Best(st.scores, st.legal)
+		if pred < 0 {
+			break
+		}
+		goldK := -1
+		if st.dyn != nil {
+			goldK = st.zeroCost(s, g)
+		} else {
+			if total >= len(ex.seq) {
+				break
+			}
+			goldK = c.Class(ex.seq[total])
+			if !st.legal[goldK] {
+				break
+			}
+		}
+		ok := pred == goldK || (st.dyn != nil && st.cost[pred] == st.cost[goldK])
+		if ok {
+			correct++
+		} else {
+			st.tr.Update(feats, goldK, pred)
+		}
+		st.tr.Tick()
+		total++
+		next := goldK
+		if explore && st.rng.Float64() < p {
+			next = pred
+		}
+		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(next), st.scores))
+	}
+	return correct, total
+}
+
+// zeroCost fills st.cost for every legal class and returns the best-scoring
+// class of minimal cost.
+func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
+	c := st.classes
+	minCost := int(^uint(0) >> 1)
+	for _, m := range c.Moves() {
+		if !c.Sys.Legal(s, m) {
+			continue
+		}
+		if !m.Labeled() {
+			k := c.Class(transition.Transition{Move: m, Label: transition.None})
+			st.cost[k] = st.dyn.Cost(s, transition.Transition{Move: m, Label: transition.None}, g)
+			minCost = min(minCost, st.cost[k])
+			continue
+		}
+		h, d := c.Sys.Arc(s, m)
+		gl := g.Label[d]
+		base := st.dyn.Cost(s, transition.Transition{Move: m, Label: gl}, g)
+		headRight := g.Head[d] == h
+		for l := range c.Deprels {
+			k := c.Class(transition.Transition{Move: m, Label: int32(l)})
+			if !st.legal[k] {
+				continue
+			}
+			cost := base
+			if headRight && int32(l) != gl {
+				cost++
+			}
+			st.cost[k] = cost
+			minCost = min(minCost, cost)
+		}
+	}
+	best := -1
+	for k, ok := range st.legal {
+		if ok && st.cost[k] == minCost && (best < 0 || st.scores[k] > st.scores[best]) {
+			best = k
+		}
+	}
+	return best
+}
