@@ -1524,6 +1524,61 @@ static void test_memory_steady(tp_model *m, const char *path) {
     free_treebank(&tb);
 }
 
+/* Counts progress reports in *(long *)user (if not NULL); checks their shape. */
+static int count_progress(const tp_progress *p, void *user) {
+    CHECK(p != NULL && p->phase != NULL && p->done >= 0 && p->done <= p->total);
+    if (user)
+        ++*(long *)user;
+    return 0;
+}
+
+/* Stops the training at the first parser report. */
+static int stop_at_parser(const tp_progress *p, void *user) {
+    ++*(long *)user;
+    return strncmp(p->phase, "parser", 6) == 0;
+}
+
+/* tp_train_with_progress reports every phase and the dev scores at the end
+ * of each parser epoch; a nonzero return cancels with TP_ERR_CANCELED; a
+ * NULL callback trains as tp_train. */
+static int epoch_ends;
+static int count_epoch_ends(const tp_progress *p, void *user) {
+    if (p->epoch_end) {
+        epoch_ends++;
+        CHECK(p->dev_las > 0 && p->dev_las <= p->dev_uas && p->dev_uas <= 100 && p->epochs == 2);
+    }
+    return count_progress(p, user);
+}
+
+static void test_train_progress(const char *ewt) {
+    if (access(ewt, R_OK) != 0) {
+        skip("tp_train_with_progress", "no treebank");
+        return;
+    }
+    char opts[4096];
+    snprintf(opts, sizeof opts,
+             "{\"train\":\"%s\",\"dev\":\"%s\",\"epochs\":2,\"tagger_epochs\":1,\"folds\":2,"
+             "\"plain_runs\":1,\"max_sentences\":60}", ewt, ewt);
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    long reports = 0;
+    epoch_ends = 0;
+    int rc = tp_train_with_progress(opts, count_epoch_ends, &reports, &m, &err);
+    CHECKF(rc == TP_OK && m != NULL, "tp_train_with_progress: %s", tp_error_message(err));
+    CHECKF(reports >= 8 && epoch_ends == 4, "%ld reports, %d epoch ends", reports, epoch_ends);
+    tp_model_free(m);
+    tp_error_free(err);
+    m = NULL;
+    reports = 0;
+    EXPECT_ERR(tp_train_with_progress(opts, stop_at_parser, &reports, &m, &err), err, TP_ERR_CANCELED,
+               "tp_train_with_progress: canceled by the progress callback");
+    CHECK(m == NULL && reports > 0);
+    rc = tp_train_with_progress(opts, NULL, NULL, &m, &err);
+    CHECKF(rc == TP_OK && m != NULL, "tp_train_with_progress (NULL fn): %s", tp_error_message(err));
+    tp_model_free(m);
+    CHECK(strcmp(tp_status_name(TP_ERR_CANCELED), "TP_ERR_CANCELED") == 0);
+}
+
 /* tp_systems lists every system; tp_train rejects bad options naming them
  * and unknown systems listing the known ones, trains a small gold-only
  * model, which tp_model_save writes and tp_model_load reads back, and both
@@ -1540,7 +1595,7 @@ static void test_train_and_save(const char *ewt) {
     EXPECT_ERR(tp_train(NULL, &m, &err), err, TP_ERR_ARGUMENT, "tp_train", "options is NULL");
     EXPECT_ERR(tp_train("{}", NULL, &err), err, TP_ERR_ARGUMENT, "model is NULL");
     EXPECT_ERR(tp_train("{not json", &m, &err), err, TP_ERR_ARGUMENT, "options");
-    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\"}", &m, &err), err, TP_ERR_ARGUMENT, "required");
+    EXPECT_ERR(tp_train("{\"system\":\"arc-eager\"}", &m, &err), err, TP_ERR_ARGUMENT, "tp_train: train: train: missing");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"a\",\"dev\":\"b\",\"colour\":1}", &m, &err),
                err, TP_ERR_ARGUMENT, "colour");
     EXPECT_ERR(tp_train("{\"system\":\"arc-wobbly\",\"train\":\"a\",\"dev\":\"b\"}", &m, &err), err,
@@ -1550,13 +1605,30 @@ static void test_train_and_save(const char *ewt) {
     /* Templates and weight bits are checked before any file is read. */
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
                         "\"gold_templates\":[\"s0.w\",\"s0.zz\"]}", &m, &err),
-               err, TP_ERR_ARGUMENT, "gold templates[1]", "s0.zz");
+               err, TP_ERR_ARGUMENT, "gold_templates[1]", "s0.zz");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
                         "\"plain_templates\":[]}", &m, &err),
-               err, TP_ERR_ARGUMENT, "plain templates: the list is empty");
+               err, TP_ERR_ARGUMENT, "plain_templates: the list is empty");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
                         "\"weight_bits\":1}", &m, &err),
-               err, TP_ERR_ARGUMENT, "weight bits 1");
+               err, TP_ERR_ARGUMENT, "train: weight_bits: 1: want 2..16");
+    /* Every option is checked before training, as `transparse train` does. */
+    static const char *const bad_options[][2] = {
+        {"\"epochs\":-1", "tp_train: train: epochs: -1: want 0 (the default) or more"},
+        {"\"folds\":-2", "tp_train: train: folds: -2"},
+        {"\"folds\":1", "tp_train: train: folds: 1: want 0 (the default, 4) or at least 2"},
+        {"\"explore\":5", "tp_train: train: explore: 5: a probability, at most 1"},
+        {"\"plain_runs\":-1", "tp_train: train: plain_runs: -1"},
+        {"\"output\":\"/tmp\"", "tp_train: train: output: /tmp is a directory"},
+        {"\"output\":\"/nonexistent-dir/m.tpm\"", "tp_train: train: output: the directory /nonexistent-dir"},
+    };
+    for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; i++) {
+        char o[512];
+        snprintf(o, sizeof o, "{\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\",%s}", bad_options[i][0]);
+        EXPECT_ERR(tp_train(o, &m, &err), err, TP_ERR_ARGUMENT, bad_options[i][1]);
+        EXPECT_ERR(tp_train_with_progress(o, count_progress, NULL, &m, &err), err, TP_ERR_ARGUMENT,
+                   "tp_train_with_progress: ", bad_options[i][1] + strlen("tp_train: "));
+    }
     CHECK(m == NULL);
     EXPECT_ERR(tp_model_save(NULL, "/tmp/x.tpm", &err), err, TP_ERR_ARGUMENT, "tp_model_save", "model is NULL");
     EXPECT_ERR(tp_model_save(bogus, NULL, &err), err, TP_ERR_ARGUMENT, "path is NULL");
@@ -1645,6 +1717,7 @@ int main(int argc, char **argv) {
     test_bounded_reads();
     test_load_errors();
     test_train_and_save(ewt);
+    test_train_progress(ewt);
     test_fork(model, self);
     if (access(model, R_OK) == 0) {
         test_with_model(model);

@@ -1,9 +1,20 @@
 """Systems, training and saving through the binding (tp_systems, tp_train,
 tp_model_save): the same library calls as C."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
 import pytest
 
 import transparse
-from conftest import EWT_TEST, need_file
+from conftest import EWT_TEST, REPO, need_file
+
+# The committed slices of UD English EWT (parser/train/testdata/README.md).
+FIX_TRAIN = REPO / "parser" / "train" / "testdata" / "en_ewt-train-150.conllu"
+FIX_DEV = REPO / "parser" / "train" / "testdata" / "en_ewt-dev-40.conllu"
 
 ALL = ["2-planar", "3-planar", "arc-eager", "arc-hybrid", "arc-standard", "covington-nonprojective",
        "covington-projective", "planar", "swap-eager", "swap-lazy", "two-registers", "two-registers-literal"]
@@ -27,13 +38,13 @@ def test_train_errors(tmp_path):
     with pytest.raises(transparse.ArgumentError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu",
                          gold_templates=["s0.w", "s0.zz"])
-    assert "gold templates[1]" in str(e.value) and "s0.zz" in str(e.value)
+    assert "gold_templates[1]" in str(e.value) and "s0.zz" in str(e.value)
     with pytest.raises(transparse.ArgumentError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", plain_templates=[])
-    assert "plain templates: the list is empty" in str(e.value)
+    assert "plain_templates: the list is empty" in str(e.value)
     with pytest.raises(transparse.ArgumentError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", weight_bits=20)
-    assert "weight bits 20" in str(e.value)
+    assert "train: weight_bits: 20" in str(e.value)
     bad = tmp_path / "bad.conllu"
     bad.write_text("1\tonly\tthree\n\n")
     with pytest.raises(transparse.InputError) as e:
@@ -99,3 +110,133 @@ def test_train_templates_and_weight_bits(tmp_path):
     assert sum(t.head == 0 for t in few.parse(words, **tags)) == 1
     few.close()
     full.close()
+
+
+# ---- the same options everywhere ---------------------------------------------
+
+
+def _front_ends(tmp_path):
+    """The three ways to train: the CLI, C (bindings/c/tests/train_options.c,
+    compiled here) and Python, each run as a command with JSON options, in
+    a fresh process (SOURCE_DATE_EPOCH must be set before the library
+    starts)."""
+    cli = REPO / "bin" / "transparse"
+    lib = pathlib.Path(transparse.library_path).parent
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if not cli.exists() or cc is None:
+        pytest.skip("needs bin/transparse (./build.sh) and a C compiler")
+    prog = tmp_path / "train_options"
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO / 'include'}",
+                    str(REPO / "bindings" / "c" / "tests" / "train_options.c"), "-o", str(prog),
+                    f"-L{lib}", f"-Wl,-rpath,{lib}", "-l:libtransparse.so.0"], check=True)
+
+    def flags(opts):
+        args = []
+        for k, v in opts.items():
+            args += ["--" + k.replace("_", "-"), str(v).lower() if isinstance(v, bool) else str(v)]
+        return args
+
+    py = ("import json, sys, transparse\n"
+          "try:\n"
+          "    transparse.train(**json.loads(sys.argv[1]))\n"
+          "except transparse.Error as e:\n"
+          "    print(type(e).__name__, e.message); sys.exit(1)\n")
+    return {
+        "cli": lambda o: [str(cli), "train", "--progress", "never"] + flags(o),
+        "c": lambda o: [str(prog), json.dumps(o)],
+        "python": lambda o: [sys.executable, "-c", py, json.dumps(o)],
+    }
+
+
+def _run(cmd):
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000",
+               PYTHONPATH=str(REPO / "bindings" / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_same_options_same_model_everywhere(tmp_path):
+    """The CLI, C and Python given the same options write the same model
+    file, byte for byte; folds=1 is refused by all three with one message."""
+    runs = _front_ends(tmp_path)
+    base = dict(system="arc-eager", train=str(FIX_TRAIN), dev=str(FIX_DEV), epochs=2, tagger_epochs=1,
+                folds=2, plain_runs=1, max_sentences=120, name="same")
+    files = {}
+    for name, cmd in runs.items():
+        out = tmp_path / f"{name}.tpm"
+        r = _run(cmd(dict(base, output=str(out))))
+        assert r.returncode == 0, (name, r.stdout, r.stderr)
+        files[name] = out.read_bytes()
+    assert files["cli"] == files["c"] == files["python"]
+    with transparse.Model.load(tmp_path / "python.tpm") as m:
+        assert m.card["options"]["seed"] == "1" and m.card["trained_at"] == "2023-11-14T22:13:20Z"
+
+    messages = {}
+    for name, cmd in runs.items():
+        r = _run(cmd(dict(base, folds=1, output=str(tmp_path / "never.tpm"))))
+        assert r.returncode != 0, name
+        text = (r.stderr if name == "cli" else r.stdout).strip().splitlines()[0]
+        i = text.index("train: folds: ")
+        messages[name] = text[i:]
+        assert not (tmp_path / "never.tpm").exists()
+    assert messages["cli"] == messages["c"] == messages["python"], messages
+    assert messages["c"].startswith("train: folds: 1: want 0 (the default, 4) or at least 2")
+    r = _run(runs["c"](dict(base, folds=1)))
+    assert r.stdout.startswith("TP_ERR_ARGUMENT tp_train_with_progress: train: folds: 1")
+    r = _run(runs["python"](dict(base, folds=1)))
+    assert r.stdout.startswith("ArgumentError tp_train: train: folds: 1")
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("epochs", -1, "train: epochs: -1: want 0 (the default) or more"),
+    ("folds", -2, "train: folds: -2"),
+    ("folds", 1, "train: folds: 1: want 0 (the default, 4) or at least 2"),
+    ("explore", 5, "train: explore: 5: a probability, at most 1"),
+    ("plain_runs", -1, "train: plain_runs: -1"),
+    ("weight_bits", 1, "train: weight_bits: 1: want 2..16"),
+])
+def test_bad_options_are_argument_errors(tmp_path, option, value, message):
+    """Options no training accepts are ArgumentErrors with the CLI's message,
+    found before the treebanks are read (they do not exist here)."""
+    with pytest.raises(transparse.ArgumentError) as e:
+        transparse.train("arc-eager", tmp_path / "t.conllu", tmp_path / "d.conllu", **{option: value})
+    assert e.value.message.startswith("tp_train: " + message)
+
+
+def test_checks_before_training(tmp_path):
+    """A bad output path or test file is found before training starts: the
+    progress callable hears nothing."""
+    heard = []
+    bad = tmp_path / "bad.conllu"
+    bad.write_text("1\tthe\tthe\tDET\tDT\t_\t0\troot\t_\t_\n2\tdog\n\n")
+    with pytest.raises(transparse.ArgumentError, match="train: output: .* is a directory"):
+        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=heard.append, output=tmp_path)
+    with pytest.raises(transparse.InputError, match="bad.conllu:2"):
+        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=heard.append, test=bad,
+                         output=tmp_path / "m.tpm")
+    assert heard == [] and not (tmp_path / "m.tpm").exists()
+
+
+def test_train_progress(tmp_path):
+    """progress receives TrainProgress reports through C; an exception it
+    raises stops the training and comes out of train() as it is."""
+    reports = []
+    m = transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=reports.append, epochs=2,
+                         tagger_epochs=1, folds=2, plain_runs=1, max_sentences=80)
+    m.close()
+    phases = {p.phase for p in reports}
+    assert {"tagger UPOS", "jackknife", "parser (gold tags)", "parser (plain tokens)"} <= phases
+    ends = [p for p in reports if p.epoch_end]
+    assert len(ends) == 4 and all(0 < p.dev_las <= p.dev_uas <= 100 and p.epochs == 2 for p in ends)
+    assert all(0 <= p.done <= p.total for p in reports)
+
+    class Stop(Exception):
+        pass
+
+    def stop(p):
+        if p.phase.startswith("parser"):
+            raise Stop(p.phase)
+
+    with pytest.raises(Stop):
+        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=stop, epochs=5, tagger_epochs=1,
+                         folds=2, plain_runs=1, output=tmp_path / "m.tpm")
+    assert not (tmp_path / "m.tpm").exists()

@@ -68,6 +68,7 @@ Limits
     bytes (UTF-8) per word or tag.
 """
 
+import collections
 import collections.abc
 import ctypes
 import dataclasses
@@ -82,6 +83,7 @@ __all__ = [
     "Model",
     "systems",
     "train",
+    "TrainProgress",
     "Sentence",
     "Token",
     "Error",
@@ -93,6 +95,7 @@ __all__ = [
     "ForkError",
     "NoMemoryError",
     "InternalError",
+    "CanceledError",
     "library_version",
     "library_path",
     "MAX_WORDS",
@@ -142,45 +145,94 @@ def systems():
     return text.split()
 
 
-def train(system, train, dev, **options):
+TrainProgress = collections.namedtuple(
+    "TrainProgress", "phase epoch epochs done total epoch_end dev_uas dev_las best"
+)
+TrainProgress.__doc__ = """One report of training progress (struct tp_progress of transparse.h).
+
+Attributes:
+    phase: what is being trained: ``"tagger UPOS"``, ``"tagger XPOS"``,
+        ``"jackknife"``, ``"parser (gold tags)"``, ``"parser (plain
+        tokens)"`` or a fast classifier (``"parser (gold tags, fast)"``);
+        the two parsers train at the same time, so their reports interleave.
+    epoch, epochs: the 1-based epoch of a parser phase and their number
+        (0 and 0 for taggers and jackknifing, whose counts span every epoch).
+    done, total: units done of the phase's total: words (tagger), folds
+        (jackknife), training sentences of the epoch, all runs (parser).
+    epoch_end: True at the end of a parser epoch, whose development
+        scores are ``dev_uas`` and ``dev_las`` (percent, CoNLL 2018);
+        ``best`` is True when the epoch is the best so far.
+"""
+
+
+def train(system, train, dev, progress=None, **options):
     """Train a model on CoNLL-U treebanks and return it (a :class:`Model`).
 
     Args:
         system: a name from :func:`systems`, e.g. ``"arc-eager"``.
         train: path of the training treebank (CoNLL-U).
         dev: path of the development treebank (selects the best epoch).
-        **options: as ``transparse train`` and ``tp_train``: ``test``,
-            ``output`` (also save the model there), ``name``, ``epochs``,
-            ``tagger_epochs``, ``folds``, ``max_sentences``, ``seed``,
-            ``pseudo_projective`` (``"head"``, ...), ``gold_only``,
-            ``min_updates``, ``min_abs``, ``plain_min_abs``, ``plain_runs``,
-            ``explore``, ``weight_bits`` (2..16, default 12),
-            ``gold_templates`` and ``plain_templates`` (lists of feature
-            templates such as ``["s0.w", "s0.p+n0.p"]``; syntax in
-            docs/features.md; default: the system's),
-            ``gold_fast_templates`` and ``plain_fast_templates`` (a fast
-            classifier in front of that parser, deciding the states it is
-            sure of; default: none), ``fast_max_loss`` (the dev LAS it may
-            cost, default 0.1).
+        progress: optional callable receiving a :class:`TrainProgress` as
+            training goes on, on a thread of the library's, one call at a
+            time. It must not use a transparse model. If it raises,
+            training stops and ``train`` raises that exception.
+        **options: the options of tp_train in transparse.h and of
+            ``transparse train`` (flags with dashes for underscores), with
+            the same defaults and checks: ``test``, ``output`` (also save
+            the model there), ``name``, ``epochs``, ``tagger_epochs``,
+            ``folds``, ``max_sentences``, ``seed`` (default 1),
+            ``pseudo_projective``, ``gold_only``, ``min_updates``,
+            ``min_abs``, ``plain_min_abs``, ``plain_runs``, ``explore``,
+            ``weight_bits``, ``gold_templates`` and ``plain_templates``
+            (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
+            syntax in docs/features.md), ``gold_fast_templates``,
+            ``plain_fast_templates``, ``fast_max_loss``.
 
     Blocks for the whole training (minutes on a full treebank) without
-    holding the GIL.
+    holding the GIL (the progress callable takes it while it runs).
+    Everything is checked before training starts.
 
     Raises:
         ArgumentError: an unknown system (the message lists the known ones)
-            or option, an invalid template (the message names it, e.g.
-            ``gold templates[3]``) or weight_bits; found before any data is
-            read.
+            or option, or an option no training accepts, with the message
+            of ``transparse train`` (e.g. ``"tp_train: train: folds: 1:
+            want 0 (the default, 4) or at least 2 ..."``); an output path
+            that is a directory or cannot be written.
         IoError: a treebank cannot be read.
-        InputError: malformed CoNLL-U (the message has the file and line).
+        InputError: malformed CoNLL-U (the message has the file and line),
+            or a treebank with nothing to learn or score.
     """
     opts = dict(options, system=system, train=os.fspath(train), dev=os.fspath(dev))
     for k in ("test", "output"):
-        if k in opts:
+        if opts.get(k) is not None:
             opts[k] = os.fspath(opts[k])
     h = ctypes.c_void_p()
     err = ctypes.c_void_p()
-    _check(_lib.tp_train(json.dumps(opts).encode("utf-8"), ctypes.byref(h), ctypes.byref(err)), err)
+    js = json.dumps(opts).encode("utf-8")
+    if progress is None:
+        _check(_lib.tp_train(js, ctypes.byref(h), ctypes.byref(err)), err)
+        return Model._from_handle(h.value)
+    raised = []
+
+    def report(p, _user):
+        try:
+            c = p.contents
+            progress(TrainProgress(c.phase.decode("utf-8", "replace"), c.epoch, c.epochs, c.done, c.total,
+                                   bool(c.epoch_end), c.dev_uas, c.dev_las, bool(c.best)))
+            return 0
+        except BaseException as e:  # never let an exception cross into C
+            raised.append(e)
+            return 1
+
+    fn = _lib.tp_progress_fn(report)  # kept alive by this frame during the call
+    rc = _lib.tp_train_with_progress(js, fn, None, ctypes.byref(h), ctypes.byref(err))
+    if raised:
+        if rc == _lib.TP_OK:
+            _lib.tp_model_free(h)
+        else:
+            _lib.tp_error_free(err)
+        raise raised[0]
+    _check(rc, err)
     return Model._from_handle(h.value)
 
 
@@ -262,8 +314,15 @@ class InternalError(Error):
     code = _lib.TP_ERR_INTERNAL
 
 
+class CanceledError(Error):
+    """The work was stopped by a progress callback (TP_ERR_CANCELED)."""
+
+    code = _lib.TP_ERR_CANCELED
+
+
 _ERRORS = {cls.code: cls for cls in (ArgumentError, InputError, IoError, ModelFormatError,
-                                     ModelVersionError, ForkError, NoMemoryError, InternalError)}
+                                     ModelVersionError, ForkError, NoMemoryError, InternalError,
+                                     CanceledError)}
 
 
 def _raise(rc, err):

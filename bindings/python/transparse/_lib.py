@@ -97,6 +97,7 @@ TP_ERR_MODEL_VERSION = 5
 TP_ERR_FORK = 6
 TP_ERR_NOMEM = 7
 TP_ERR_INTERNAL = 8
+TP_ERR_CANCELED = 9
 
 # ---- function declarations ---------------------------------------------------
 
@@ -160,6 +161,28 @@ tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
 tp_systems = _declare("tp_systems", ctypes.c_int, c_void_p_p, _err_out)
 tp_train = _declare("tp_train", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
 tp_model_save = _declare("tp_model_save", ctypes.c_int, _model, ctypes.c_char_p, _err_out)
+
+
+class tp_progress(ctypes.Structure):
+    """struct tp_progress of transparse.h."""
+
+    _fields_ = [
+        ("phase", ctypes.c_char_p),
+        ("epoch", ctypes.c_int),
+        ("epochs", ctypes.c_int),
+        ("done", ctypes.c_int64),
+        ("total", ctypes.c_int64),
+        ("epoch_end", ctypes.c_int),
+        ("dev_uas", ctypes.c_double),
+        ("dev_las", ctypes.c_double),
+        ("best", ctypes.c_int),
+    ]
+
+
+tp_progress_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(tp_progress), ctypes.c_void_p)
+tp_train_with_progress = _declare(
+    "tp_train_with_progress", ctypes.c_int, ctypes.c_char_p, tp_progress_fn, ctypes.c_void_p, c_void_p_p, _err_out
+)
 
 # Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
 MAX_WORDS = 10000
