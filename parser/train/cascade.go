@@ -26,7 +26,7 @@ func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example,
 	if err != nil {
 		return err
 	}
-	full, _ := devScore(classes, *v, dev, tg, enc)
+	full, _ := devScore(classes, *v, dev, tg, enc, opt.Log)
 	las := make([]float64, len(fastMargins))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -38,7 +38,7 @@ func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example,
 			defer func() { <-sem }()
 			c := *v
 			c.Fast, c.FastMargin = &f, margin
-			las[i], _ = devScore(classes, c, dev, tg, enc)
+			las[i], _ = devScore(classes, c, dev, tg, enc, opt.Log)
 		}()
 	}
 	wg.Wait()

@@ -2,8 +2,8 @@ package train
 
 import (
 	"fmt"
+	"io"
 	"math/rand"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,7 +90,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 			total += r.total
 		}
 		v := parser.Variant{Morph: morph, Ext: ext, Clf: linear.FreezeMean(trainers, freeze)}
-		las, uas := devScore(classes, v, dev, tg, enc)
+		las, uas := devScore(classes, v, dev, tg, enc, opt.Log)
 		mark := ""
 		if las > bestLAS {
 			bestLAS, best, mark = las, v, " *"
@@ -103,14 +103,15 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 	return best, nil
 }
 
-// devScore parses dev with the variant and returns LAS and UAS.
-func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding) (las, uas float64) {
+// devScore parses dev with the variant and returns LAS and UAS; a sentence
+// the parser refuses is noted in log and keeps its gold tree in the score.
+func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, log io.Writer) (las, uas float64) {
 	m := parser.Assemble(parser.Parts{Classes: classes, Gold: v, Plain: v, Taggers: tg, PseudoProjective: enc})
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
 		if err := m.ParseWith(v.Morph, c.Words); err != nil {
-			fmt.Fprintln(os.Stderr, "train: dev parse:", err)
+			fmt.Fprintf(log, "train: dev sentence %d not parsed: %v\n", i+1, err)
 		}
 		pred[i] = c
 	}
