@@ -30,6 +30,10 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 		go func(f int) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if opt.rep.stopped() { // the progress callback asked to stop
+				results <- res{f, parser.Taggers{}, opt.rep.error()}
+				return
+			}
 			var part []*conllu.Sentence
 			for i, s := range sents {
 				if i%k != f {
