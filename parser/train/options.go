@@ -61,7 +61,7 @@ type Options struct {
 	// MinAbs drops averaged weights of the gold-tag parser smaller than this
 	// in absolute value when the model is frozen (0 = default 1.5; < 0 =
 	// keep all): fewer weights parse faster, at a small cost in accuracy
-	// (docs/benchmarks.md).
+	// (docs/decisions.md, "Pruning thresholds of the bundled model").
 	MinAbs float32 `json:"min_abs"`
 	// PlainMinAbs is MinAbs for the plain-token parser (0 = default 0.5).
 	PlainMinAbs float32 `json:"plain_min_abs"`
@@ -70,7 +70,7 @@ type Options struct {
 	// averaged weights are averaged again into the one plain-token
 	// classifier (linear.FreezeMean): an ensemble at the parsing cost of one
 	// model (0 = default 2). The gold-tag parser is one run: averaging two
-	// did not help it (docs/benchmarks.md).
+	// did not help it (docs/decisions.md).
 	PlainRuns int `json:"plain_runs"`
 	// Explore is the probability of following the model's own prediction
 	// when training with a dynamic oracle (0 = default 0.9; < 0 = never;
