@@ -50,6 +50,12 @@ SONAME=libtransparse.so.$MAJOR
 
 CWARN=(-Wall -Wextra -Werror)
 
+# TP_DATADIR: a data directory compiled into the library and the CLI, where
+# the default model is looked for after the places relative to them
+# (internal/modelpath); set by the Debian build to /usr/share/transparse.
+GO_XFLAGS=()
+[[ -n ${TP_DATADIR:-} ]] && GO_XFLAGS+=("-X=github.com/transparse/transparse/internal/modelpath.DataDir=$TP_DATADIR")
+
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 
@@ -93,8 +99,9 @@ build() {
     mkdir -p lib bin
     printf '*\n' >lib/.gitignore
     printf '*\n' >bin/.gitignore
+    # Only the tp_* API is exported (packaging/libtransparse.map).
     CGO_ENABLED=1 "$GO" build -buildmode=c-shared -trimpath \
-        -ldflags "-extldflags=-Wl,-soname,$SONAME" \
+        -ldflags "${GO_XFLAGS[*]} -extldflags '-Wl,-soname,$SONAME -Wl,--version-script=$ROOT/packaging/libtransparse.map'" \
         -o "lib/$SONAME" ./capi
     # cgo writes its own header (internal tpgo_* entry points); the public
     # header is include/transparse.h.
@@ -112,7 +119,7 @@ build() {
 
     if compgen -G "cmd/transparse/*.go" >/dev/null; then
         say "bin/transparse"
-        "$GO" build -trimpath -o bin/transparse ./cmd/transparse
+        "$GO" build -trimpath -ldflags "${GO_XFLAGS[*]}" -o bin/transparse ./cmd/transparse
     else
         say "bin/transparse: skipped (cmd/transparse has no Go files yet)"
     fi
@@ -185,12 +192,14 @@ t_header() {
     return $rc
 }
 
-# The library exports exactly the tp_* functions the header declares, and
+# The library exports exactly the functions the header declares (nothing
+# else: packaging/libtransparse.map hides the Go runtime and cgo), and
 # carries the soname.
+header_functions() { grep -o 'TP_API[^(]*\btp_[a-z_0-9]*(' "$header" | grep -o 'tp_[a-z_0-9]*' | sort -u; }
 t_abi() {
     local declared exported
-    declared=$(grep -o 'TP_API[^(]*\btp_[a-z_0-9]*(' "$header" | grep -o 'tp_[a-z_0-9]*' | sort -u)
-    exported=$(nm -D --defined-only "lib/$SONAME" | awk '$2 == "T" && $3 ~ /^tp_/ {print $3}' | sort -u)
+    declared=$(header_functions)
+    exported=$(nm -D --defined-only "lib/$SONAME" | awk '{print ($2 == "T" ? "" : $2 " ") $3}' | sort -u)
     if [[ $declared != "$exported" ]]; then
         echo "header and library disagree:"
         diff <(echo "$declared") <(echo "$exported") || true
