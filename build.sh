@@ -25,7 +25,9 @@
 #                                PREFIX/share/transparse/install-manifest.txt)
 #   ./build.sh uninstall PREFIX  remove what install wrote (the manifest)
 #   ./build.sh test-install      the install test alone (part of test)
-#   ./build.sh deb               Debian packages (dpkg-buildpackage) → dist/deb/
+#   ./build.sh deb               Debian packages (dpkg-buildpackage) → dist/deb/,
+#                                then lintian on them
+#   ./build.sh test-deb          (root) build, install, use, purge the packages
 #   ./build.sh bench [--header]  scripts/bench.sh: the benchmark suite → docs/bench-results.md
 #                                (docs/benchmarks.md; --header prints only its header)
 #   ./build.sh clean             remove build outputs
@@ -60,7 +62,9 @@ CWARN=(-Wall -Wextra -Werror)
 # TP_DATADIR: a data directory compiled into the library and the CLI, where
 # the default model is looked for after the places relative to them
 # (internal/modelpath); set by the Debian build to /usr/share/transparse.
-GO_XFLAGS=()
+# TP_GO_LDFLAGS: more -ldflags for both go builds (the Debian build:
+# -linkmode=external, so that the CLI gets the hardening link flags).
+GO_XFLAGS=(${TP_GO_LDFLAGS:-})
 [[ -n ${TP_DATADIR:-} ]] && GO_XFLAGS+=("-X=github.com/transparse/transparse/internal/modelpath.DataDir=$TP_DATADIR")
 
 say() { printf '==> %s\n' "$*"; }
@@ -232,6 +236,15 @@ t_abi() {
         return 1
     fi
     echo "    $(echo "$declared" | wc -l) functions declared and exported"
+    # The Debian symbols file (the minimal version of each function, for
+    # the dependencies of programs built against the package) lists them.
+    local listed
+    listed=$(awk '$1 ~ /^tp_/ {sub(/@.*/, "", $1); print $1}' debian/libtransparse0.symbols | sort -u)
+    if [[ $declared != "$listed" ]]; then
+        echo "debian/libtransparse0.symbols and the header disagree (add ' tp_NAME@Base VERSION' for a new function):"
+        diff <(echo "$declared") <(echo "$listed") || true
+        return 1
+    fi
     local so
     so=$(objdump -p "lib/$SONAME" | awk '$1 == "SONAME" {print $2}')
     [[ $so == "$SONAME" ]] || { echo "soname is '$so', want $SONAME"; return 1; }
@@ -503,8 +516,139 @@ uninstall_from() {
     say "done"
 }
 
+# ensure_tools TOOL=PACKAGE...: each TOOL on PATH, else (root in CI) its
+# Debian package installed, else a clear error.
+ensure_tools() {
+    local kv missing=()
+    for kv in "$@"; do command -v "${kv%%=*}" >/dev/null 2>&1 || missing+=("${kv#*=}"); done
+    ((${#missing[@]})) || return 0
+    if [[ $(id -u) == 0 && -n ${CI:-} ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing ${missing[*]} (root in CI)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null ||
+            { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null; }
+        return 0
+    fi
+    die "missing ${missing[*]} (Debian/Ubuntu: apt-get install ${missing[*]})"
+}
+
+# deb: the Debian packages libtransparse0, libtransparse-dev and transparse
+# (debian/), built by dpkg-buildpackage in a copy of the source tree, into
+# dist/deb/; then lintian on them. The Go modules come from the module
+# cache (filled from go.sum first); the package build itself runs with
+# GOPROXY=off. Build-Depends on Go is not checked (-d) when go is not a
+# Debian package (e.g. a go.dev toolchain in /usr/local/go).
+deb() {
+    ensure_tools dpkg-buildpackage=dpkg-dev dh=debhelper lintian=lintian
+    local changelog_version
+    changelog_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+    [[ $changelog_version == "$VERSION" ]] ||
+        die "debian/changelog is at $changelog_version but include/transparse.h at $VERSION: add a changelog entry (dch -v $VERSION)"
+    "$GO" mod download
+    local gomodcache gocache tmp src
+    gomodcache=$("$GO" env GOMODCACHE)
+    gocache=$("$GO" env GOCACHE)
+    tmp=$(mktemp -d)
+    src=$tmp/transparse-$VERSION
+    mkdir -p "$src"
+    say "source tree → $src"
+    git ls-files -z --cached --others --exclude-standard |
+        (cd "$ROOT" && xargs -0 cp --parents -a -t "$src" 2>/dev/null || true)
+    local opts=(-b -us -uc)
+    if ! dpkg -S "$(readlink -f "$(command -v "$GO")")" >/dev/null 2>&1; then
+        say "go ($(command -v "$GO")) is not a Debian package: not checking Build-Depends (-d)"
+        opts+=(-d)
+    fi
+    say "dpkg-buildpackage ${opts[*]}"
+    (cd "$src" && GOMODCACHE=$gomodcache GOCACHE=$gocache dpkg-buildpackage "${opts[@]}") >"$tmp/build.log" 2>&1 ||
+        { tail -n 60 "$tmp/build.log"; rm -rf "$tmp"; die "dpkg-buildpackage failed (log above)"; }
+    grep -E '^dpkg-gensymbols|^dpkg-shlibdeps|warning' "$tmp/build.log" | sed 's/^/    /' || true
+    rm -rf dist/deb
+    mkdir -p dist/deb
+    printf '*\n' >dist/.gitignore
+    mv "$tmp"/*.deb "$tmp"/*.changes "$tmp"/*.buildinfo dist/deb/
+    rm -rf "$tmp"
+    say "dist/deb:"
+    (cd dist/deb && ls -l ./*.deb | awk '{print "    " $5 "\t" $NF}')
+    say "lintian"
+    lintian --info --display-info --tag-display-limit 0 dist/deb/*.changes 2>&1 | sed 's/^/    /' || true
+}
+
+# test-deb (root; CI runs it after test): build the packages, install them
+# with apt, build a C program with pkg-config and a C++ program with CMake
+# against the system's copy, run them and `transparse parse` from /tmp with
+# no LD_LIBRARY_PATH or TRANSPARSE_MODEL (they must find /usr's library and
+# model and parse as the build tree does), purge, and check that every path
+# the packages brought that was not there before is gone.
+test_deb() {
+    [[ $(id -u) == 0 ]] || die "test-deb installs packages system-wide: run it as root (CI)"
+    local p
+    for p in libtransparse0 libtransparse-dev transparse; do
+        if dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qv not-installed; then
+            die "$p is installed already: apt-get purge it first"
+        fi
+    done
+    ((built)) || build
+    ensure_tools cmake=cmake
+    deb
+    tmp=$(mktemp -d)
+    # On failure too: remove what this test installed.
+    trap 'rm -rf "$tmp"; [[ -f $tmp.installed ]] && rm -f "$tmp.installed" &&
+        DEBIAN_FRONTEND=noninteractive apt-get purge -y transparse libtransparse-dev libtransparse0 >/dev/null 2>&1' EXIT
+    (
+        trap 'echo "    FAILED (build.sh line $LINENO): $BASH_COMMAND"' ERR
+        clean_env=(env -u LD_LIBRARY_PATH -u TRANSPARSE_MODEL -u PKG_CONFIG_PATH)
+        debs=("$ROOT"/dist/deb/*.deb)
+        for d in "${debs[@]}"; do dpkg-deb -c "$d"; done | awk '{print $6}' | sed 's|^\./|/|; s|/$||' |
+            grep -v '^$' | sort -u >"$tmp/paths.txt"
+        while read -r path; do [[ -e $path || -L $path ]] || echo "$path"; done <"$tmp/paths.txt" >"$tmp/new.txt"
+        echo "    the packages bring $(wc -l <"$tmp/new.txt") paths that do not exist yet"
+
+        # The build tree's answers, to compare with.
+        # shellcheck disable=SC2046
+        "$CC" -std=c99 "${CWARN[@]}" $(pc --cflags) packaging/tests/consumer.c -o "$tmp/consumer_tree" $(pc --libs)
+        TRANSPARSE_MODEL=$MODEL "$tmp/consumer_tree" | tail -n +2 >"$tmp/want.txt"
+        printf 'I saw her .\n' | bin/transparse parse -m "$MODEL" >"$tmp/cli_want.txt"
+
+        touch "$tmp.installed"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${debs[@]}" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log"; false; }
+        echo "    installed: $(dpkg-query -W -f='${Package} ${Version}, ' libtransparse0 libtransparse-dev transparse)"
+
+        flags=$("${clean_env[@]}" pkg-config --cflags --libs transparse)
+        echo "    pkg-config --cflags --libs transparse: $flags"
+        [[ $flags != *rpath* ]]
+        # shellcheck disable=SC2086
+        "$CC" -std=c99 "${CWARN[@]}" packaging/tests/consumer.c -o "$tmp/consumer_c" $flags
+        (cd /tmp && "${clean_env[@]}" "$tmp/consumer_c") >"$tmp/c.txt"
+        echo "    C program from /tmp: $(head -n 1 "$tmp/c.txt")"
+        [[ $(head -n 1 "$tmp/c.txt") == "model /usr/share/transparse/models/en_ewt.tpm" ]]
+        diff <(tail -n +2 "$tmp/c.txt") "$tmp/want.txt"
+        # (/lib is /usr/lib on a merged-/usr system)
+        ldd "$tmp/consumer_c" | grep -Eq "=> (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libtransparse.so.0 "
+
+        "${clean_env[@]}" cmake -S packaging/tests -B "$tmp/cmake" -DCMAKE_CXX_COMPILER="$(command -v "$CXX")" >"$tmp/cmake.log" 2>&1 &&
+            cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; false; }
+        (cd /tmp && "${clean_env[@]}" "$tmp/cmake/consumer_cpp") >"$tmp/cpp.txt"
+        diff "$tmp/cpp.txt" "$tmp/c.txt"
+        echo "    C++ program (CMake find_package): same output"
+
+        printf 'I saw her .\n' | (cd /tmp && "${clean_env[@]}" transparse parse) >"$tmp/cli.txt"
+        diff "$tmp/cli.txt" "$tmp/cli_want.txt"
+        echo "    transparse parse from /tmp: same CoNLL-U as the build tree"
+        [[ -n $(man -w transparse-parse 2>/dev/null || ls /usr/share/man/man1/transparse-parse.1.gz) ]]
+
+        DEBIAN_FRONTEND=noninteractive apt-get purge -y transparse libtransparse-dev libtransparse0 >"$tmp/apt.log" 2>&1 ||
+            { cat "$tmp/apt.log"; false; }
+        left=$(while read -r path; do [[ -e $path || -L $path ]] && echo "$path"; done <"$tmp/new.txt" || true)
+        rm -f "$tmp.installed"
+        [[ -z $left ]] || { echo "    left after purge: $left"; false; }
+        ! dpkg-query -W -f='${db:Status-Status}\n' libtransparse0 libtransparse-dev transparse 2>/dev/null | grep -qv not-installed
+        ! ldconfig -p | grep -q libtransparse
+        echo "    purged: nothing of the packages is left"
+    )
+}
+
 clean() {
-    rm -rf lib bin
+    rm -rf lib bin dist
     rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp \
         bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
 }
@@ -516,6 +660,8 @@ test) run_tests ;;
 install) install_to "${2:-}" ;;
 uninstall) uninstall_from "${2:-}" ;;
 test-install) test_install ;;
+deb) deb ;;
+test-deb) test_deb ;;
 bench) shift; build; exec scripts/bench.sh "$@" ;;
 clean) clean ;;
 -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
