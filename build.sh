@@ -64,6 +64,7 @@ CWARN=(-Wall -Wextra -Werror)
 # (internal/modelpath); set by the Debian build to /usr/share/transparse.
 # TP_GO_LDFLAGS: more -ldflags for both go builds (the Debian build:
 # -linkmode=external, so that the CLI gets the hardening link flags).
+# shellcheck disable=SC2206 # TP_GO_LDFLAGS is a list of flags
 GO_XFLAGS=(${TP_GO_LDFLAGS:-})
 [[ -n ${TP_DATADIR:-} ]] && GO_XFLAGS+=("-X=github.com/transparse/transparse/internal/modelpath.DataDir=$TP_DATADIR")
 
@@ -85,7 +86,14 @@ ensure_pkg_config() {
 subst() {
     local in=$1 out=$2 kv script=()
     shift 2
-    for kv in "$@"; do script+=(-e "s|@${kv%%=*}@|${kv#*=}|g"); done
+    local v
+    for kv in "$@"; do
+        v=${kv#*=}
+        v=${v//\\/\\\\}
+        v=${v//&/\\&}
+        v=${v//|/\\|}
+        script+=(-e "s|@${kv%%=*}@|$v|g")
+    done
     mkdir -p "$(dirname "$out")"
     sed "${script[@]}" "$in" >"$out"
     if grep -q '@[A-Z_]*@' "$out"; then die "$out: unreplaced @NAME@ from $in"; fi
@@ -293,7 +301,8 @@ t_python() {
 # from another directory with no LD_LIBRARY_PATH or TRANSPARSE_MODEL, find
 # the installed library and the installed model and parse as the build
 # tree does; so does the installed CLI. Uninstall then leaves the prefix as
-# it was (a file and a directory put there before survive). DESTDIR staging
+# it was (a file and a directory put there before survive; a second install
+# replaces the first). DESTDIR staging
 # writes a .pc for the final prefix.
 # It runs as `./build.sh test-install` in a process of its own, so that
 # every failing command stops it (set -e does not act inside `suite`).
@@ -309,6 +318,7 @@ test_install() {
         mkdir -p "$prefix/share" "$tmp/elsewhere"
         echo keep >"$prefix/share/unrelated.txt"
         (install_to "$prefix") >/dev/null
+        (install_to "$prefix") >/dev/null # replaces the first
         clean_env=(env -u LD_LIBRARY_PATH -u TRANSPARSE_MODEL -u PKG_CONFIG_PATH)
         want_model=$prefix/share/transparse/models/en_ewt.tpm
 
@@ -327,7 +337,7 @@ test_install() {
         head -n 1 "$tmp/c.txt" | sed 's/^/      /'
         [[ $(head -n 1 "$tmp/c.txt") == "model $want_model" ]]
         diff <(tail -n +2 "$tmp/c.txt") "$tmp/want.txt"
-        ldd "$tmp/consumer_c" | grep -q "=> $prefix/lib/libtransparse.so.0 "
+        ldd "$tmp/consumer_c" | grep "=> $prefix/lib/libtransparse.so.0 " >/dev/null
 
         echo "    C++, CMake find_package(transparse):"
         cmake -S packaging/tests -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$(command -v "$CXX")" >"$tmp/cmake.log" 2>&1 ||
@@ -411,7 +421,10 @@ install_to() {
     local libdir=${LIBDIR:-lib}
     ((built)) || build
     local dest=${DESTDIR:-}$prefix
-    [[ -f $dest/$manifest_rel ]] && die "$dest already has an installation ($manifest_rel); ./build.sh uninstall $prefix first"
+    if [[ -f $dest/$manifest_rel ]]; then
+        say "replacing the installation in $dest"
+        uninstall_from "$prefix"
+    fi
     say "installing into $dest"
     # Manifest lines: "f PATH" for files and links, "d PATH" for
     # directories install created; PATH relative to PREFIX.
@@ -583,7 +596,7 @@ test_deb() {
     [[ $(id -u) == 0 ]] || die "test-deb installs packages system-wide: run it as root (CI)"
     local p
     for p in libtransparse0 libtransparse-dev transparse; do
-        if dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qv not-installed; then
+        if dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -v not-installed >/dev/null; then
             die "$p is installed already: apt-get purge it first"
         fi
     done
@@ -623,7 +636,7 @@ test_deb() {
         [[ $(head -n 1 "$tmp/c.txt") == "model /usr/share/transparse/models/en_ewt.tpm" ]]
         diff <(tail -n +2 "$tmp/c.txt") "$tmp/want.txt"
         # (/lib is /usr/lib on a merged-/usr system)
-        ldd "$tmp/consumer_c" | grep -Eq "=> (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libtransparse.so.0 "
+        ldd "$tmp/consumer_c" | grep -E "=> (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libtransparse.so.0 " >/dev/null
 
         "${clean_env[@]}" cmake -S packaging/tests -B "$tmp/cmake" -DCMAKE_CXX_COMPILER="$(command -v "$CXX")" >"$tmp/cmake.log" 2>&1 &&
             cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; false; }
@@ -641,8 +654,16 @@ test_deb() {
         left=$(while read -r path; do [[ -e $path || -L $path ]] && echo "$path"; done <"$tmp/new.txt" || true)
         rm -f "$tmp.installed"
         [[ -z $left ]] || { echo "    left after purge: $left"; false; }
-        ! dpkg-query -W -f='${db:Status-Status}\n' libtransparse0 libtransparse-dev transparse 2>/dev/null | grep -qv not-installed
-        ! ldconfig -p | grep -q libtransparse
+        # (a negated command would not stop the test: set -e ignores it)
+        if dpkg-query -W -f='${db:Status-Status}\n' libtransparse0 libtransparse-dev transparse 2>/dev/null |
+            grep -v not-installed >/dev/null; then
+            echo "    a package is still known to dpkg"
+            false
+        fi
+        if ldconfig -p | grep libtransparse >/dev/null; then
+            echo "    libtransparse is still in the dynamic linker's cache"
+            false
+        fi
         echo "    purged: nothing of the packages is left"
     )
 }
