@@ -15,6 +15,9 @@
  * The Go side (capi.go) returns a status code and a malloc'd message; this
  * file turns the message into a tp_error for the caller.
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,4 +300,55 @@ int tp_model_save(const tp_model *model, const char *path, tp_error **err) {
     char *msg = NULL;
     int rc = tpgo_model_save((uintptr_t)model, (char *)path, &msg);
     return tp__finish(rc, msg, err);
+}
+
+/* ---- the default model ------------------------------------------------ */
+
+/* The strings tp_default_model_path has returned: one copy of each distinct
+ * path, kept until the library is unloaded, so that callers never free
+ * them and a later call never invalidates an earlier result. */
+struct tp__path {
+    struct tp__path *next;
+    char s[];
+};
+static struct tp__path *tp__paths;
+static pthread_mutex_t tp__paths_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *tp__intern(const char *s) {
+    const char *found = NULL;
+    pthread_mutex_lock(&tp__paths_mu);
+    for (struct tp__path *p = tp__paths; p != NULL && found == NULL; p = p->next)
+        if (strcmp(p->s, s) == 0)
+            found = p->s;
+    if (found == NULL) {
+        size_t n = strlen(s) + 1;
+        struct tp__path *p = malloc(sizeof *p + n);
+        if (p != NULL) {
+            memcpy(p->s, s, n);
+            p->next = tp__paths;
+            tp__paths = p;
+            found = p->s;
+        }
+    }
+    pthread_mutex_unlock(&tp__paths_mu);
+    return found;
+}
+
+const char *tp_default_model_path(void) {
+    if (tp__forked())
+        return NULL;
+    /* This library's own file, for the lookup relative to it. */
+    Dl_info info;
+    const char *lib = NULL;
+    if (dladdr((void *)&tp_default_model_path, &info) != 0)
+        lib = info.dli_fname;
+    /* The environment as the host sees it now (the Go runtime keeps the
+     * copy it made at load time). */
+    char *path = tpgo_default_model_path((char *)lib,
+                                         getenv("TRANSPARSE_MODEL"));
+    if (path == NULL)
+        return NULL;
+    const char *interned = tp__intern(path);
+    free(path);
+    return interned;
 }

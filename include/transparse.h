@@ -728,6 +728,33 @@ TP_API int tp_train_with_progress(const char *options, tp_progress_fn fn,
 TP_API int tp_model_save(const tp_model *model, const char *path,
                          tp_error **err);
 
+/*
+ * tp_default_model_path returns the file of the default model (the bundled
+ * UD English EWT model, en_ewt.tpm), for callers that were given no model.
+ * The order, first match wins:
+ *
+ *   1. $TRANSPARSE_MODEL, when set and not empty (returned whether or not
+ *      the file exists, so that a wrong setting fails at load time);
+ *   2. DIR/models/en_ewt.tpm, DIR being the directory of the loaded
+ *      libtransparse.so (symbolic links resolved): a model shipped beside
+ *      the library;
+ *   3. DIR/../share/transparse/models/en_ewt.tpm: an installation by
+ *      `./build.sh install PREFIX` (DIR is PREFIX/lib);
+ *   4. the models/en_ewt.tpm of a data directory compiled into the library
+ *      (distribution packages, e.g. /usr/share/transparse);
+ *   5. DIR/../models/en_ewt.tpm: the repository's model, seen from its
+ *      build tree's lib/.
+ *
+ * Steps 2-5 return only regular files that exist. The command line tool
+ * follows the same order from the directory of its executable.
+ *
+ * Returns: a NUL-terminated path owned by the library, valid until the
+ * library is unloaded (do not free it), or NULL when there is no default
+ * model, in a child process created by fork() (see TP_ERR_FORK), or when
+ * out of memory. Reads the environment at each call. Thread-safe.
+ */
+TP_API const char *tp_default_model_path(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -6,15 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/transparse/transparse/internal/modelpath"
 	"github.com/transparse/transparse/parser"
 )
 
 // ModelEnv is the environment variable that names the model to use when no
 // -m flag is given.
-const ModelEnv = "TRANSPARSE_MODEL"
+const ModelEnv = modelpath.Env
 
-// defaultModelFile is the default model, relative to a models directory.
-var defaultModelFile = filepath.Join("models", "en_ewt.tpm")
+// defaultModelFile is the default model, relative to the current directory.
+var defaultModelFile = filepath.Join("models", modelpath.File)
 
 // Hooks for tests.
 var (
@@ -23,19 +24,12 @@ var (
 )
 
 // defaultModelPaths lists, in order, the places where the default model is
-// looked for: models/en_ewt.tpm in the executable's directory, in its
-// parent directory and in ../share/transparse; then in the current
-// directory.
+// looked for: the library's order (internal/modelpath) seen from the
+// executable's directory, then models/en_ewt.tpm in the current directory.
 func defaultModelPaths() []string {
 	var paths []string
 	if exe, err := executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-		dir := filepath.Dir(exe)
-		for _, d := range []string{dir, filepath.Join(dir, ".."), filepath.Join(dir, "..", "share", "transparse")} {
-			paths = append(paths, filepath.Join(filepath.Clean(d), defaultModelFile))
-		}
+		paths = modelpath.Candidates(modelpath.Dir(exe))
 	}
 	if abs, err := filepath.Abs(defaultModelFile); err == nil {
 		return append(paths, abs)

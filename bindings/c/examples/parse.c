@@ -10,41 +10,19 @@
  *
  *   usage: parse [-m MODEL] [-c] [FILE]
  *
- * The model is -m MODEL, else $TRANSPARSE_MODEL, else ../../models/en_ewt.tpm,
- * else models/en_ewt.tpm of the repository this program was built in.
+ * The model is -m MODEL, else the library's default model
+ * (tp_default_model_path: $TRANSPARSE_MODEL, else the installed or the
+ * build tree's en_ewt.tpm).
  *
  * Build: cc parse.c $(pkg-config --cflags --libs transparse) -o parse
  */
-#define _GNU_SOURCE /* getline, readlink */
+#define _GNU_SOURCE /* getline */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <transparse.h>
-
-static const char *find_model(const char *arg, char *buf, size_t cap) {
-    if (arg)
-        return arg;
-    const char *env = getenv("TRANSPARSE_MODEL");
-    if (env && *env)
-        return env;
-    const char *rel = "../../models/en_ewt.tpm";
-    if (access(rel, R_OK) == 0)
-        return rel;
-    /* Next to the executable: <repo>/bindings/c/examples/parse. */
-    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-    if (n > 0) {
-        buf[n] = '\0';
-        char *slash = strrchr(buf, '/');
-        if (slash && (size_t)(slash - buf) + 32 < cap) {
-            strcpy(slash, "/../../../models/en_ewt.tpm");
-            if (access(buf, R_OK) == 0)
-                return buf;
-        }
-    }
-    return rel; /* report the documented default in the error */
-}
 
 /* parse_conllu reads all of in, parses it as CoNLL-U and prints the result. */
 static int parse_conllu(tp_model *model, FILE *in) {
@@ -105,8 +83,12 @@ int main(int argc, char **argv) {
         }
     }
 
-    char pathbuf[4096];
-    const char *path = find_model(model_arg, pathbuf, sizeof pathbuf);
+    const char *path = model_arg ? model_arg : tp_default_model_path();
+    if (path == NULL) {
+        fprintf(stderr, "parse: no model given (-m MODEL) and no default model "
+                        "found; set TRANSPARSE_MODEL or install the model\n");
+        return 1;
+    }
     tp_model *model = NULL;
     tp_error *err = NULL;
     if (tp_model_load(path, &model, &err) != TP_OK) {

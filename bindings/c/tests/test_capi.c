@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -1699,6 +1700,41 @@ static void test_parse_tokens(tp_model *m) {
     CHECK(out == NULL);
 }
 
+/* tp_default_model_path: $TRANSPARSE_MODEL first, read at each call; else
+ * this build tree's model, seen from the library the test is linked with
+ * (self is <repo>/bindings/c/tests/test_capi). */
+static void test_default_model_path(const char *self) {
+    const char *saved = getenv("TRANSPARSE_MODEL");
+    char *keep = saved ? strdup(saved) : NULL;
+
+    setenv("TRANSPARSE_MODEL", "/nonexistent/chosen.tpm", 1);
+    const char *p = tp_default_model_path();
+    CHECK(p != NULL && strcmp(p, "/nonexistent/chosen.tpm") == 0);
+    CHECK(tp_default_model_path() == p); /* the same string, still valid */
+    setenv("TRANSPARSE_MODEL", "other.tpm", 1);
+    CHECK(tp_default_model_path() != NULL && strcmp(tp_default_model_path(), "other.tpm") == 0);
+    CHECK(p != NULL && strcmp(p, "/nonexistent/chosen.tpm") == 0);
+
+    unsetenv("TRANSPARSE_MODEL");
+    const char *slash = strrchr(self, '/');
+    char want[4096], want_real[PATH_MAX], got_real[PATH_MAX];
+    snprintf(want, sizeof want, "%.*s/../../../models/en_ewt.tpm",
+             slash ? (int)(slash - self) : 1, slash ? self : ".");
+    p = tp_default_model_path();
+    if (access(want, R_OK) == 0) {
+        CHECKF(p != NULL && realpath(p, got_real) != NULL &&
+                   realpath(want, want_real) != NULL &&
+                   strcmp(got_real, want_real) == 0,
+               "tp_default_model_path() = %s, want %s", p ? p : "NULL", want);
+    } else {
+        CHECKF(p == NULL || access(p, R_OK) == 0,
+               "tp_default_model_path() = %s: no such file", p);
+    }
+    if (keep != NULL)
+        setenv("TRANSPARSE_MODEL", keep, 1);
+    free(keep);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -1719,6 +1755,7 @@ int main(int argc, char **argv) {
     test_train_and_save(ewt);
     test_train_progress(ewt);
     test_fork(model, self);
+    test_default_model_path(self);
     if (access(model, R_OK) == 0) {
         test_with_model(model);
         test_free_while_parsing(model);

@@ -161,6 +161,8 @@ tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
 tp_systems = _declare("tp_systems", ctypes.c_int, c_void_p_p, _err_out)
 tp_train = _declare("tp_train", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
 tp_model_save = _declare("tp_model_save", ctypes.c_int, _model, ctypes.c_char_p, _err_out)
+# The path is owned by the library (c_char_p copies it); None when none.
+tp_default_model_path = _declare("tp_default_model_path", ctypes.c_char_p)
 
 
 class tp_progress(ctypes.Structure):
