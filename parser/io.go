@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -228,7 +229,9 @@ func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 }
 
 // ParseCoNLLUWorkers is ParseCoNLLU with the sentences parsed by up to
-// workers goroutines (1 or less: on the calling goroutine). The output, and
+// workers goroutines (1 or less: on the calling goroutine; more than
+// MaxWorkers: MaxWorkers). A goroutine is started only when there is a
+// batch of sentences for it, so a short input starts few. The output, and
 // the error if any, are those of ParseCoNLLU: sentences are written in
 // input order, and parsing stops at the first error in input order.
 func (m *Model) ParseCoNLLUWorkers(r io.Reader, w io.Writer, name string, workers int) error {
@@ -282,6 +285,11 @@ func (m *Model) ParseTokensWorkers(r io.Reader, w io.Writer, name string, first,
 // streamBatch is the number of sentences a worker of stream parses at a
 // time.
 const streamBatch = 64
+
+// MaxWorkers returns the most goroutines ParseCoNLLUWorkers and
+// ParseTokensWorkers use: 4 per CPU the Go runtime may use (GOMAXPROCS).
+// Parsing is CPU-bound; more would only cost memory.
+func MaxWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
 
 // streamJob is a batch of sentences of stream, in input order.
 type streamJob struct {
@@ -356,17 +364,46 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 		}
 	}
 
+	workers = min(workers, MaxWorkers())
 	order := make(chan *streamJob, 2*workers)
 	work := make(chan *streamJob, 2*workers)
 	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for {
+			select {
+			case j := <-work:
+				parse(j)
+			case <-quit:
+				return
+			}
+		}
+	}
+	// The reader starts a worker per batch, up to workers, until the
+	// writer stops.
+	var mu sync.Mutex
+	stopped := false
+	start := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			wg.Add(1)
+			go worker()
+		}
+	}
 	go func() {
 		defer close(order)
-		for {
+		for started := 0; ; {
 			j := read()
 			select {
 			case order <- j:
 			case <-quit:
 				return
+			}
+			if started < workers {
+				started++
+				start()
 			}
 			select {
 			case work <- j:
@@ -378,21 +415,6 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case j := <-work:
-					parse(j)
-				case <-quit:
-					return
-				}
-			}
-		}()
-	}
 	var err error
 	for j := range order {
 		<-j.done
@@ -400,6 +422,9 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			break
 		}
 	}
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
 	close(quit)
 	wg.Wait()
 	return written, flushed(bw, err)
