@@ -18,15 +18,12 @@
 
 static int passed, failed;
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (cond) {                                                                    \
-            passed++;                                                                  \
-        } else {                                                                       \
-            failed++;                                                                  \
-            std::fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);      \
-        }                                                                              \
-    } while (0)
+static void check(bool ok, int line, const char *what) {
+    (ok ? passed : failed)++;
+    if (!ok)
+        std::fprintf(stderr, "test_cpp_asan.cpp:%d: FAIL: %s\n", line, what);
+}
+#define CHECK(cond) check((cond), __LINE__, #cond)
 
 // joined reads every string of a Result: its deprels and UPOS tags.
 static std::string joined(const transparse::Result &r) {
