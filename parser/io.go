@@ -65,14 +65,18 @@ func (v *Variant) classifier(name string, classes []string) modelfmt.Classifier 
 	return c
 }
 
-// Save writes the model file to path (atomically: a temporary file renamed).
+// Save writes the model file to path (atomically: a temporary file renamed;
+// see modelfmt.WriteFile). A symbolic link is written through; a
+// directory, device, FIFO or socket at path is refused, untouched.
 func (m *Model) Save(path string) error { return modelfmt.WriteFile(path, m.Document()) }
 
 // MarshalBinary returns the bytes of the model file.
 func (m *Model) MarshalBinary() ([]byte, error) { return modelfmt.Marshal(m.Document()) }
 
-// Load reads a model file from path. Errors wrap the modelfmt sentinels
-// (modelfmt.ErrNotModel, ErrNewerVersion, ErrCorrupt) or the os error.
+// Load reads a model file from path, which may also be a pipe or a device:
+// it is read as a stream within the bounds of modelfmt.ReadFile. Errors
+// wrap the modelfmt sentinels (modelfmt.ErrNotModel, ErrNewerVersion,
+// ErrCorrupt) or the os error.
 func Load(path string) (*Model, error) {
 	doc, err := modelfmt.ReadFile(path)
 	if err != nil {

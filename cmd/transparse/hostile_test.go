@@ -8,8 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,9 +20,24 @@ import (
 // tests (see TestMain), so that tests can measure a whole process.
 const runAsCLIEnv = "TRANSPARSE_TEST_RUN_CLI"
 
+// peakRSSFileEnv names a file where such a child writes its peak resident
+// memory (VmHWM, in kB) when the command ends: getrusage's maxrss would
+// count the test process's memory, which the child shares until it
+// executes.
+const peakRSSFileEnv = "TRANSPARSE_TEST_PEAK_RSS_FILE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCLIEnv) != "" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		if f := os.Getenv(peakRSSFileEnv); f != "" {
+			status, _ := os.ReadFile("/proc/self/status")
+			for _, line := range strings.Split(string(status), "\n") {
+				if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+					os.WriteFile(f, []byte(strings.TrimSuffix(strings.TrimSpace(rest), " kB")), 0o644)
+				}
+			}
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -33,7 +48,8 @@ func TestMain(m *testing.M) {
 func cliProcess(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string, wall time.Duration, maxRSS int64) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runAsCLIEnv+"=1")
+	rssFile := filepath.Join(t.TempDir(), "peak-rss")
+	cmd.Env = append(os.Environ(), runAsCLIEnv+"=1", peakRSSFileEnv+"="+rssFile)
 	if stdin != "" {
 		f, err := os.Open(stdin)
 		if err != nil {
@@ -50,9 +66,9 @@ func cliProcess(t *testing.T, stdin string, args ...string) (code int, stdout, s
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if ru != nil {
-		maxRSS = ru.Maxrss << 10 // KiB on Linux
+	if b, err := os.ReadFile(rssFile); err == nil {
+		kb, _ := strconv.ParseInt(string(b), 10, 64)
+		maxRSS = kb << 10
 	}
 	return cmd.ProcessState.ExitCode(), out.String(), errb.String(), wall, maxRSS
 }
