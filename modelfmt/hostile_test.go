@@ -155,7 +155,7 @@ const asChildEnv = "MODELFMT_TEST_AS_CHILD"
 
 // A 100 MB file whose header declares 2 GiB is refused by a process that
 // may map only 256 MB more than it has when it starts reading. (The limit
-// is relative: the Go runtime reserves several hundred MB of address space
+// is relative: the Go runtime reserves more than 256 MB of address space
 // for its heap metadata at start-up, so that no absolute limit of 256 MB
 // lets a Go program, or a Python one that loads the library, start at
 // all.)

@@ -84,8 +84,8 @@ func needModel(t *testing.T) string {
 }
 
 // A device that never ends is refused on its first bytes: at once, in
-// little memory. (The time bound only catches a read of the whole device,
-// which took seconds; the process starts and stops within it.)
+// little memory. (The time bound only catches a read of the whole device;
+// the process starts and stops well within it.)
 func TestParseModelDevZero(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip(err)

@@ -43,8 +43,8 @@ def run_child(body, *args):
 
 
 def test_load_dev_zero_is_refused_at_once():
-    # A device that never ends is refused on its first bytes: reading it
-    # whole took seconds and gigabytes. The time bound only catches that.
+    # A device that never ends is refused on its first bytes, not read
+    # whole; the time bound only catches such a read.
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     out = run_child("""
@@ -82,9 +82,10 @@ def test_declared_size_is_not_reserved(model_file, tmp_path):
     # A 100 MB file whose header declares 2 GiB of document is refused by a
     # process that may map only 256 MB more than it has once the library
     # has started: the loader no longer reserves what the header declares.
-    # The limit is relative because the Go runtime alone reserves about
-    # 1.5 GB of address space at start-up (heap metadata, thread stacks);
-    # no absolute limit of 256 MB lets it start at all.
+    # The limit is relative because the interpreter and the Go runtime
+    # reserve far more than 256 MB of address space at start-up (heap
+    # metadata, thread stacks, malloc arenas): no absolute limit of 256 MB
+    # lets them start at all.
     path = tmp_path / "huge.tpm"
     huge_declared(model_file, path)
     out = run_child("""
