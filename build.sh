@@ -272,6 +272,16 @@ t_cpp() {
         bindings/c/tests/test_cpp "$MODEL"
 }
 
+# The C++ wrapper's lifetimes under AddressSanitizer: a result outlives the
+# Model object it came from.
+t_cpp_asan() {
+    # shellcheck disable=SC2046
+    "$CXX" -std=c++11 -O1 -g "${CWARN[@]}" -fsanitize=address -fno-omit-frame-pointer -pthread \
+        $(pc --cflags) -Ibindings/c bindings/c/tests/test_cpp_asan.cpp \
+        -o bindings/c/tests/test_cpp_asan $(pc --libs) &&
+        bindings/c/tests/test_cpp_asan "$MODEL"
+}
+
 # The example runs uninstalled (rpath from the .pc) and prints CoNLL-U, or
 # fails cleanly without a model.
 t_example() {
@@ -382,6 +392,7 @@ run_tests() {
     suite "ABI: exported symbols and soname" t_abi
     suite "C tests (bindings/c/tests/test_capi.c)" t_c
     suite "C++ tests (bindings/c/tests/test_cpp.cpp)" t_cpp
+    suite "C++ lifetimes under ASan (bindings/c/tests/test_cpp_asan.cpp)" t_cpp_asan
     suite "C example (bindings/c/examples/parse)" t_example
     suite "Python tests and doctests (bindings/python)" t_python
     suite "install, consumers (pkg-config, CMake), uninstall" t_install
@@ -670,7 +681,7 @@ test_deb() {
 
 clean() {
     rm -rf lib bin dist
-    rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp \
+    rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
         bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
 }
 

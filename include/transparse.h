@@ -82,10 +82,14 @@
  *  arc-standard, arc-eager and arc-hybrid, quadratic for systems that may
  *  compare every pair of words), so every call ends, and the limits bound
  *  its time and memory: a sentence of TP_MAX_WORDS words parses in well
- *  under a second with the bundled model. A model file's sizes are checked
- *  before anything is allocated for them: a corrupt or truncated file gives
+ *  under a second with the bundled model. A model file is read as a stream,
+ *  whatever it is (a regular file, a pipe such as /dev/stdin, a device):
+ *  its first 12 bytes (magic and version) are checked before anything else
+ *  is read, no more is read than its header's document length allows, and
+ *  memory grows only with the data that has arrived, never with what the
+ *  header declares. A corrupt, truncated or endless input gives
  *  TP_ERR_MODEL_FORMAT (never a crash or a hang) and makes the library
- *  allocate at most 64 times the file's size plus 1 MiB.
+ *  allocate at most 64 times the bytes it read plus 1 MiB.
  *
  * GO SHARED LIBRARY CAVEATS (read these)
  *
@@ -292,9 +296,13 @@ typedef struct tp_model tp_model;
  *          caller owns it and frees it with tp_model_free.
  *   err    out, may be NULL: receives an error object on failure.
  *
+ * path may also name a pipe or a device; it is read within the bounds of
+ * LIMITS above ("/dev/zero" fails at once: not a transparse model).
+ *
  * Errors: TP_ERR_ARGUMENT (path or model is NULL), TP_ERR_IO (cannot open
  * or read the file; the message contains the path), TP_ERR_MODEL_FORMAT
- * (not a transparse model, truncated or corrupt), TP_ERR_MODEL_VERSION
+ * (not a transparse model; truncated: "truncated: N of M bytes of
+ * document (the input ends early)"; or corrupt), TP_ERR_MODEL_VERSION
  * (written by a newer version; the message names both versions),
  * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
  *
@@ -716,6 +724,12 @@ TP_API int tp_train_with_progress(const char *options, tp_progress_fn fn,
 /*
  * tp_model_save writes model to a model file at path (atomically: a
  * temporary file in the same directory, then renamed).
+ *
+ * path must be a regular file, a new path, or a symbolic link to one of
+ * these: a link is written through (the file at the end of its links is
+ * replaced atomically; the link stays). A directory, device, FIFO or socket
+ * at path is refused with TP_ERR_IO before anything is written ("...:
+ * is a character device, not a regular file; ..."), and left as it is.
  *
  *   model  in: a loaded or trained model.
  *   path   in: NUL-terminated file name.

@@ -2,9 +2,7 @@ package modelfmt
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -17,48 +15,101 @@ import (
 )
 
 // Decode decodes the model file held in data. It is safe on untrusted
-// input: it never panics or hangs, and it checks sizes before allocating,
-// so memory stays bounded (the document may be at most 22 times the size of
-// the compressed stream and at most MaxDocumentSize; decoded values are
-// proportional to the document and limited by MaxObjects). Every error is
-// an *Error wrapping ErrNotModel, ErrNewerVersion or ErrCorrupt (see Error
-// for the messages).
+// input: it never panics or hangs, and memory grows only as data arrives
+// (the document buffer never holds more than the stream has produced and
+// at most 64 times the bytes read so far; decoded values are proportional
+// to the document and limited by MaxObjects). Every error is an *Error
+// wrapping ErrNotModel, ErrNewerVersion or ErrCorrupt (see Error for the
+// messages).
 //
 // data is not retained. The blobs of the returned Model are sub-slices of
 // one buffer that holds the decompressed document.
 func Decode(data []byte) (*Model, error) {
-	return decodeFrom(bytes.NewReader(data), int64(len(data)), "")
+	return decodeFrom(&memSource{data}, "")
 }
 
 // ReadFile reads and decodes the model file at path (see Decode). The file
-// is read as a stream: memory use is the decompressed document plus small
-// fixed buffers, whatever the file's size. Errors carry path.
+// is read as a stream, within the same bounds whatever it is: a regular
+// file, a pipe or a device. The magic and the version are checked on the
+// first 12 bytes, and no more is read than the header's document length
+// allows (the longest stream a writer produces for it, plus at most
+// MaxPadding bytes of padding chunks). Memory use is the decompressed
+// document plus small fixed buffers. Errors carry path.
 func ReadFile(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{Path: path, Offset: -1, Err: fmt.Errorf("open: %w", unwrapPathError(err))}
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Err: fmt.Errorf("stat: %w", unwrapPathError(err))}
-	}
-	if fi.Mode().IsRegular() {
-		return decodeFrom(f, fi.Size(), path)
-	}
-	// A pipe or device: read it whole, up to the largest size a model
-	// file can have.
-	limit := int64(headerSizeV1) + maxStreamLen(MaxDocumentSize)
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
-	}
-	if int64(len(data)) > limit {
-		return nil, newError(path, limit, "stream", kindCorrupt,
-			"corrupt (input is longer than the %d bytes any model file can have)", limit)
-	}
-	return decodeFrom(bytes.NewReader(data), int64(len(data)), path)
+	br := bufReaders.Get().(*bufio.Reader)
+	br.Reset(f)
+	defer func() {
+		br.Reset(nil)
+		bufReaders.Put(br)
+	}()
+	return decodeFrom(&readerSource{br}, path)
 }
+
+// bufReaders recycles the read buffers of ReadFile: for small models their
+// allocation is much of the cost of a load.
+var bufReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
+
+// bufSize is the read buffer of ReadFile; it holds the largest chunk.
+const bufSize = 1 << 17
+
+// source yields the bytes of a model file in order.
+type source interface {
+	// next returns the next n bytes (n <= bufSize), valid until the next
+	// call. At the end of the input it returns the bytes left, fewer than
+	// n, with io.EOF; on a read error, the bytes read and the error.
+	next(n int) ([]byte, error)
+	// skip discards the next n bytes and returns how many it discarded.
+	skip(n int) (int, error)
+}
+
+// memSource is a source over bytes in memory.
+type memSource struct{ b []byte }
+
+func (s *memSource) next(n int) ([]byte, error) {
+	if n > len(s.b) {
+		b := s.b
+		s.b = nil
+		return b, io.EOF
+	}
+	b := s.b[:n:n]
+	s.b = s.b[n:]
+	return b, nil
+}
+
+func (s *memSource) skip(n int) (int, error) {
+	b, err := s.next(n)
+	return len(b), err
+}
+
+// readerSource is a source over a buffered reader.
+type readerSource struct{ r *bufio.Reader }
+
+func (s *readerSource) next(n int) ([]byte, error) {
+	b, err := s.r.Peek(n)
+	s.r.Discard(len(b))
+	if err != nil && len(b) == n { // not expected: Peek gave all of it
+		err = nil
+	}
+	return b, err
+}
+
+func (s *readerSource) skip(n int) (int, error) { return s.r.Discard(n) }
+
+// Snappy framing-format limits, as enforced by github.com/golang/snappy.
+const (
+	maxBlockSize = 65536 // decoded bytes per chunk
+	maxChunkLen  = 76494 // chunk body: MaxEncodedLen(65536) + 4-byte checksum
+)
+
+// MaxPadding is the most padding (and other skippable chunks) a stream
+// may hold beyond the longest stream a writer produces for its document:
+// it bounds how much of an endless input (a pipe, a device) is read.
+const MaxPadding = 1 << 20
 
 // maxStreamLen is the longest snappy framing stream a conforming writer
 // produces for d bytes: the stream identifier, then one chunk per 64 KiB,
@@ -67,29 +118,34 @@ func maxStreamLen(d int64) int64 {
 	return 10 + (d+maxBlockSize-1)/maxBlockSize*(maxChunkLen+4)
 }
 
-// Snappy framing-format limits, as enforced by github.com/golang/snappy.
-const (
-	maxBlockSize = 65536 // decoded bytes per chunk
-	maxChunkLen  = 76494 // chunk body: MaxEncodedLen(65536) + 4-byte checksum
-)
+// maxLive bounds the document buffers alive at once (the one being
+// filled and, while it grows, the one it replaces) to this many times the
+// stream bytes read so far (plus the first buffer, firstDocCap): the
+// memory bound of the header (include/transparse.h). A full buffer holds
+// at most 64/3 times the bytes read (maxExpansion), so doubling it always
+// stays within the bound.
+const maxLive = 64
+
+// firstDocCap is the capacity of the document buffer before any data has
+// arrived.
+const firstDocCap = 256 << 10
 
 // versionDecoders holds, for every format version this library reads
 // (the index), the function that reads what follows the magic and version.
 // To add version N+1: write decodeVN1, add it here, raise FormatVersion.
-var versionDecoders = [...]func(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error){
+var versionDecoders = [...]func(src source, hdr []byte, path string) (*Model, error){
 	1: decodeV1,
 	2: decodeV2,
 }
 
-// decodeFrom decodes the size bytes of ra.
-func decodeFrom(ra io.ReaderAt, size int64, path string) (*Model, error) {
+// decodeFrom decodes the model file src holds.
+func decodeFrom(src source, path string) (*Model, error) {
 	var buf [headerSizeV1]byte
-	hdr := buf[:min(size, headerSizeV1)]
-	n, err := ra.ReadAt(hdr, 0)
+	b, err := src.next(headerSizeV1)
 	if err != nil && err != io.EOF {
 		return nil, &Error{Path: path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
 	}
-	hdr = hdr[:n]
+	hdr := buf[:copy(buf[:], b)]
 	if len(hdr) < len(Magic) || string(hdr[:len(Magic)]) != Magic {
 		if len(hdr) >= 4 && len(hdr) < len(Magic) && string(hdr) == Magic[:len(hdr)] {
 			return nil, newError(path, int64(len(hdr)), "header", kindCorrupt,
@@ -110,199 +166,182 @@ func decodeFrom(ra io.ReaderAt, size int64, path string) (*Model, error) {
 		return nil, newError(path, int64(len(Magic)), "header", kindNewer,
 			"made by a newer transparse (format version %d; this library reads versions up to %d)", version, FormatVersion)
 	}
-	return versionDecoders[version](ra, size, hdr, path)
+	return versionDecoders[version](src, hdr, path)
 }
 
 // decodeV1 reads a version 1 file: after magic and version, the document
 // length (uint64 LE) and the snappy framing-format stream of the document.
-func decodeV1(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error) {
-	return decodeStream(ra, size, hdr, path, false)
+func decodeV1(src source, hdr []byte, path string) (*Model, error) {
+	return decodeStream(src, hdr, path, false)
 }
 
 // decodeV2 reads a version 2 file: the container of version 1, whose
 // classifiers may also have Huffman-coded blobs ("coded_blobs", see
 // coding.go).
-func decodeV2(ra io.ReaderAt, size int64, hdr []byte, path string) (*Model, error) {
-	return decodeStream(ra, size, hdr, path, true)
+func decodeV2(src source, hdr []byte, path string) (*Model, error) {
+	return decodeStream(src, hdr, path, true)
 }
 
 // decodeStream reads the header fields after the version and the snappy
 // stream of a version 1 or 2 file; coded tells whether the document may
 // hold coded blobs.
-func decodeStream(ra io.ReaderAt, size int64, hdr []byte, path string, coded bool) (*Model, error) {
+func decodeStream(src source, hdr []byte, path string, coded bool) (*Model, error) {
 	if len(hdr) < headerSizeV1 {
 		return nil, newError(path, int64(len(hdr)), "header", kindCorrupt,
 			"truncated: input ends after %d bytes, inside the %d-byte header", len(hdr), headerSizeV1)
 	}
 	docLen := binary.LittleEndian.Uint64(hdr[SniffLen:])
-	streamLen := size - headerSizeV1
 	if docLen > MaxDocumentSize {
 		return nil, newError(path, SniffLen, "header", kindCorrupt,
 			"corrupt at byte %d (header says the document is %d bytes; the limit is %d)", SniffLen, docLen, MaxDocumentSize)
 	}
-	if most := maxExpansion * uint64(streamLen); docLen > most {
-		return nil, newError(path, SniffLen, "header", kindCorrupt,
-			"corrupt at byte %d (header says %d bytes of document, but the %d-byte stream after it cannot hold more than %d)",
-			SniffLen, docLen, streamLen, most)
-	}
-
-	var src io.Reader = io.NewSectionReader(ra, headerSizeV1, streamLen)
-	if _, ok := ra.(*os.File); ok {
-		src = bufio.NewReaderSize(src, 1<<16)
-	}
-	sr := snappyReaders.Get().(*snappy.Reader)
-	sr.Reset(src)
-	defer func() {
-		sr.Reset(nil)
-		snappyReaders.Put(sr)
-	}()
-	doc := make([]byte, docLen) // bounded by the checks above
-	hugepage.Advise(doc)
-	got, err := io.ReadFull(sr, doc)
+	doc, err := readStream(src, int(docLen), path)
 	if err != nil {
-		return nil, streamError(err, ra, size, docLen, got, path)
-	}
-	// The stream must end where the document does.
-	var one [1]byte
-	switch k, err := sr.Read(one[:]); {
-	case k > 0:
-		off := excessChunk(ra, headerSizeV1, size, docLen)
-		return nil, newError(path, off, "stream", kindCorrupt,
-			"corrupt at byte %d (the stream holds more than the %d bytes of document the header declares: this chunk goes beyond them)", off, docLen)
-	case err != io.EOF:
-		return nil, streamError(err, ra, size, docLen, got, path)
+		return nil, err
 	}
 	return decodeDocument(doc, path, coded)
 }
 
-// snappyReaders recycles snappy readers, which hold 140 KB of buffers:
-// for small models that is most of the cost of a Decode.
-var snappyReaders = sync.Pool{New: func() any { return snappy.NewReader(nil) }}
-
-// streamError turns an error of the snappy reader into an *Error, finding
-// the chunk at fault.
-func streamError(err error, ra io.ReaderAt, size int64, docLen uint64, got int, path string) error {
-	truncated := func() error {
-		return newError(path, size, "stream", kindCorrupt,
-			"truncated: header says %d bytes of document, stream ended after %d", docLen, got)
+// readStream reads the snappy framing-format stream of a docLen-byte
+// document from src (which starts at file offset headerSizeV1), checking
+// every chunk as it arrives, and returns the document. The document
+// buffer grows with the data (see maxLive), so a header that declares more
+// than the stream holds costs nothing.
+func readStream(src source, docLen int, path string) ([]byte, error) {
+	pos := int64(headerSizeV1) // file offset of the next chunk
+	limit := pos + maxStreamLen(int64(docLen)) + MaxPadding
+	doc := make([]byte, 0, docCap(docLen, firstDocCap))
+	corrupt := func(off int64, format string, args ...any) error {
+		return newError(path, off, "stream", kindCorrupt, "corrupt at byte %d (%s)", off, fmt.Sprintf(format, args...))
 	}
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return truncated()
-	case errors.Is(err, snappy.ErrCorrupt) || errors.Is(err, snappy.ErrUnsupported) || errors.Is(err, snappy.ErrTooLarge):
-		off, msg, isTrunc := diagnoseStream(ra, headerSizeV1, size)
+	// ended reports input that ends inside a chunk: truncated if the
+	// document is not complete, corrupt otherwise.
+	ended := func(end int64, format string, args ...any) error {
+		if len(doc) < docLen {
+			return truncated(path, end, len(doc), docLen)
+		}
+		return corrupt(pos, format, args...)
+	}
+	readErr := func(err error) error {
+		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
+	}
+	for first := true; ; first = false {
+		h, err := src.next(4)
 		switch {
-		case isTrunc && uint64(got) < docLen:
-			return truncated()
-		case off < 0:
-			return newError(path, -1, "stream", kindCorrupt, "corrupt stream (%v)", err)
+		case err != nil && err != io.EOF:
+			return nil, readErr(err)
+		case len(h) == 0: // the end of the stream
+			if len(doc) < docLen {
+				return nil, truncated(path, pos, len(doc), docLen)
+			}
+			return doc, nil
+		case len(h) < 4:
+			return nil, ended(pos+int64(len(h)), "input ends inside a snappy chunk header, after %d of its 4 bytes", len(h))
 		}
-		return newError(path, off, "stream", kindCorrupt, "corrupt at byte %d (%s)", off, msg)
-	}
-	return &Error{Path: path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
-}
-
-// diagnoseStream walks the snappy framing-format chunks in bytes
-// [start, end) of ra, checking them as the snappy reader does, and returns
-// the file offset of the first bad chunk and what is wrong with it;
-// truncated tells whether the problem is that the input ends inside a
-// chunk. It returns off < 0 if it finds nothing wrong. It runs only after
-// the snappy reader has failed, and allocates at most two chunk buffers.
-func diagnoseStream(ra io.ReaderAt, start, end int64) (off int64, msg string, truncated bool) {
-	var hdr [4]byte
-	var body, decoded []byte
-	for pos, first := start, true; pos < end; first = false {
-		if end-pos < 4 {
-			return pos, fmt.Sprintf("input ends inside a snappy chunk header, after %d of its 4 bytes", end-pos), true
-		}
-		if _, err := ra.ReadAt(hdr[:], pos); err != nil {
-			return pos, fmt.Sprintf("read error: %v", err), false
-		}
-		typ := hdr[0]
-		n := int64(hdr[1]) | int64(hdr[2])<<8 | int64(hdr[3])<<16
+		typ := h[0]
+		n := int(h[1]) | int(h[2])<<8 | int(h[3])<<16
 		switch {
 		case first && typ != 0xff:
-			return pos, "stream does not start with a snappy stream identifier", false
+			return nil, corrupt(pos, "stream does not start with a snappy stream identifier")
 		case typ >= 0x02 && typ <= 0x7f:
-			return pos, fmt.Sprintf("snappy chunk of reserved type 0x%02x", typ), false
+			return nil, corrupt(pos, "snappy chunk of reserved type 0x%02x", typ)
 		case n > maxChunkLen:
-			return pos, fmt.Sprintf("snappy chunk of %d bytes, more than the %d allowed", n, maxChunkLen), false
-		case end-pos-4 < n:
-			return pos, fmt.Sprintf("input ends inside a snappy chunk, after %d of its %d bytes", end-pos-4, n), true
+			return nil, corrupt(pos, "snappy chunk of %d bytes, more than the %d allowed", n, maxChunkLen)
+		case pos+4+int64(n) > limit:
+			return nil, corrupt(pos, "the stream is longer than the %d bytes a %d-byte document can take, with %d bytes of padding",
+				limit-headerSizeV1, docLen, MaxPadding)
 		}
-		if body == nil {
-			body = make([]byte, maxChunkLen)
+		if typ >= 0x80 && typ != 0xff { // padding or a reserved skippable chunk
+			k, err := src.skip(n)
+			if k < n {
+				if err != nil && err != io.EOF {
+					return nil, readErr(err)
+				}
+				return nil, ended(pos+4+int64(k), "input ends inside a snappy chunk, after %d of its %d bytes", k, n)
+			}
+			pos += 4 + int64(n)
+			continue
 		}
-		b := body[:n]
-		if _, err := ra.ReadAt(b, pos+4); err != nil {
-			return pos, fmt.Sprintf("read error: %v", err), false
+		body, err := src.next(n)
+		if len(body) < n {
+			if err != nil && err != io.EOF {
+				return nil, readErr(err)
+			}
+			return nil, ended(pos+4+int64(len(body)), "input ends inside a snappy chunk, after %d of its %d bytes", len(body), n)
 		}
-		switch typ {
-		case 0xff:
-			if string(b) != "sNaPpY" {
-				return pos, "bad snappy stream identifier", false
+		if typ == 0xff {
+			if string(body) != "sNaPpY" {
+				return nil, corrupt(pos, "bad snappy stream identifier")
 			}
-		case 0x00, 0x01:
-			if n < 4 {
-				return pos, "snappy chunk too short to hold its checksum", false
-			}
-			data := b[4:]
-			if typ == 0x00 {
-				dn, err := snappy.DecodedLen(data)
-				if err != nil {
-					return pos, "invalid snappy block length", false
-				}
-				if dn > maxBlockSize {
-					return pos, fmt.Sprintf("snappy chunk decodes to %d bytes, more than the %d allowed", dn, maxBlockSize), false
-				}
-				if decoded == nil {
-					decoded = make([]byte, maxBlockSize)
-				}
-				if data, err = snappy.Decode(decoded, data); err != nil {
-					return pos, "invalid snappy block", false
-				}
-			} else if len(data) > maxBlockSize {
-				return pos, fmt.Sprintf("uncompressed snappy chunk of %d bytes, more than the %d allowed", len(data), maxBlockSize), false
-			}
-			if maskedCRC(data) != binary.LittleEndian.Uint32(b) {
-				return pos, "snappy chunk checksum mismatch", false
-			}
+			pos += 4 + int64(n)
+			continue
 		}
-		pos += 4 + n
+		if n < 4 {
+			return nil, corrupt(pos, "snappy chunk too short to hold its checksum")
+		}
+		data := body[4:]
+		dn := len(data)
+		if typ == 0x00 {
+			if dn, err = snappy.DecodedLen(data); err != nil {
+				return nil, corrupt(pos, "invalid snappy block length")
+			}
+			if dn > maxBlockSize {
+				return nil, corrupt(pos, "snappy chunk decodes to %d bytes, more than the %d allowed", dn, maxBlockSize)
+			}
+		} else if dn > maxBlockSize {
+			return nil, corrupt(pos, "uncompressed snappy chunk of %d bytes, more than the %d allowed", dn, maxBlockSize)
+		}
+		if dn > docLen-len(doc) {
+			return nil, corrupt(pos, "the stream holds more than the %d bytes of document the header declares: this chunk goes beyond them", docLen)
+		}
+		pos += 4 + int64(n)
+		doc = grow(doc, dn, docLen, pos-headerSizeV1)
+		dst := doc[len(doc) : len(doc)+dn]
+		if typ == 0x00 {
+			if _, err := snappy.Decode(dst, data); err != nil {
+				return nil, corrupt(pos-4-int64(n), "invalid snappy block")
+			}
+		} else {
+			copy(dst, data)
+		}
+		if maskedCRC(dst) != binary.LittleEndian.Uint32(body) {
+			return nil, corrupt(pos-4-int64(n), "snappy chunk checksum mismatch")
+		}
+		doc = doc[:len(doc)+dn]
 	}
-	return -1, "", false
 }
 
-// excessChunk returns the file offset of the first data chunk of the valid
-// snappy stream in bytes [start, end) of ra whose data goes beyond the
-// first docLen bytes of document (or start if it finds none). It reads
-// only chunk headers and the length prefixes of compressed blocks.
-func excessChunk(ra io.ReaderAt, start, end int64, docLen uint64) int64 {
-	var hdr [4 + 4 + binary.MaxVarintLen32]byte
-	total := uint64(0)
-	for pos := start; pos+4 <= end; {
-		k, _ := ra.ReadAt(hdr[:min(int64(len(hdr)), end-pos)], pos)
-		if k < 4 {
-			break
-		}
-		typ := hdr[0]
-		n := int64(hdr[1]) | int64(hdr[2])<<8 | int64(hdr[3])<<16
-		switch typ {
-		case 0x00: // compressed: checksum, then the block's decoded length
-			dn, err := snappy.DecodedLen(hdr[8:k])
-			if err != nil || k < 8 {
-				return pos
-			}
-			total += uint64(dn)
-		case 0x01: // uncompressed: checksum, then the data
-			total += uint64(max(n-4, 0))
-		}
-		if total > docLen {
-			return pos
-		}
-		pos += 4 + n
+// truncated is the error for a stream that ends after got of the docLen
+// bytes of document; end is the file offset where the input ends.
+func truncated(path string, end int64, got, docLen int) error {
+	return newError(path, end, "stream", kindCorrupt,
+		"truncated: %d of %d bytes of document (the input ends early)", got, docLen)
+}
+
+// grow returns doc with room for n more bytes, growing it with the data:
+// to at most docLen, and within maxLive times the read stream bytes. Its
+// capacities are docLen divided by powers of two (rounded up), so that the
+// last step ends at docLen.
+func grow(doc []byte, n, docLen int, read int64) []byte {
+	need := len(doc) + n
+	if need <= cap(doc) {
+		return doc
 	}
-	return start
+	allowed := max(2*int64(cap(doc)), maxLive*read-int64(cap(doc)))
+	grown := make([]byte, len(doc), max(docCap(docLen, allowed), need))
+	hugepage.Advise(grown)
+	copy(grown, doc)
+	return grown
+}
+
+// docCap returns the largest docLen / 2^k (rounded up) that is at most
+// allowed, or 1.
+func docCap(docLen int, allowed int64) int {
+	c := int64(docLen)
+	for k := 1; c > allowed && k < 32; k++ {
+		c = (int64(docLen) + 1<<k - 1) >> k
+	}
+	return int(c)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -8,7 +8,8 @@
 //
 // Decoding is safe on untrusted input: a truncated, damaged or hostile file
 // gives an *Error (wrapping ErrNotModel, ErrNewerVersion or ErrCorrupt),
-// never a panic or a hang, and memory is bounded by the input's size before
-// it is allocated. The byte layout, schema and compatibility rules are
+// never a panic or a hang, and memory grows only with the data that has
+// arrived (at most 64 times the bytes read, plus 1 MiB), whatever the header
+// declares and whether the input is a file, a pipe or a device. The byte layout, schema and compatibility rules are
 // described in docs/model-format.md.
 package modelfmt

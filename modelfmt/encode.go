@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/golang/snappy"
 	"github.com/vmihailenco/msgpack/v5"
@@ -93,7 +96,18 @@ func Marshal(m *Model) ([]byte, error) {
 // file in the same directory, syncs it and renames it over path, so that
 // path holds either the old file or the complete new one, never a part.
 // An existing file keeps its permission bits; a new one gets 0644.
+//
+// path must be a regular file, a path that does not exist yet, or a
+// symbolic link to one of these: a link is written through, the file it
+// points to (after every link in the chain) is replaced atomically and the
+// link itself is left as it is. Anything else at path (a directory, a
+// device such as /dev/null, a FIFO, a socket) is refused before anything is
+// written, with an *Error that names it (see ResolveSavePath).
 func WriteFile(path string, m *Model) (err error) {
+	target, err := ResolveSavePath(path)
+	if err != nil {
+		return err
+	}
 	doc, err := marshalDoc(m)
 	if err != nil {
 		return withPath(err, path)
@@ -102,11 +116,11 @@ func WriteFile(path string, m *Model) (err error) {
 		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("%s: %w", op, unwrapPathError(e))}
 	}
 	perm := os.FileMode(0o644)
-	if fi, statErr := os.Stat(path); statErr == nil && fi.Mode().IsRegular() {
+	if fi, statErr := os.Stat(target); statErr == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		return ioErr("create temporary file", err)
 	}
@@ -133,7 +147,7 @@ func WriteFile(path string, m *Model) (err error) {
 	if err := f.Close(); err != nil {
 		return ioErr("close", err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, target); err != nil {
 		return ioErr("rename", err)
 	}
 	// Make the rename itself durable; not every system can sync a
@@ -143,6 +157,70 @@ func WriteFile(path string, m *Model) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// maxLinks is the longest chain of symbolic links ResolveSavePath follows
+// (the Linux limit).
+const maxLinks = 40
+
+// ResolveSavePath returns the file WriteFile(path, ...) replaces: path
+// itself when it is a regular file or does not exist, or, when it is a
+// symbolic link, the file at the end of its chain of links (which may not
+// exist yet). It returns the *Error WriteFile would give when path, or the
+// end of its links, is not a regular file, for example
+//
+//	modelfmt: /dev/null: is a character device, not a regular file; a model is only saved to a regular file or a new path
+//
+// Checking an output path with it before long work (training) finds such a
+// mistake early. It only inspects the file system; it writes nothing.
+func ResolveSavePath(path string) (string, error) {
+	p := path
+	for links := 0; ; links++ {
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return p, nil
+		case err != nil:
+			return "", &Error{Path: path, Offset: -1, Err: fmt.Errorf("stat: %w", unwrapPathError(err))}
+		case fi.Mode().IsRegular():
+			return p, nil
+		case fi.Mode()&fs.ModeSymlink == 0:
+			what := "is " + describeMode(fi.Mode())
+			if p != path {
+				what = fmt.Sprintf("links to %s, which %s", p, what)
+			}
+			return "", &Error{Path: path, Offset: -1, Err: fmt.Errorf(
+				"%s, not a regular file; a model is only saved to a regular file or a new path", what)}
+		case links == maxLinks:
+			return "", &Error{Path: path, Offset: -1, Err: fmt.Errorf("stat: %w", syscall.ELOOP)}
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return "", &Error{Path: path, Offset: -1, Err: fmt.Errorf("readlink: %w", unwrapPathError(err))}
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+}
+
+// describeMode names the kind of a file that is neither regular nor a
+// symbolic link.
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // withPath sets the Path of an *Error and returns it.

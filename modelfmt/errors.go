@@ -39,7 +39,7 @@ var (
 //	modelfmt: model.tpm: not a transparse model (first bytes 7f454c4602010100...)
 //	modelfmt: model.tpm: made by a newer transparse (format version 3; this library reads versions up to 2)
 //	modelfmt: model.tpm: corrupt at byte 1234 (snappy chunk checksum mismatch)
-//	modelfmt: model.tpm: truncated: header says 52110 bytes of document, stream ended after 4096
+//	modelfmt: model.tpm: truncated: 4096 of 52110 bytes of document (the input ends early)
 //	modelfmt: model.tpm: corrupt document at byte 77 (classifiers[0].blobs: expected a map, found a string)
 type Error struct {
 	// Path is the file the error is about; empty for Decode and Encode.

@@ -1,15 +1,21 @@
 package modelfmt
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
+	"testing/iotest"
 )
 
 // FuzzDecode checks that Decode never panics, hangs or allocates without
-// bound, that every error is an *Error of a known kind, and that whatever
-// decodes is a valid Model that encodes and decodes back to the same bytes.
+// bound, that every error is an *Error of a known kind, that reading the
+// same bytes as a stream (as ReadFile reads files, pipes and devices)
+// gives the same outcome, and that whatever decodes is a valid Model that
+// encodes and decodes back to the same bytes.
 //
 //	go test -fuzz=FuzzDecode ./modelfmt/
 func FuzzDecode(f *testing.F) {
@@ -29,8 +35,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add(wrap(f, bytes.Join([][]byte{{0x82}, str("system"), str("x"), str("classifiers"), {0xdd, 0xff, 0xff, 0xff, 0xff}}, nil)))
 	f.Add(wrap(f, bytes.Join([][]byte{{0x82}, str("system"), str("x"), str("strings"), {0x81}, str("t"), {0x92, 0xa1, 'a', 0xc0}}, nil)))
 	f.Add(wrap(f, rawDoc(f, fullModel())[:100]))
+	f.Add(declareHuge(valid, len(valid)+2*maxChunkLen))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data)
+		// One byte at a time: every chunk straddles reads.
+		ms, serr := decodeFrom(&readerSource{bufio.NewReaderSize(iotest.OneByteReader(bytes.NewReader(data)), bufSize)}, "")
+		if fmt.Sprint(err) != fmt.Sprint(serr) || !reflect.DeepEqual(m, ms) {
+			t.Fatalf("Decode and the stream reader differ:\n%v\n%v", err, serr)
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -184,3 +184,20 @@ func BenchmarkLoadBytes(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/load")
 }
+
+// BenchmarkLoad measures Load of the bundled model (or $TRANSPARSE_MODEL)
+// from its file: reading, then everything LoadBytes does (ms/load).
+func BenchmarkLoad(b *testing.B) {
+	path := testenv.ModelPath()
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("no model: %v", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Load(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/load")
+}

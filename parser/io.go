@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -64,14 +65,18 @@ func (v *Variant) classifier(name string, classes []string) modelfmt.Classifier 
 	return c
 }
 
-// Save writes the model file to path (atomically: a temporary file renamed).
+// Save writes the model file to path (atomically: a temporary file renamed;
+// see modelfmt.WriteFile). A symbolic link is written through; a
+// directory, device, FIFO or socket at path is refused, untouched.
 func (m *Model) Save(path string) error { return modelfmt.WriteFile(path, m.Document()) }
 
 // MarshalBinary returns the bytes of the model file.
 func (m *Model) MarshalBinary() ([]byte, error) { return modelfmt.Marshal(m.Document()) }
 
-// Load reads a model file from path. Errors wrap the modelfmt sentinels
-// (modelfmt.ErrNotModel, ErrNewerVersion, ErrCorrupt) or the os error.
+// Load reads a model file from path, which may also be a pipe or a device:
+// it is read as a stream within the bounds of modelfmt.ReadFile. Errors
+// wrap the modelfmt sentinels (modelfmt.ErrNotModel, ErrNewerVersion,
+// ErrCorrupt) or the os error.
 func Load(path string) (*Model, error) {
 	doc, err := modelfmt.ReadFile(path)
 	if err != nil {
@@ -228,7 +233,9 @@ func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
 }
 
 // ParseCoNLLUWorkers is ParseCoNLLU with the sentences parsed by up to
-// workers goroutines (1 or less: on the calling goroutine). The output, and
+// workers goroutines (1 or less: on the calling goroutine; more than
+// MaxWorkers: MaxWorkers). A goroutine is started only when there is a
+// batch of sentences for it, so a short input starts few. The output, and
 // the error if any, are those of ParseCoNLLU: sentences are written in
 // input order, and parsing stops at the first error in input order.
 func (m *Model) ParseCoNLLUWorkers(r io.Reader, w io.Writer, name string, workers int) error {
@@ -282,6 +289,11 @@ func (m *Model) ParseTokensWorkers(r io.Reader, w io.Writer, name string, first,
 // streamBatch is the number of sentences a worker of stream parses at a
 // time.
 const streamBatch = 64
+
+// MaxWorkers returns the most goroutines ParseCoNLLUWorkers and
+// ParseTokensWorkers use: 4 per CPU the Go runtime may use (GOMAXPROCS).
+// Parsing is CPU-bound; more would only cost memory.
+func MaxWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
 
 // streamJob is a batch of sentences of stream, in input order.
 type streamJob struct {
@@ -356,17 +368,46 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 		}
 	}
 
+	workers = min(workers, MaxWorkers())
 	order := make(chan *streamJob, 2*workers)
 	work := make(chan *streamJob, 2*workers)
 	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for {
+			select {
+			case j := <-work:
+				parse(j)
+			case <-quit:
+				return
+			}
+		}
+	}
+	// The reader starts a worker per batch, up to workers, until the
+	// writer stops.
+	var mu sync.Mutex
+	stopped := false
+	start := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			wg.Add(1)
+			go worker()
+		}
+	}
 	go func() {
 		defer close(order)
-		for {
+		for started := 0; ; {
 			j := read()
 			select {
 			case order <- j:
 			case <-quit:
 				return
+			}
+			if started < workers {
+				started++
+				start()
 			}
 			select {
 			case work <- j:
@@ -378,21 +419,6 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case j := <-work:
-					parse(j)
-				case <-quit:
-					return
-				}
-			}
-		}()
-	}
 	var err error
 	for j := range order {
 		<-j.done
@@ -400,6 +426,9 @@ func (m *Model) stream(next func() (*conllu.Sentence, int, error), fail func(*co
 			break
 		}
 	}
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
 	close(quit)
 	wg.Wait()
 	return written, flushed(bw, err)

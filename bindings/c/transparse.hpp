@@ -11,8 +11,13 @@
 // library's status code and message. Model and Result are move-only RAII
 // owners of a tp_model / tp_result. Requires C++11.
 //
-// Lifetimes: the strings a Result returns (deprel, upos) may belong to the
-// model; they stay valid while both the Result and its Model are alive.
+// Lifetimes: the strings a Result or BatchResult returns (deprel, upos,
+// xpos) belong to the model's label and tag tables. A result made by
+// Model::parse or parse_batch shares the ownership of its tp_model, so they
+// stay valid as long as the result is alive, even after the Model object is
+// gone: `Model::load(path).parse(words)` is safe. The tp_model is freed
+// when the Model and every result made from it are gone. (A Result built
+// directly from a tp_result * owns only that.)
 //
 // Thread safety: a Model may be used by many threads at once (parse and
 // parse_conllu are const). Results are independent objects.
@@ -21,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -55,6 +61,13 @@ inline void check(int rc, tp_error *err) {
     throw Error(code, msg);
 }
 
+// ModelFree frees a tp_model when its last owner (a Model or a result made
+// from it) is gone.
+struct ModelFree {
+    void operator()(tp_model *m) const noexcept { tp_model_free(m); }
+};
+typedef std::shared_ptr<tp_model> ModelRef;
+
 inline std::vector<const char *> c_strings(const std::vector<std::string> &v) {
     std::vector<const char *> out;
     out.reserve(v.size());
@@ -73,17 +86,21 @@ struct Tags {
     std::vector<std::string> upos, xpos, feats, lemma;
 };
 
-// Result is one parsed sentence (owns a tp_result).
+// Result is one parsed sentence (owns a tp_result, and shares the
+// ownership of the tp_model its strings belong to).
 class Result {
 public:
     Result() noexcept : r_(nullptr) {}
     explicit Result(tp_result *r) noexcept : r_(r) {}
-    Result(Result &&o) noexcept : r_(o.r_) { o.r_ = nullptr; }
+    // Result(r, model) also keeps model alive while the Result is.
+    Result(tp_result *r, detail::ModelRef model) noexcept : r_(r), model_(std::move(model)) {}
+    Result(Result &&o) noexcept : r_(o.r_), model_(std::move(o.model_)) { o.r_ = nullptr; }
     Result &operator=(Result &&o) noexcept {
         if (this != &o) {
             tp_result_free(r_);
             r_ = o.r_;
             o.r_ = nullptr;
+            model_ = std::move(o.model_);
         }
         return *this;
     }
@@ -106,20 +123,27 @@ private:
         return i;
     }
     tp_result *r_;
+    detail::ModelRef model_; // declared after r_: destroyed before it, freed after the result
 };
 
 // BatchResult is the parse of a batch of sentences (Model::parse_batch;
-// owns one tp_result for all of them).
+// owns one tp_result for all of them, and shares the ownership of the
+// tp_model, as Result does).
 class BatchResult {
 public:
     BatchResult(tp_result *r, std::vector<std::size_t> offsets) noexcept : r_(r), offs_(std::move(offsets)) {}
-    BatchResult(BatchResult &&o) noexcept : r_(o.r_), offs_(std::move(o.offs_)) { o.r_ = nullptr; }
+    BatchResult(tp_result *r, std::vector<std::size_t> offsets, detail::ModelRef model) noexcept
+        : r_(r), offs_(std::move(offsets)), model_(std::move(model)) {}
+    BatchResult(BatchResult &&o) noexcept : r_(o.r_), offs_(std::move(o.offs_)), model_(std::move(o.model_)) {
+        o.r_ = nullptr;
+    }
     BatchResult &operator=(BatchResult &&o) noexcept {
         if (this != &o) {
             tp_result_free(r_);
             r_ = o.r_;
             offs_ = std::move(o.offs_);
             o.r_ = nullptr;
+            model_ = std::move(o.model_);
         }
         return *this;
     }
@@ -151,6 +175,7 @@ private:
     }
     tp_result *r_;
     std::vector<std::size_t> offs_;
+    detail::ModelRef model_;
 };
 
 // Model is a loaded model (owns a tp_model).
@@ -204,18 +229,16 @@ public:
         return out;
     }
 
-    Model(Model &&o) noexcept : m_(o.m_) { o.m_ = nullptr; }
+    Model(Model &&o) noexcept : m_(std::move(o.m_)) {}
     Model &operator=(Model &&o) noexcept {
-        if (this != &o) {
-            tp_model_free(m_);
-            m_ = o.m_;
-            o.m_ = nullptr;
-        }
+        m_ = std::move(o.m_);
         return *this;
     }
     Model(const Model &) = delete;
     Model &operator=(const Model &) = delete;
-    ~Model() { tp_model_free(m_); }
+    // The tp_model is freed here unless results made from it are alive:
+    // then when the last of them is.
+    ~Model() = default;
 
     // parse parses one tokenized sentence. Every non-empty Tags vector must
     // have one entry per form.
@@ -227,9 +250,9 @@ public:
             add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
         tp_result *r = nullptr;
         tp_error *err = nullptr;
-        const int rc = tp_parse(m_, f.empty() ? nullptr : f.data(), f.size(), tags ? &t : nullptr, &r, &err);
+        const int rc = tp_parse(m_.get(), f.empty() ? nullptr : f.data(), f.size(), tags ? &t : nullptr, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
-        return Result(r);
+        return Result(r, m_);
     }
 
     // parse_batch parses many tokenized sentences in one library call
@@ -259,10 +282,10 @@ public:
                          "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
         tp_result *r = nullptr;
         tp_error *err = nullptr;
-        const int rc = tp_parse_batch(m_, f.empty() ? nullptr : f.data(), offs.data(), sentences.size(),
+        const int rc = tp_parse_batch(m_.get(), f.empty() ? nullptr : f.data(), offs.data(), sentences.size(),
                                       tags ? &t : nullptr, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
-        return BatchResult(r, std::move(offs));
+        return BatchResult(r, std::move(offs), m_);
     }
 
     // parse_conllu parses a CoNLL-U document and returns it with HEAD/DEPREL.
@@ -270,7 +293,7 @@ public:
         char *out = nullptr;
         std::size_t len = 0;
         tp_error *err = nullptr;
-        const int rc = tp_parse_conllu(m_, text.data(), text.size(), &out, &len, &err);
+        const int rc = tp_parse_conllu(m_.get(), text.data(), text.size(), &out, &len, &err);
         detail::check(rc, err); // rc first: err is set by the call
         std::string s(out, len);
         tp_string_free(out);
@@ -280,7 +303,7 @@ public:
     // save writes the model file to path (tp_model_save); throws Error.
     void save(const std::string &path) const {
         tp_error *err = nullptr;
-        const int rc = tp_model_save(m_, path.c_str(), &err);
+        const int rc = tp_model_save(m_.get(), path.c_str(), &err);
         detail::check(rc, err); // rc first: err is set by the call
     }
 
@@ -288,7 +311,7 @@ public:
     std::string card_json() const {
         char *js = nullptr;
         tp_error *err = nullptr;
-        const int rc = tp_model_card_json(m_, &js, &err);
+        const int rc = tp_model_card_json(m_.get(), &js, &err);
         detail::check(rc, err); // rc first: err is set by the call
         std::string s(js);
         tp_string_free(js);
@@ -298,10 +321,12 @@ public:
     std::vector<std::string> deprels() const { return strings(tp_model_deprels); }
     std::vector<std::string> upos_tags() const { return strings(tp_model_upos_tags); }
 
-    tp_model *get() const noexcept { return m_; }
+    tp_model *get() const noexcept { return m_.get(); }
 
 private:
-    explicit Model(tp_model *m) noexcept : m_(m) {}
+    // Model takes ownership of m (a failed allocation of the owner frees m
+    // and throws std::bad_alloc).
+    explicit Model(tp_model *m) : m_(m, detail::ModelFree()) {}
 
     // add_tags sets the columns of t from tags for the n words starting at
     // word from of arrays of total words (cols own the arrays; a column no
@@ -331,12 +356,12 @@ private:
         const char *const *names = nullptr;
         std::size_t n = 0;
         tp_error *err = nullptr;
-        const int rc = fn(m_, &names, &n, &err);
+        const int rc = fn(m_.get(), &names, &n, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return std::vector<std::string>(names, names + n);
     }
 
-    tp_model *m_;
+    detail::ModelRef m_;
 };
 
 } // namespace transparse

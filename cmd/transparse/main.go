@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -85,10 +86,16 @@ func (u *usageError) Error() string { return u.err.Error() }
 func (u *usageError) Unwrap() error { return u.err }
 
 // runE adapts a command body: its errors become failures (exit status 1)
-// unless they are usage errors.
+// unless they are usage errors, and a panic on the command's goroutine
+// becomes a failure that says it is a bug, not a crash.
 func runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		err := f(cmd, args)
+	return func(cmd *cobra.Command, args []string) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &failure{fmt.Errorf("internal error (please report this bug): %v\n%s", r, debug.Stack())}
+			}
+		}()
+		err = f(cmd, args)
 		if err == nil {
 			return nil
 		}

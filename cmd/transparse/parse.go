@@ -54,7 +54,9 @@ Input formats (--format):
 
 Sentences are parsed --threads at a time (default: the number of CPUs); the
 output keeps the input order, and an error stops the parse where one thread
-would stop it, after writing the sentences before it.
+would stop it, after writing the sentences before it. --threads is capped at
+4 per CPU, and a thread is started only for a batch of 64 sentences to parse,
+so a short input uses few.
 
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input before parsing, so that the model tags the words itself (UPOS and
@@ -84,6 +86,7 @@ treebank with XPOS, as the bundled model is); with other models it stays
 			if o.threads < 1 {
 				return usage("invalid --threads %d: want 1 or more", o.threads)
 			}
+			o.threads = min(o.threads, parser.MaxWorkers())
 			m, _, err := loadModel(o.model)
 			if err != nil {
 				return err

@@ -190,9 +190,6 @@ func removePunct(head []int32, deprel []string) (out []int32, removed int) {
 }
 
 func countClasses(c *classCounts, head []int32) {
-	if c.In == nil {
-		c.In = make([]int, len(statsClasses))
-	}
 	c.Trees++
 	noRoot := slices.Clone(head)
 	for d := 1; d < len(noRoot); d++ {
@@ -214,7 +211,14 @@ func computeStats(path string, systems []string) (*treebankStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &treebankStats{Name: strings.TrimSuffix(filepath.Base(path), ".conllu")}
+	if len(sents) == 0 {
+		return nil, fmt.Errorf("%s: no sentences: stats needs a treebank", path)
+	}
+	st := &treebankStats{
+		Name:         strings.TrimSuffix(filepath.Base(path), ".conllu"),
+		WithPunct:    classCounts{In: make([]int, len(statsClasses))},
+		WithoutPunct: classCounts{In: make([]int, len(statsClasses))},
+	}
 	type sys struct {
 		s     transition.System
 		state transition.State

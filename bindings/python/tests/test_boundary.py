@@ -4,6 +4,7 @@ specific transparse.Error subclass, whose message says what failed and where
 the limits hold; errors survive pickling."""
 
 import pickle
+import re
 import struct
 
 import pytest
@@ -34,7 +35,7 @@ def test_model_errors_without_a_model(tmp_path):
         (header(3, 0), transparse.ModelVersionError,
          "made by a newer transparse (format version 3; this library reads versions up to 2)"),
         (header(0, 0), transparse.ModelFormatError, "corrupt at byte 8 (format version 0 does not exist)"),
-        (header(1, 5), transparse.ModelFormatError, "corrupt at byte 12 (header says 5 bytes of document"),
+        (header(1, 5), transparse.ModelFormatError, "truncated: 0 of 5 bytes of document (the input ends early)"),
         (MAGIC[:5], transparse.ModelFormatError, "truncated: input ends after 5 bytes, inside the magic"),
         (b"\x7fELF\x02\x01\x01\x00rest", transparse.ModelFormatError,
          "not a transparse model (first bytes 7f454c4602010100...; looks like an ELF executable or library)"),
@@ -72,7 +73,10 @@ def test_damaged_model_names_the_place(model_file, tmp_path):
     path.write_bytes(data[: len(data) // 3])
     with pytest.raises(transparse.ModelFormatError) as e:
         transparse.Model.load(path)
-    check_error(e.value, transparse.ModelFormatError, str(path), "truncated: header says")
+    check_error(e.value, transparse.ModelFormatError, str(path), "truncated: ", " bytes of document (the input ends early)")
+    # A truncated model is called truncated, with how much of it arrived.
+    doc_len = int.from_bytes(data[12:20], "little")
+    assert re.search(rf"truncated: \d+ of {doc_len} bytes of document", e.value.message), e.value.message
 
 
 def test_argument_errors_name_the_argument(bogus_model):

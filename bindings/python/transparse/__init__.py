@@ -576,12 +576,18 @@ class Model:
     def load(cls, path):
         """Load a model file.
 
+        The file may also be a pipe or a device (``/dev/stdin``): it is read
+        as a stream, its first 12 bytes are checked before anything else is
+        read, and no more is read than its header declares. A damaged or
+        hostile file costs at most 64 times its size plus 1 MiB of memory.
+
         Args:
             path: str, bytes or os.PathLike.
 
         Raises:
             IoError: the file cannot be read (the message has the path).
-            ModelFormatError: not a transparse model, or a damaged one.
+            ModelFormatError: not a transparse model, a truncated one
+                ("truncated: N of M bytes of document") or a damaged one.
             ModelVersionError: written by a newer transparse.
         """
         p = os.fsencode(path)
@@ -666,10 +672,18 @@ class Model:
         return f"<transparse.Model {'closed' if self.closed else 'handle=%#x' % self._handle}>"
 
     def save(self, path):
-        """Write the model file to ``path`` (atomically).
+        """Write the model file to ``path`` (atomically: a temporary file
+        in the same directory, renamed over the old one).
+
+        ``path`` must be a regular file, a new path, or a symbolic link to
+        one of these: a link is written through (the file it names is
+        replaced, the link stays). A directory, device, FIFO or socket at
+        ``path`` is refused and left as it is.
 
         Raises:
-            IoError: the file cannot be written (the message has the path).
+            IoError: the file cannot be written, or ``path`` is not a
+                regular file ("... is a FIFO, not a regular file"); the
+                message has the path.
         """
         p = os.fsencode(path)
         if b"\0" in p:
