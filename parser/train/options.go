@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
@@ -254,18 +255,18 @@ func (o *Options) Check() error {
 }
 
 // checkOutput checks that a model can be saved at path: not a directory or
-// another non-regular file, in an existing directory where a file can be
+// another non-regular file (following symbolic links as the save does,
+// modelfmt.ResolveSavePath), in an existing directory where a file can be
 // created (it creates and removes one).
 func checkOutput(path string) error {
-	if fi, err := os.Stat(path); err == nil {
-		switch {
-		case fi.IsDir():
-			return optErr("output", "%s is a directory", path)
-		case !fi.Mode().IsRegular():
-			return optErr("output", "%s is not a regular file (%s)", path, fi.Mode().Type())
-		}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return optErr("output", "%s is a directory", path)
 	}
-	dir := filepath.Dir(path)
+	target, err := modelfmt.ResolveSavePath(path)
+	if err != nil {
+		return optErr("output", "%v", err)
+	}
+	dir := filepath.Dir(target)
 	fi, err := os.Stat(dir)
 	switch {
 	case err != nil:

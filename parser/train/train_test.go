@@ -258,7 +258,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
 		{"output dir", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
 		{"output missing dir", func(o *Options) { o.Output = filepath.Join(dir, "no", "m.tpm") }, "train: output: the directory " + filepath.Join(dir, "no") + ": no such file"},
-		{"output device", func(o *Options) { o.Output = "/dev/null" }, "train: output: /dev/null is not a regular file"},
+		{"output device", func(o *Options) { o.Output = "/dev/null" }, "train: output: modelfmt: /dev/null: is a character device, not a regular file"},
 	}
 	for _, c := range cases {
 		o := ok
