@@ -53,16 +53,16 @@ const (
 	minGain = 10
 	// minPlaneGain is the least saving, in percent of a plane's bytes, for
 	// which the writer codes a plane of a coded blob; it stores the others.
-	// The low bytes of int16 weights code to 91-98 % of their size: stored,
-	// they make the bundled model 2 % larger and spare its load 28 % of the
-	// Huffman decoding.
+	// Planes that barely shrink (the low bytes of int16 weights) cost more
+	// Huffman decoding at load time than they save on disk
+	// (docs/decisions.md).
 	minPlaneGain = 10
 )
 
 // codeBlob returns the coded form of b if, compressed by snappy as the
 // container does, it is at least minGain percent smaller than b compressed
-// by snappy, else nil (decoding costs about 1 ns per byte: not worth it
-// for a few percent). It tries the strides 1, 2, 4 and 8 and keeps
+// by snappy, else nil (decoding is not worth its time for a saving of a
+// few percent). It tries the strides 1, 2, 4 and 8 and keeps
 // the smallest result. The result is deterministic.
 func codeBlob(b []byte) []byte {
 	if len(b) < minCodedBlob {
