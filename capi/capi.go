@@ -568,13 +568,19 @@ func parseText(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.
 	if err := run(e.model, bytes.NewReader(in), &buf); err != nil {
 		return err
 	}
-	cs := cBytes(buf.Bytes())
+	return putText(out, outLen, buf.Bytes())
+}
+
+// putText hands b to the caller as a malloc'd NUL-terminated string in
+// *out, with its length in *outLen when outLen is not nil.
+func putText(out **C.char, outLen *C.size_t, b []byte) error {
+	cs := cBytes(b)
 	if cs == nil {
 		return errNoMem
 	}
 	*out = cs
 	if outLen != nil {
-		*outLen = C.size_t(buf.Len())
+		*outLen = C.size_t(len(b))
 	}
 	return nil
 }

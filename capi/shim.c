@@ -352,3 +352,16 @@ const char *tp_default_model_path(void) {
     free(path);
     return interned;
 }
+
+int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
+                  tp_error **err) {
+    if (out_svg != NULL)
+        *out_svg = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_render_svg", err);
+    char *msg = NULL;
+    int rc = tpgo_render_svg((char *)text, len, out_svg, out_len, &msg);
+    return tp__finish(rc, msg, err);
+}

@@ -769,6 +769,37 @@ TP_API int tp_model_save(const tp_model *model, const char *path,
  */
 TP_API const char *tp_default_model_path(void);
 
+/* ======================================================================
+ * Pictures of trees
+ * ====================================================================== */
+
+/*
+ * tp_render_svg draws the dependency tree of one CoNLL-U sentence as a
+ * standalone SVG document (UTF-8, no XML declaration, so that it can also
+ * be inlined in HTML): the words left to right with their UPOS under them,
+ * and above them one arc per dependency from the head to the dependent,
+ * labelled with its DEPREL; the root gets a vertical arrow labelled with
+ * its DEPREL. Drawn from the HEAD, DEPREL and UPOS columns as given (a
+ * HEAD of "_" draws no arc); no model is involved. `transparse render`
+ * draws the same pictures.
+ *
+ *   text     the CoNLL-U text of exactly one sentence, len bytes (need not
+ *            be NUL-terminated; read during the call only).
+ *   len      its length in bytes.
+ *   out_svg  out: a new NUL-terminated string holding the SVG document;
+ *            free with tp_string_free. NULL on failure.
+ *   out_len  out, may be NULL: the length of *out_svg in bytes, without
+ *            the terminating NUL.
+ *   err      out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (text or out_svg is NULL), TP_ERR_INPUT
+ * (malformed CoNLL-U: the message gives the line, e.g. "tp_render_svg:
+ * conllu: text:3: ..."; no sentence; more than one sentence),
+ * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
+                         size_t *out_len, tp_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

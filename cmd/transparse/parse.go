@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -129,18 +128,11 @@ type parseRun struct {
 
 // file parses the input called name ("-" for standard input).
 func (p *parseRun) file(cmd *cobra.Command, name string) error {
-	var r io.Reader
-	display := name
-	if name == "-" {
-		r, display = cmd.InOrStdin(), "<stdin>"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r = f
+	r, display, closeInput, err := openInput(cmd, name)
+	if err != nil {
+		return err
 	}
+	defer closeInput()
 	format := p.opt.format
 	if format == formatAuto {
 		var err error
