@@ -1,0 +1,191 @@
+"""Parsing a large corpus on Apache Spark through PySpark.
+
+The corpus is an RDD of sentences, one record each; ``parse`` maps its
+partitions through the parser in the executors' Python workers. The model
+travels once per executor as the bytes of its file (a Spark broadcast
+variable) and is loaded with :meth:`transparse.Model.from_bytes` once per
+Python worker process, which keeps it for every later task (Spark reuses its
+Python workers by default). Output records come in input order: saved with
+:func:`save_conllu`, the part files, concatenated in order, are byte for byte
+what :meth:`transparse.Model.parse_conllu` or ``transparse parse`` writes for
+the whole input::
+
+    from pyspark.sql import SparkSession
+    import transparse, transparse.spark as tps
+
+    sc = SparkSession.builder.master("local[4]").getOrCreate().sparkContext
+    model = tps.broadcast_model(sc)                     # the default model
+    sents = tps.read_conllu(sc, "corpus/*.conllu")      # one sentence a record
+    tps.save_conllu(tps.parse(sents, model), "parsed")  # parsed/part-00000, ...
+
+For plain text, :func:`read_tokens` makes one record per line (one
+pre-tokenized sentence per line, as ``transparse parse --format tokens``
+reads it) and :func:`parse` with ``fmt="tokens"`` numbers the sentences
+(``# sent_id``) across the whole input. ``bindings/python/examples/spark_parse.py``
+is a command-line example.
+
+Records are str: a CoNLL-U sentence ends with its blank line ("...\\n\\n"),
+a tokens record is one line without its newline. The executors need this
+package (with its library) installed, or shipped with ``--py-files``; the
+driver needs the model file.
+
+Spark's Python workers are forked from a daemon process. This module loads
+the library only inside the workers (after the fork), which is what the
+library needs: it cannot be used in a process forked after it was loaded
+(:class:`transparse.ForkError`).
+
+Requires PySpark (not a dependency of the package).
+"""
+
+import uuid
+
+import transparse
+
+__all__ = ["ModelBroadcast", "broadcast_model", "read_conllu", "read_tokens", "parse", "save_conllu"]
+
+#: Sentences per library call inside a partition.
+BATCH = 256
+
+# Per Python worker process: ModelBroadcast token -> Model.
+_models = {}
+
+
+class ModelBroadcast:
+    """A model shipped to the executors: the bytes of a model file in a
+    Spark broadcast variable, loaded once per Python worker process.
+    Picklable (it is part of the tasks); create with :func:`broadcast_model`."""
+
+    def __init__(self, broadcast):
+        self.broadcast = broadcast
+        self.token = uuid.uuid4().hex
+
+    def model(self):
+        """The loaded :class:`transparse.Model` (in an executor: loaded from
+        the broadcast bytes at the first call of this process, then kept)."""
+        m = _models.get(self.token)
+        if m is None:
+            m = transparse.Model.from_bytes(self.broadcast.value)
+            _models[self.token] = m
+        return m
+
+    def unpersist(self):
+        """Drop the executors' copies of the bytes (a later task fetches
+        them again)."""
+        self.broadcast.unpersist()
+
+
+def broadcast_model(sc, path=None):
+    """Read the model file at path (default: :func:`transparse.default_model`)
+    on the driver and broadcast its bytes to the executors.
+
+    The file is checked on the driver first (loaded once), so that a bad
+    path or a damaged model fails here and not in every task.
+
+    Returns:
+        a :class:`ModelBroadcast` for :func:`parse`.
+    Raises:
+        OSError: the file cannot be read.
+        transparse.ModelFormatError, transparse.ModelVersionError: not a
+            model this library reads.
+    """
+    if path is None:
+        path = transparse.default_model()
+    with open(path, "rb") as f:
+        data = f.read()
+    transparse.Model.from_bytes(data).close()
+    return ModelBroadcast(sc.broadcast(data))
+
+
+def read_conllu(sc, path, split_bytes=None):
+    """An RDD of the CoNLL-U sentences of the files at path (a file, a
+    directory or a glob, as for ``SparkContext.textFile``), one sentence a
+    record, in file order. Lines must end with "\\n" (not "\\r\\n").
+
+    A file is split into partitions of about split_bytes bytes (default:
+    Hadoop's, the file system's block size), cut at blank lines, so that one
+    large file is parsed in parallel too.
+    """
+    conf = {"textinputformat.record.delimiter": "\n\n"}
+    if split_bytes:
+        conf["mapreduce.input.fileinputformat.split.maxsize"] = str(int(split_bytes))
+    rdd = sc.newAPIHadoopFile(
+        path,
+        "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
+        "org.apache.hadoop.io.LongWritable",
+        "org.apache.hadoop.io.Text",
+        conf=conf,
+    ).values()
+    return rdd.map(lambda s: s.strip("\n")).filter(bool).map(lambda s: s + "\n\n")
+
+
+def read_tokens(sc, path, min_partitions=None):
+    """An RDD of the non-blank lines of the text files at path, one
+    pre-tokenized sentence a record, in file order."""
+    return sc.textFile(path, min_partitions).filter(lambda line: line.strip() != "")
+
+
+def _batches(it, n):
+    batch = []
+    for x in it:
+        batch.append(x)
+        if len(batch) == n:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _split(out, want, where):
+    sents = out.split("\n\n")
+    if sents[-1] != "" or len(sents) - 1 != want:
+        raise transparse.InternalError(f"transparse.spark: {where}: {want} sentences in, {len(sents) - 1} out")
+    return [s + "\n\n" for s in sents[:-1]]
+
+
+def parse(rdd, model, fmt="conllu", batch=BATCH):
+    """Parse the sentences of rdd with model (a :class:`ModelBroadcast`)
+    in the executors; return the RDD of the parsed sentences as CoNLL-U,
+    one record per input record, in order.
+
+    Args:
+        rdd: records as :func:`read_conllu` (``fmt="conllu"``) or
+            :func:`read_tokens` (``fmt="tokens"``) makes them.
+        fmt: "conllu" (the given tags are used, comments and multiword
+            tokens kept) or "tokens" (the model tags the words; each
+            sentence gets ``# sent_id = N``, N counting from 1 over the
+            whole RDD, and ``# text``).
+        batch: sentences per library call.
+
+    Errors (:class:`transparse.InputError` for malformed input, naming the
+    sentence) fail the Spark job, as any exception in a task does.
+    """
+    if fmt == "conllu":
+        def run(it):
+            m = model.model()
+            for b in _batches(it, batch):
+                yield from _split(m.parse_conllu("".join(b)), len(b), "parse_conllu")
+        return rdd.mapPartitions(run, preservesPartitioning=True)
+    if fmt == "tokens":
+        def run_tokens(it):
+            m = model.model()
+            for b in _batches(it, batch):
+                first = b[0][1]
+                text = "".join(line + "\n" for line, _ in b)
+                out = _split(m.parse_tokens(text), len(b), "parse_tokens")
+                for k, s in enumerate(out):
+                    # parse_tokens numbers the sentences of each call from
+                    # 1: renumber over the whole input.
+                    head, rest = s.split("\n", 1)
+                    if head != f"# sent_id = {k + 1}":
+                        raise transparse.InternalError(f"transparse.spark: parse_tokens wrote {head!r}")
+                    yield f"# sent_id = {first + k + 1}\n" + rest
+        return rdd.zipWithIndex().mapPartitions(run_tokens, preservesPartitioning=True)
+    raise ValueError(f"transparse.spark.parse: fmt must be 'conllu' or 'tokens', not {fmt!r}")
+
+
+def save_conllu(rdd, path):
+    """Write the CoNLL-U sentences of rdd (records ending with their blank
+    line) as a directory of part files (``path/part-00000``, ...), whose
+    concatenation in name order is the CoNLL-U document."""
+    # saveAsTextFile ends every record with a newline of its own.
+    rdd.map(lambda s: s[:-1]).saveAsTextFile(path)
