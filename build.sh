@@ -716,7 +716,7 @@ clean() {
     rm -rf lib bin dist
     rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
         bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
-    rm -rf bindings/python/transparse/models bindings/python/build
+    rm -rf bindings/python/transparse/models bindings/python/transparse/LICENSE bindings/python/build
 }
 
 cmd=${1:-build}

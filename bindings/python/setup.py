@@ -31,7 +31,7 @@ import sys
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
-try:  # setuptools >= 70.1 has its own bdist_wheel
+try:  # setuptools >= 70.1 has its own bdist_wheel (pyproject.toml asks for 77)
     from setuptools.command.bdist_wheel import bdist_wheel
 except ImportError:  # older setuptools: the wheel package's
     from wheel.bdist_wheel import bdist_wheel
@@ -81,9 +81,15 @@ def ensure_library():
             f"{lib} does not exist and building it needs Go ({go!r} is not on PATH) and a C "
             f"compiler.\nInstall Go, or run ./build.sh in {root} first, then install again."
         )
+    # As build.sh builds it: the soname, and only the tp_* API exported when
+    # the clone has the linker version script.
+    ext = f"-Wl,-soname,{SONAME}"
+    vscript = root / "packaging" / "libtransparse.map"
+    if vscript.is_file():
+        ext += f" -Wl,--version-script={vscript}"
     cmd = [
         go, "build", "-buildmode=c-shared", "-trimpath",
-        f"-ldflags=-extldflags=-Wl,-soname,{SONAME}",
+        f"-ldflags=-extldflags='{ext}'",
         "-o", str(lib), "./capi",
     ]
     print("transparse: building the library:", " ".join(cmd), f"(in {root})", file=sys.stderr)
@@ -108,6 +114,10 @@ def ensure_model():
     if src is not None and src.is_file():
         dest.parent.mkdir(exist_ok=True)
         shutil.copyfile(src, dest)  # the clone's current model
+        # The licences of the code and of the model travel with them.
+        for lic in ("LICENSE", "models/LICENSE", "models/LICENSE.CC-BY-SA-4.0"):
+            if (root / lic).is_file():
+                shutil.copyfile(root / lic, PKG / lic)
     elif not dest.is_file():
         print("transparse: no default model to bundle; transparse.default_model() will look for "
               "an installed one", file=sys.stderr)

@@ -133,44 +133,34 @@ def default_model():
     """Return the path (str) of the default model, the English one trained
     on UD EWT, for :meth:`Model.load`.
 
-    Looked up in order: the file named by the environment variable
-    ``TRANSPARSE_MODEL`` (when set), the model bundled in this package
-    (``transparse/models/en_ewt.tpm``, as a wheel carries it), then the
-    library's own lookup ``tp_default_model_path`` (the system-installed
-    ``<libdir>/../share/transparse/models/en_ewt.tpm``, the build tree), where
-    the loaded library has that function.
+    Looked up in order: the environment variable ``TRANSPARSE_MODEL`` when it
+    is set (returned as it is, so that a wrong setting fails at load time,
+    as in the C library and the command line), the model bundled in this
+    package (``transparse/models/en_ewt.tpm``, as a wheel carries it), then
+    the library's own lookup, ``tp_default_model_path`` (a model installed
+    with the library, e.g. ``<libdir>/../share/transparse/models/en_ewt.tpm``,
+    or the build tree's), where the loaded library has it.
 
     Raises:
         IoError: no model was found; the message lists the places tried.
     """
-    tried = []
     env = os.environ.get("TRANSPARSE_MODEL")
     if env:
-        if os.path.isfile(env):
-            return env
-        tried.append(f"$TRANSPARSE_MODEL={env!r} (no such file)")
+        return env
     bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "en_ewt.tpm")
     if os.path.isfile(bundled):
         return bundled
-    tried.append(f"{bundled} (not bundled)")
+    tried = ["$TRANSPARSE_MODEL (not set)", f"{bundled} (not bundled)"]
     if _lib.tp_default_model_path is not None:
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        rc = _lib.tp_default_model_path(ctypes.byref(out), ctypes.byref(err))
-        if rc == _lib.TP_OK:
-            try:
-                return os.fsdecode(ctypes.string_at(out.value))
-            finally:
-                _lib.tp_string_free(out)
-        try:
-            _raise(rc, err)
-        except Error as e:
-            tried.append(f"the library's lookup ({e.message})")
+        found = _lib.tp_default_model_path()
+        if found:
+            return os.fsdecode(found)
+        tried.append(f"the lookup of {library_path} (tp_default_model_path: nothing found)")
     else:
-        tried.append(f"{library_path} has no tp_default_model_path (an older library)")
+        tried.append(f"{library_path} (an older library, without tp_default_model_path)")
     raise IoError(
         "transparse: no default model found; tried: " + "; ".join(tried)
-        + ". Install a wheel (it bundles the model), install the system package, or set "
+        + ". Install a wheel (it bundles the model) or the system package, or set "
         "TRANSPARSE_MODEL to a model file.",
         _lib.TP_ERR_IO,
     )

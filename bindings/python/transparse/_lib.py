@@ -196,9 +196,10 @@ def _declare_optional(name, restype, *argtypes):
 
 # tp_render_svg: text, len, out_svg, out_len, err.
 tp_render_svg = _declare("tp_render_svg", ctypes.c_int, *_document_args[1:])
-# Appended to the ABI by the installed-layout work: absent from a library
-# built before it, in which case transparse.default_model() skips it.
-tp_default_model_path = _declare_optional("tp_default_model_path", ctypes.c_int, c_void_p_p, _err_out)
+# Absent from a library built before it was added, in which case
+# transparse.default_model() skips it. Returns a path the library owns (not
+# freed), or NULL.
+tp_default_model_path = _declare_optional("tp_default_model_path", ctypes.c_char_p)
 
 # Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
 MAX_WORDS = 10000
