@@ -152,3 +152,20 @@ def test_chromium_shows_the_trees(model, tmp_path):
         assert 0.005 * n < ink < 0.5 * n, f"{name}: {ink} dark pixels of {n}"
         assert blue > 20 * len(deprels) and brown > 20 * len(upos), f"{name}: {blue} blue, {brown} brown pixels"
         assert cols == set(range(10)), f"{name}: ink only in tenths {sorted(cols)} of the width"
+
+
+def test_tp_render_svg_null_arguments():
+    from transparse import _lib
+    import ctypes
+
+    def call(text, out):
+        err = ctypes.c_void_p()
+        rc = _lib.tp_render_svg(text, 0, out, None, ctypes.byref(err))
+        msg = _lib.tp_error_message(err).decode()
+        _lib.tp_error_free(err)
+        return rc, msg
+
+    out = ctypes.c_void_p()
+    assert call(None, ctypes.byref(out)) == (_lib.TP_ERR_ARGUMENT, "tp_render_svg: text is NULL")
+    assert out.value is None
+    assert call(b"", None) == (_lib.TP_ERR_ARGUMENT, "tp_render_svg: out_svg is NULL")
