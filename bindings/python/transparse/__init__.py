@@ -492,7 +492,12 @@ def render_svg(conllu):
     Raises:
         InputError: malformed CoNLL-U (the message gives the line), no
             sentence, or more than one sentence.
+        Error: the loaded library is older than this package and has no
+            tp_render_svg.
     """
+    if _lib.tp_render_svg is None:
+        raise Error(f"transparse: the library {library_path} predates tp_render_svg and cannot draw "
+                    "trees; use the library of this package (./build.sh, or a wheel)")
     data = conllu.encode("utf-8") if isinstance(conllu, str) else bytes(conllu)
     out = ctypes.c_void_p()
     n = ctypes.c_size_t()
