@@ -7,6 +7,7 @@
 //	transparse parse   [-m MODEL] [FILE...]                            parse to CoNLL-U
 //	transparse eval    GOLD PRED | [-m MODEL] GOLD                     score (UAS, LAS, CLAS, ...)
 //	transparse inspect [MODEL]                                         print a model card
+//	transparse render  (-o DIR | --html FILE) [FILE...]                draw trees as SVG
 //	transparse version                                                 print the version
 //	transparse --version                                               the same
 //
