@@ -63,7 +63,7 @@ def test_bundled_model(model_file, tmp_path):
 def test_no_model_is_a_clear_error(tmp_path):
     site = package_copy(tmp_path)
     out = show(site, tmp_path)
-    if out.startswith("found ") and transparse._lib.tp_default_model_path is not None:
+    if out.startswith("found "):
         # The library's own lookup found a model installed on this machine.
         assert os.path.isfile(out[len("found "):]) and str(site) not in out, out
         return

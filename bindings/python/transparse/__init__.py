@@ -139,7 +139,7 @@ def default_model():
     package (``transparse/models/en_ewt.tpm``, as a wheel carries it), then
     the library's own lookup, ``tp_default_model_path`` (a model installed
     with the library, e.g. ``<libdir>/../share/transparse/models/en_ewt.tpm``,
-    or the build tree's), where the loaded library has it.
+    or the build tree's).
 
     Raises:
         IoError: no model was found; the message lists the places tried.
@@ -151,13 +151,10 @@ def default_model():
     if os.path.isfile(bundled):
         return bundled
     tried = ["$TRANSPARSE_MODEL (not set)", f"{bundled} (not bundled)"]
-    if _lib.tp_default_model_path is not None:
-        found = _lib.tp_default_model_path()
-        if found:
-            return os.fsdecode(found)
-        tried.append(f"the lookup of {library_path} (tp_default_model_path: nothing found)")
-    else:
-        tried.append(f"{library_path} (an older library, without tp_default_model_path)")
+    found = _lib.tp_default_model_path()
+    if found:
+        return os.fsdecode(found)
+    tried.append(f"the lookup of {library_path} (tp_default_model_path: nothing found)")
     raise IoError(
         "transparse: no default model found; tried: " + "; ".join(tried)
         + ". Install a wheel (it bundles the model) or the system package, or set "
@@ -492,12 +489,7 @@ def render_svg(conllu):
     Raises:
         InputError: malformed CoNLL-U (the message gives the line), no
             sentence, or more than one sentence.
-        Error: the loaded library is older than this package and has no
-            tp_render_svg.
     """
-    if _lib.tp_render_svg is None:
-        raise Error(f"transparse: the library {library_path} predates tp_render_svg and cannot draw "
-                    "trees; use the library of this package (./build.sh, or a wheel)")
     data = conllu.encode("utf-8") if isinstance(conllu, str) else bytes(conllu)
     out = ctypes.c_void_p()
     n = ctypes.c_size_t()

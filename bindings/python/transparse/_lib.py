@@ -187,20 +187,8 @@ tp_train_with_progress = _declare(
 )
 
 
-def _declare_optional(name, restype, *argtypes):
-    """As _declare, for a function an older library may lack: None then."""
-    if not hasattr(lib, name):
-        return None
-    return _declare(name, restype, *argtypes)
-
-
-# Functions appended to the ABI after the first release are None when the
-# loaded library predates them ($TRANSPARSE_LIBRARY or a system library
-# older than the package): the rest of the package still works.
 # tp_render_svg: text, len, out_svg, out_len, err.
-tp_render_svg = _declare_optional("tp_render_svg", ctypes.c_int, *_document_args[1:])
-# A path the library owns (not freed), or NULL.
-tp_default_model_path = _declare_optional("tp_default_model_path", ctypes.c_char_p)
+tp_render_svg = _declare("tp_render_svg", ctypes.c_int, *_document_args[1:])
 
 # Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
 MAX_WORDS = 10000
