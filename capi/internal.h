@@ -20,4 +20,11 @@ struct tp_error {
  * side can turn an allocation failure into TP_ERR_NOMEM. */
 static inline void *tp__alloc(size_t n) { return malloc(n == 0 ? 1 : n); }
 
+/* tp__call_read calls a stream's read callback (Go cannot call a C function
+ * pointer itself). */
+static inline ptrdiff_t tp__call_read(tp_read_fn read, void *ctx, char *buf,
+                                      size_t cap) {
+    return read(ctx, buf, cap);
+}
+
 #endif
