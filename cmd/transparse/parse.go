@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,6 +108,7 @@ comments, multiword tokens and empty nodes are copied from the input.
 			if err != nil {
 				return err
 			}
+			collectOften()
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
@@ -175,6 +177,21 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 			display, st.Skipped, st.Sentences)
 	}
 	return err
+}
+
+// parseGCPercent is the collector's percentage while parse streams a
+// document (unless GOGC is set), as in the C library (capi/gc.go): the
+// loaded model is most of the live heap, and at the Go default (100) the
+// garbage of a long document would be let grow to the model's size again
+// before a collection, so resident memory would grow with the model and
+// not with the sentence being parsed.
+const parseGCPercent = 25
+
+// collectOften sets the collector to parseGCPercent unless GOGC is set.
+func collectOften() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(parseGCPercent)
+	}
 }
 
 // openInput opens the input called name ("-" for standard input) and
