@@ -514,8 +514,11 @@ func TestLongSentencesBounded(t *testing.T) {
 // ---- the CoNLL-U entry point (tp_parse_conllu) ---------------------------
 
 // FuzzParseCoNLLU feeds arbitrary text to (*parser.Model).ParseCoNLLU, the
-// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers
-// writes the same and fails the same; malformed CoNLL-U gives
+// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers and
+// the sentence-at-a-time Stream write the same and fail the same; in
+// keep-going mode (SkipOnError) only an over-long line stops the parse, any
+// number of workers writes the same, and a clean document parses as without
+// it; malformed CoNLL-U gives
 // a *conllu.Error with the name and a line of the input; a sentence the
 // parser refuses gives an ErrInput error naming the input and the sentence;
 // and a document that reads and checks cleanly parses into a document with
