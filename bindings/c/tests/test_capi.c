@@ -1688,6 +1688,67 @@ static char *stream_all(tp_model *m, const char *text, size_t len,
     return all;
 }
 
+/* A read callback that signals it is running, then waits to be released:
+ * another thread's call on the same stream meanwhile must be refused. */
+struct gate_src {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int inside, released;
+    tp_stream *st;
+    int rc;
+};
+
+static ptrdiff_t gate_read(void *ctx, char *buf, size_t cap) {
+    static const char doc[] = "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    struct gate_src *g = ctx;
+    if (g->inside) /* the document was handed out: its end */
+        return 0;
+    pthread_mutex_lock(&g->mu);
+    g->inside = 1;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->released)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+    if (cap < sizeof doc - 1)
+        return -1;
+    memcpy(buf, doc, sizeof doc - 1);
+    return (ptrdiff_t)(sizeof doc - 1);
+}
+
+static void *gate_thread(void *p) {
+    struct gate_src *g = p;
+    const char *sent = NULL;
+    size_t n = 0;
+    g->rc = tp_stream_next(g->st, &sent, &n, NULL);
+    if (g->rc == TP_OK && (sent == NULL || strncmp(sent, "1\tHi\t", 5) != 0))
+        g->rc = -1;
+    return NULL;
+}
+
+static void test_stream_one_thread_at_a_time(tp_model *m) {
+    struct gate_src g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, -1};
+    CHECK(tp_stream_open(m, gate_read, &g, NULL, &g.st, NULL) == TP_OK);
+    pthread_t th;
+    pthread_create(&th, NULL, gate_thread, &g);
+    pthread_mutex_lock(&g.mu);
+    while (!g.inside)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    tp_error *err = NULL;
+    const char *sent = NULL;
+    size_t n;
+    EXPECT_ERR(tp_stream_next(g.st, &sent, &n, &err), err, TP_ERR_ARGUMENT,
+               "tp_stream_next: stream is in use by another thread");
+    CHECK(tp_stream_free(g.st) == TP_ERR_ARGUMENT); /* in use: not freed */
+    pthread_mutex_lock(&g.mu);
+    g.released = 1;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+    pthread_join(th, NULL);
+    CHECKF(g.rc == TP_OK, "rc %d", g.rc);
+    CHECK(tp_stream_free(g.st) == TP_OK);
+}
+
 static void test_documents(tp_model *m) {
     tp_error *err = NULL;
     char *out = NULL;
@@ -1817,6 +1878,7 @@ int main(int argc, char **argv) {
             test_contract_with_model(m);
             test_parse_tokens(m);
             test_documents(m);
+            test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);
             test_threads_ewt(m, ewt);
             test_memory_steady(m, ewt);
