@@ -24,8 +24,7 @@ const filledDoc = "# sent_id = a\n# text = I don't see.\n" +
 // Predicted output carries no stale input annotation: DEPS of every parsed
 // word is "_", MISC and comments pass through, and with NoTags the tag
 // columns of the empty node are blanked as the words' are.
-func TestOutputHasNoGoldAnnotation(t *testing.T) {
-	m := testModel(t)
+func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 	for _, noTags := range []bool{false, true} {
 		var out bytes.Buffer
 		if _, err := m.ParseCoNLLUDoc(strings.NewReader(filledDoc), &out, "doc", DocOptions{NoTags: noTags}); err != nil {
@@ -65,8 +64,7 @@ func TestOutputHasNoGoldAnnotation(t *testing.T) {
 }
 
 // NUL bytes in CoNLL-U or token text are refused with their line and byte.
-func TestNULRefused(t *testing.T) {
-	m := testModel(t)
+func testNULRefused(t *testing.T, m *Model) {
 	doc := "1\tI\t_\t_\t_\t_\t_\t_\t_\t_\n\n\n1\ta\x00b\t_\t_\t_\t_\t_\t_\t_\t_\n"
 	if err := m.ParseCoNLLU(strings.NewReader(doc), io.Discard, "doc"); err == nil ||
 		!strings.Contains(err.Error(), "doc:4: line contains a NUL byte at byte 4") {
@@ -83,8 +81,7 @@ func TestNULRefused(t *testing.T) {
 }
 
 // A token of a megabyte gives a short message that quotes its beginning.
-func TestLongTokenShortMessage(t *testing.T) {
-	m := testModel(t)
+func testLongTokenShortMessage(t *testing.T, m *Model) {
 	tok := strings.Repeat("x", 1000000)
 	doc := "1\t" + tok + "\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
 	err := m.ParseCoNLLU(strings.NewReader(doc), io.Discard, "doc")
@@ -96,8 +93,7 @@ func TestLongTokenShortMessage(t *testing.T) {
 
 // Line numbers are exact with repeated blank lines, with and without
 // NoTags.
-func TestErrorLineWithBlankLines(t *testing.T) {
-	m := testModel(t)
+func testErrorLineWithBlankLines(t *testing.T, m *Model) {
 	good := "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n"
 	doc := good + "\n\n\n\n" + good + "\n\n\n" + "1\t" + strings.Repeat("y", 2000) + "\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
 	for _, noTags := range []bool{false, true} {
@@ -111,8 +107,7 @@ func TestErrorLineWithBlankLines(t *testing.T) {
 // SkipOnError copies malformed and rejected sentences through with a
 // comment naming the error and goes on, with any number of workers and
 // through Stream; StopOnError stops at the first.
-func TestSkipOnError(t *testing.T) {
-	m := testModel(t)
+func testSkipOnError(t *testing.T, m *Model) {
 	good := "# sent_id = g\n1\tHello\t_\t_\t_\t_\t_\t_\t_\t_\n2\t!\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
 	malformed := "# sent_id = bad\n1\tx\t_\t_\t_\t_\t_\t_\t_\n2\ty\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
 	long := "# sent_id = long\n" + strings.Repeat("1\tw\t_\t_\t_\t_\t_\t_\t_\t_\n", 1)
@@ -193,5 +188,23 @@ func TestSkipOnError(t *testing.T) {
 	over := good + "1\t" + strings.Repeat("z", conllu.MaxLineLength) + "\n" + good
 	if _, err := m.ParseCoNLLUDoc(strings.NewReader(over), io.Discard, "doc", DocOptions{OnError: SkipOnError}); err == nil {
 		t.Error("skip: over-long line accepted")
+	}
+}
+
+// The hostile-input tests of document parsing share one model load (they
+// run under the race detector too).
+func TestHostileDocuments(t *testing.T) {
+	m := testModel(t)
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *Model)
+	}{
+		{"OutputHasNoGoldAnnotation", testOutputHasNoGoldAnnotation},
+		{"NULRefused", testNULRefused},
+		{"LongTokenShortMessage", testLongTokenShortMessage},
+		{"ErrorLineWithBlankLines", testErrorLineWithBlankLines},
+		{"SkipOnError", testSkipOnError},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, m) })
 	}
 }
