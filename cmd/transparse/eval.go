@@ -54,7 +54,9 @@ punctuation included.
   ExactLAS
 
 With two files, PRED is scored against GOLD; both must have the same
-sentences and words. With one file, GOLD is parsed by a model first (its
+sentences and words, and, as the CoNLL 2018 scorer requires, be annotated
+trees: a sentence whose HEADs are "_" or that has several roots is an
+error, not a score. With one file, GOLD is parsed by a model first (its
 HEAD, DEPREL and DEPS are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
 which case the model predicts UPOS and XPOS (LEMMA and FEATS stay blank);
