@@ -27,4 +27,11 @@ static inline int tp__call_progress(tp_progress_fn fn, const tp_progress *p,
     return fn(p, user);
 }
 
+/* tp__call_read calls a stream's read callback (Go cannot call a C function
+ * pointer itself). */
+static inline ptrdiff_t tp__call_read(tp_read_fn read, void *ctx, char *buf,
+                                      size_t cap) {
+    return read(ctx, buf, cap);
+}
+
 #endif

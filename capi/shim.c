@@ -365,3 +365,74 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
     int rc = tpgo_render_svg((char *)text, len, out_svg, out_len, &msg);
     return tp__finish(rc, msg, err);
 }
+/* ---- documents: options, streams -------------------------------------- */
+
+int tp_parse_document(const tp_model *model, const char *text, size_t len,
+                      const tp_doc_options *options, char **out_text,
+                      size_t *out_len, size_t *n_skipped, tp_error **err) {
+    if (out_text != NULL)
+        *out_text = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (n_skipped != NULL)
+        *n_skipped = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_document", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_document((uintptr_t)model, (char *)text, len,
+                                 (tp_doc_options *)options, out_text, out_len,
+                                 n_skipped, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
+                   const tp_doc_options *options, tp_stream **stream,
+                   tp_error **err) {
+    if (stream != NULL)
+        *stream = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_stream_open", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
+                              (tp_doc_options *)options, stream ? &h : NULL,
+                              &msg);
+    if (rc == TP_OK)
+        *stream = (tp_stream *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,
+                   tp_error **err) {
+    if (sentence != NULL)
+        *sentence = NULL;
+    if (len != NULL)
+        *len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_stream_next", err);
+    char *msg = NULL;
+    int rc = tpgo_stream_next((uintptr_t)stream, (char **)sentence, len, &msg);
+    if (rc != TP_OK && sentence != NULL)
+        *sentence = NULL;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_stream_stats(const tp_stream *stream, size_t *sentences,
+                    size_t *skipped, tp_error **err) {
+    if (tp__forked())
+        return tp__fork_error("tp_stream_stats", err);
+    char *msg = NULL;
+    int rc = tpgo_stream_stats((uintptr_t)stream, sentences, skipped, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_stream_free(tp_stream *stream) {
+    if (stream == NULL)
+        return TP_OK;
+    if (tp__forked())
+        return TP_ERR_FORK;
+    char *msg = NULL;
+    int rc = tpgo_stream_free((uintptr_t)stream, &msg);
+    free(msg);
+    return rc;
+}

@@ -136,7 +136,7 @@
 #ifndef TRANSPARSE_H
 #define TRANSPARSE_H
 
-#include <stddef.h> /* size_t */
+#include <stddef.h> /* size_t, ptrdiff_t */
 #include <stdint.h> /* int32_t */
 
 #ifdef __cplusplus
@@ -541,7 +541,10 @@ TP_API void tp_result_free(tp_result *result);
 /*
  * tp_parse_conllu parses every sentence of a CoNLL-U document and returns
  * the document with HEAD and DEPREL filled in (and UPOS where it was
- * absent). Comments, multiword tokens and empty nodes are kept.
+ * absent) and DEPS "_" on every word (no enhanced graph is predicted).
+ * Comments, MISC, multiword tokens and empty nodes are kept. Options
+ * (keep-going mode, tags blanked, threads): tp_parse_document; streaming:
+ * tp_stream_open.
  *
  *   model     a loaded model.
  *   text      the CoNLL-U text, len bytes (need not be NUL-terminated;
@@ -555,7 +558,9 @@ TP_API void tp_result_free(tp_result *result);
  *
  * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
  * TP_ERR_INPUT (malformed CoNLL-U: the message gives the line, e.g.
- * "tp_parse_conllu: conllu: text:12: invalid UTF-8 at byte 7"; a sentence
+ * "tp_parse_conllu: conllu: text:12: invalid UTF-8 at byte 7"; a NUL byte
+ * in the text is malformed: "conllu: text:3: line contains a NUL byte at
+ * byte 5"; messages quote at most 40 bytes of a value; a sentence
  * the parser rejects: the message names the sentence by its sent_id or
  * first word, e.g. "tp_parse_conllu: text: sentence weblog-12: invalid
  * input: sentence has 10001 words, the limit is 10000"), TP_ERR_NOMEM,
@@ -577,14 +582,179 @@ TP_API int tp_parse_conllu(const tp_model *model, const char *text,
  * Arguments, ownership and thread-safety as for tp_parse_conllu.
  *
  * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
- * TP_ERR_INPUT (invalid UTF-8 or an over-long token: the message gives the
- * line, e.g. "tp_parse_tokens: conllu: text:3: ..."; a sentence the parser
- * rejects: "tp_parse_tokens: text: sentence 3: invalid input: ..."; a
+ * TP_ERR_INPUT (invalid UTF-8, a NUL byte or an over-long line: the
+ * message gives the line, e.g. "tp_parse_tokens: conllu: text:3: ..."; a
+ * sentence the parser rejects: "tp_parse_tokens: text:4: sentence 3:
+ * invalid input: ..."; a
  * gold-tags-only model), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
  */
 TP_API int tp_parse_tokens(const tp_model *model, const char *text,
                            size_t len, char **out_text, size_t *out_len,
                            tp_error **err);
+
+/* ======================================================================
+ * Documents: options, keep-going mode, streaming
+ * ====================================================================== */
+
+/* Input formats of a document (tp_doc_options.format). */
+#define TP_FORMAT_CONLLU 0 /* CoNLL-U, as tp_parse_conllu */
+#define TP_FORMAT_TOKENS 1 /* pre-tokenized text, as tp_parse_tokens */
+
+/* What a document parse does with a sentence it cannot parse
+ * (tp_doc_options.on_error). */
+#define TP_ON_ERROR_STOP 0 /* end the call with the error (as tp_parse_conllu) */
+#define TP_ON_ERROR_SKIP 1 /* copy the sentence through unparsed and go on */
+
+/*
+ * tp_doc_options are the options of tp_parse_document and tp_stream_open.
+ * A NULL options pointer means all fields 0: CoNLL-U, stop at the first
+ * error, tags used as given, one thread.
+ *
+ *   format    TP_FORMAT_CONLLU or TP_FORMAT_TOKENS.
+ *   on_error  TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP. With SKIP, a sentence
+ *             the parser rejects (e.g. more than TP_MAX_WORDS words) is
+ *             written as it was given, unparsed, and the lines of a
+ *             malformed sentence (or of a malformed line of pre-tokenized
+ *             text) are copied as they were read; either way with a
+ *             first added comment "# transparse_error = MESSAGE", where
+ *             MESSAGE names the line. Errors that end the input (a line
+ *             longer than 1 MiB, a failing read callback) stop either way.
+ *   no_tags   nonzero: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input
+ *             (words and empty nodes) before parsing, so that the model
+ *             predicts the tags.
+ *   threads   tp_parse_document: the number of threads parsing (0 or 1:
+ *             the calling thread); the output is the same for any number.
+ *             Ignored by tp_stream_open.
+ *
+ * In every output, DEPS is "_" on each word parsed (no enhanced graph is
+ * predicted); MISC, comments, multiword tokens and empty nodes are copied
+ * from the input.
+ */
+typedef struct tp_doc_options {
+    int format;
+    int on_error;
+    int no_tags;
+    int threads;
+} tp_doc_options;
+
+/*
+ * tp_parse_document parses a whole document, as tp_parse_conllu or
+ * tp_parse_tokens do, with options (NULL: the defaults above).
+ *
+ *   model, text, len, out_text, out_len, err   as for tp_parse_conllu.
+ *   options    in, may be NULL.
+ *   n_skipped  out, may be NULL: the number of sentences copied through
+ *              unparsed (TP_ON_ERROR_SKIP); 0 otherwise.
+ *
+ * Errors: those of tp_parse_conllu (or tp_parse_tokens), and
+ * TP_ERR_ARGUMENT for an unknown format or on_error value or a negative
+ * threads. With TP_ON_ERROR_SKIP, TP_ERR_INPUT only for an error that ends
+ * the input. Thread-safe.
+ */
+TP_API int tp_parse_document(const tp_model *model, const char *text,
+                             size_t len, const tp_doc_options *options,
+                             char **out_text, size_t *out_len,
+                             size_t *n_skipped, tp_error **err);
+
+/*
+ * tp_read_fn is the input of a stream: it copies at most cap bytes of the
+ * document into buf and returns how many (1..cap), 0 at the end of the
+ * document, or -1 on failure (the stream then fails with TP_ERR_IO). ctx
+ * is the pointer given to tp_stream_open. It is called only from within
+ * tp_stream_next, on the thread that called it.
+ */
+typedef ptrdiff_t (*tp_read_fn)(void *ctx, char *buf, size_t cap);
+
+/*
+ * tp_stream parses a document one sentence at a time: its memory does not
+ * grow with the document (one sentence, a 64 KiB read buffer and the
+ * sentence returned), so a corpus of any size streams through in constant
+ * memory. An opaque handle; like a model handle, a freed or made-up
+ * stream is detected (TP_ERR_ARGUMENT).
+ *
+ * Thread-safety: a stream belongs to one thread at a time. Calls on the
+ * same stream from two threads at once are refused (TP_ERR_ARGUMENT), not
+ * undefined. Different streams, on the same model or not, may be used by
+ * different threads at once.
+ *
+ * Example: parse stdin to stdout sentence by sentence.
+ *
+ *     static ptrdiff_t rd(void *ctx, char *buf, size_t cap) {
+ *         size_t n = fread(buf, 1, cap, (FILE *)ctx);
+ *         return (n == 0 && ferror((FILE *)ctx)) ? -1 : (ptrdiff_t)n;
+ *     }
+ *     ...
+ *     tp_stream *st = NULL;
+ *     if (tp_stream_open(model, rd, stdin, NULL, &st, &err) != TP_OK) ...
+ *     const char *sent; size_t n;
+ *     while (tp_stream_next(st, &sent, &n, &err) == TP_OK && sent != NULL)
+ *         fwrite(sent, 1, n, stdout);
+ *     tp_stream_free(st);
+ */
+typedef struct tp_stream tp_stream;
+
+/*
+ * tp_stream_open starts a stream over the document that read returns.
+ * Nothing is read yet.
+ *
+ *   model    a loaded model. It must stay loaded while the stream is used:
+ *            tp_stream_next on a stream whose model was freed returns
+ *            TP_ERR_ARGUMENT.
+ *   read     the input callback (see tp_read_fn); ctx is passed to it.
+ *   options  in, may be NULL (see tp_doc_options; threads is ignored).
+ *   stream   out: the new stream; free with tp_stream_free. NULL on
+ *            failure.
+ *   err      out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (model, read or stream is NULL; model freed; a
+ * bad option), TP_ERR_NOMEM, TP_ERR_FORK. Thread-safe.
+ */
+TP_API int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
+                          const tp_doc_options *options, tp_stream **stream,
+                          tp_error **err);
+
+/*
+ * tp_stream_next reads, parses and returns the next sentence of the
+ * document as CoNLL-U: its comment and token lines and the blank line
+ * that ends it (or, with TP_ON_ERROR_SKIP, a sentence copied through).
+ * Concatenated, the sentences are what tp_parse_document returns.
+ *
+ *   stream    an open stream.
+ *   sentence  out: a NUL-terminated string owned by the stream, valid
+ *             until the next call on the stream or tp_stream_free (do not
+ *             free it); NULL at the end of the document, and on failure.
+ *   len       out, may be NULL: its length in bytes, without the NUL; 0
+ *             at the end.
+ *   err       out, may be NULL.
+ *
+ * At the end of the document it returns TP_OK with *sentence NULL.
+ * Errors: TP_ERR_ARGUMENT (stream or sentence is NULL; stream freed or in
+ * use by another thread; its model freed), TP_ERR_INPUT (as
+ * tp_parse_conllu: malformed input, a sentence the parser rejects; the
+ * message names the line, "text:12: ..."), TP_ERR_IO (read returned -1 or
+ * more than cap), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Input and
+ * I/O errors are final: every later call returns the same error.
+ */
+TP_API int tp_stream_next(tp_stream *stream, const char **sentence,
+                          size_t *len, tp_error **err);
+
+/*
+ * tp_stream_stats returns what tp_stream_next has returned so far: the
+ * number of sentences and, of them, the number copied through unparsed
+ * (TP_ON_ERROR_SKIP). Either out pointer may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (stream NULL or freed, or in use by another
+ * thread), TP_ERR_FORK.
+ */
+TP_API int tp_stream_stats(const tp_stream *stream, size_t *sentences,
+                           size_t *skipped, tp_error **err);
+
+/*
+ * tp_stream_free frees a stream and the sentence it returned last. NULL is
+ * ignored. Returns TP_OK, TP_ERR_ARGUMENT (freed twice, or in use by
+ * another thread) or TP_ERR_FORK. The model is not freed.
+ */
+TP_API int tp_stream_free(tp_stream *stream);
 
 /* ======================================================================
  * Transition systems, training, saving

@@ -514,8 +514,11 @@ func TestLongSentencesBounded(t *testing.T) {
 // ---- the CoNLL-U entry point (tp_parse_conllu) ---------------------------
 
 // FuzzParseCoNLLU feeds arbitrary text to (*parser.Model).ParseCoNLLU, the
-// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers
-// writes the same and fails the same; malformed CoNLL-U gives
+// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers and
+// the sentence-at-a-time Stream write the same and fail the same; in
+// keep-going mode (SkipOnError) only an over-long line stops the parse, any
+// number of workers writes the same, and a clean document parses as without
+// it; malformed CoNLL-U gives
 // a *conllu.Error with the name and a line of the input; a sentence the
 // parser refuses gives an ErrInput error naming the input and the sentence;
 // and a document that reads and checks cleanly parses into a document with
@@ -553,6 +556,39 @@ func FuzzParseCoNLLU(f *testing.F) {
 		werr := m.ParseCoNLLUWorkers(bytes.NewReader(data), &wout, "fuzz", 3)
 		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !bytes.Equal(out.Bytes(), wout.Bytes()) {
 			t.Fatalf("3 workers: error %v, output of %d bytes; one: error %v, %d bytes", werr, wout.Len(), err, out.Len())
+		}
+		// The sentence-at-a-time Stream returns the same and fails the same.
+		st := m.NewStream(bytes.NewReader(data), "fuzz", false, parser.DocOptions{})
+		var sout bytes.Buffer
+		var serr error
+		for {
+			b, err := st.Next()
+			if err != nil {
+				if err != io.EOF {
+					serr = err
+				}
+				break
+			}
+			sout.Write(b)
+		}
+		if (err == nil) != (serr == nil) || (err != nil && err.Error() != serr.Error()) || !bytes.Equal(out.Bytes(), sout.Bytes()) {
+			t.Fatalf("Stream: error %v, output of %d bytes; ParseCoNLLU: error %v, %d bytes", serr, sout.Len(), err, out.Len())
+		}
+		// Keep-going mode: only an error that ends the input stops it, and
+		// workers write what one does.
+		skip := parser.DocOptions{OnError: parser.SkipOnError}
+		var kout, kwout bytes.Buffer
+		kst, kerr := m.ParseCoNLLUDoc(bytes.NewReader(data), &kout, "fuzz", skip)
+		skip.Workers = 3
+		kwst, kwerr := m.ParseCoNLLUDoc(bytes.NewReader(data), &kwout, "fuzz", skip)
+		if kerr != nil && !strings.Contains(kerr.Error(), "longer than") {
+			t.Fatalf("skip: %v", kerr)
+		}
+		if (kerr == nil) != (kwerr == nil) || kst != kwst || !bytes.Equal(kout.Bytes(), kwout.Bytes()) {
+			t.Fatalf("skip with 3 workers: %v %+v; one: %v %+v", kwerr, kwst, kerr, kst)
+		}
+		if err == nil && (kst.Skipped != 0 || !bytes.Equal(kout.Bytes(), out.Bytes())) {
+			t.Fatalf("skip changed a clean parse: %+v", kst)
 		}
 		// What the reader and the parser's own check say about the input.
 		var (

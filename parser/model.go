@@ -199,6 +199,8 @@ func CheckWords(words []conllu.Word) error {
 			for j := 0; j < len(f.v); j++ {
 				if c := f.v[j]; c == '\t' || c == '\n' || c == '\r' {
 					return fmt.Errorf("%w: word %d: %s contains a tab or line break", ErrInput, i+1, f.name)
+				} else if c == 0 {
+					return fmt.Errorf("%w: word %d: %s contains a NUL byte at byte %d", ErrInput, i+1, f.name, j+1)
 				}
 			}
 		}
@@ -236,7 +238,9 @@ const MaxTransitionsPerWord = 40
 // order; IDs are set to 1..n). Form is required. UPOS, XPOS, Feats and Lemma
 // are used when given (see HasMorphology); otherwise the taggers predict
 // UPOS (and XPOS, if the model has an XPOS tagger) for the words that lack
-// it, and the plain-token classifier parses. The result
+// it, and the plain-token classifier parses. Deps is set to "_": the
+// parser predicts no enhanced graph, and an input value would no longer
+// match the predicted tree. The result
 // is always a tree: exactly one word has Head 0, no cycles, every word has a
 // head. Errors wrap ErrInput. Safe for concurrent use. Parse keeps no
 // reference to words or to their strings after it returns (the C library
@@ -303,6 +307,7 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, tagged bool)
 	}
 	repair(s, c.RootLabel)
 	for i := range words {
+		words[i].Deps = "_" // no enhanced graph is predicted: never keep the input's
 		words[i].Head = int(s.Head[i+1])
 		if l := s.Label[i+1]; l >= 0 {
 			words[i].Deprel = c.Deprels[l]

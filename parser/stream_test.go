@@ -118,7 +118,7 @@ func TestWorkersStopAtTheFirstError(t *testing.T) {
 			!bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Fatalf("refused sentence, %d workers: %d sentences, error %v; want %d, %v", workers, gn, gerr, wn, werr)
 		}
-		if !strings.Contains(werr.Error(), "tok: sentence 301:") {
+		if !strings.Contains(werr.Error(), "tok:301: sentence 301:") {
 			t.Fatalf("error %v does not name sentence 301", werr)
 		}
 	}

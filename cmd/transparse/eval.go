@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 )
@@ -28,7 +29,7 @@ type evalReport struct {
 	Model      string  `json:"model,omitempty"`      // -m form
 	ModelName  string  `json:"model_name,omitempty"`
 	System     string  `json:"system,omitempty"`
-	Tags       string  `json:"tags,omitempty"` // "gold" or "predicted", -m form
+	Tags       string  `json:"tags,omitempty"` // -m form: "gold", "partly gold", "none in gold" or "predicted"
 	Seconds    float64 `json:"parse_seconds,omitempty"`
 
 	Scores eval.Scores `json:"scores"`
@@ -53,7 +54,9 @@ punctuation included.
   ExactLAS
 
 With two files, PRED is scored against GOLD; both must have the same
-sentences and words. With one file, GOLD is parsed by a model first (its
+sentences and words, and, as the CoNLL 2018 scorer requires, be annotated
+trees: a sentence whose HEADs are "_" or that has several roots is an
+error, not a score. With one file, GOLD is parsed by a model first (its
 HEAD, DEPREL and DEPS are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
 which case the model predicts UPOS and XPOS (LEMMA and FEATS stay blank);
@@ -120,6 +123,10 @@ func (r *evalReport) String() string {
 		switch r.Tags {
 		case "gold":
 			fmt.Fprintf(&b, "Tags:        gold (LEMMA, UPOS, XPOS, FEATS given from GOLD)\n")
+		case "partly gold":
+			fmt.Fprintf(&b, "Tags:        partly gold (given from GOLD where it has them, predicted elsewhere)\n")
+		case "none in gold":
+			fmt.Fprintf(&b, "Tags:        predicted (GOLD has no tags: parsed from word forms only)\n")
 		default:
 			fmt.Fprintf(&b, "Tags:        predicted (--no-tags: parsed from word forms only)\n")
 		}
@@ -162,15 +169,28 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	if err != nil {
 		return nil, err
 	}
-	gold, err := readTreebank(cmd, goldPath)
+	gold, lines, err := readTreebankLines(cmd, goldPath)
 	if err != nil {
 		return nil, err
 	}
+	name := goldPath
+	if name == "-" {
+		name = "<stdin>"
+	}
+	// GOLD must be annotated to be scored: checked before parsing.
+	for k, s := range gold {
+		if err := eval.Check(s); err != nil {
+			return nil, fmt.Errorf("%s:%d: sentence %s %w", name, lines[k], sentenceID(k, s), err)
+		}
+	}
 
 	// The parser's input: GOLD without its syntax (and without its tags
-	// when asked).
-	var in bytes.Buffer
-	for _, s := range gold {
+	// when asked), parsed sentence by sentence so that errors name the
+	// sentence's line in GOLD.
+	pred := make([]*conllu.Sentence, len(gold))
+	withTags := 0
+	var elapsed time.Duration
+	for k, s := range gold {
 		c := *s
 		c.Words = append([]conllu.Word(nil), s.Words...)
 		for i := range c.Words {
@@ -180,25 +200,25 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 		if o.noTags {
 			c.StripTags()
 		}
-		if err := conllu.Write(&in, &c); err != nil {
-			return nil, fmt.Errorf("%s: %w", goldPath, err)
+		if parser.HasMorphology(c.Words) {
+			withTags++
 		}
+		start := time.Now()
+		err := m.Parse(c.Words)
+		elapsed += time.Since(start)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: sentence %s: %w", name, lines[k], sentenceID(k, s), err)
+		}
+		pred[k] = &c
 	}
-
-	var out bytes.Buffer
-	start := time.Now()
-	if err := m.ParseCoNLLU(&in, &out, goldPath); err != nil {
-		return nil, err
-	}
-	elapsed := time.Since(start)
 	if o.output != "" {
+		var out bytes.Buffer
+		if err := conllu.WriteAll(&out, pred); err != nil {
+			return nil, err
+		}
 		if err := os.WriteFile(o.output, out.Bytes(), 0o666); err != nil {
 			return nil, err
 		}
-	}
-	pred, err := conllu.ReadAll(&out, goldPath+" (parsed)")
-	if err != nil {
-		return nil, fmt.Errorf("reading the parser's output: %w", err)
 	}
 	s, err := eval.Score(gold, pred)
 	if err != nil {
@@ -206,11 +226,48 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	}
 	card := m.Card()
 	tags := "gold"
-	if o.noTags {
+	switch {
+	case o.noTags:
 		tags = "predicted"
+	case withTags == 0:
+		tags = "none in gold"
+	case withTags < len(gold):
+		tags = "partly gold"
 	}
 	return &evalReport{
 		Gold: goldPath, Model: modelPath, ModelName: card.Name, System: card.System,
 		Tags: tags, Seconds: elapsed.Seconds(), Scores: s,
 	}, nil
+}
+
+// readTreebankLines reads all sentences of name ("-" for standard input)
+// and the line of each.
+func readTreebankLines(cmd *cobra.Command, name string) ([]*conllu.Sentence, []int, error) {
+	r, display, closer, err := openInput(cmd, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closer()
+	rd := conllu.NewReader(r, display)
+	var sents []*conllu.Sentence
+	var lines []int
+	for {
+		s, err := rd.Next()
+		if err == io.EOF {
+			return sents, lines, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		sents, lines = append(sents, s), append(lines, rd.SentenceLine())
+	}
+}
+
+// sentenceID names sentence k (0-based) by its sent_id, or else by its
+// number.
+func sentenceID(k int, s *conllu.Sentence) string {
+	if id := s.SentID(); id != "" {
+		return id
+	}
+	return fmt.Sprint(k + 1)
 }

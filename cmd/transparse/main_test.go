@@ -369,7 +369,9 @@ func TestSniffFormat(t *testing.T) {
 		{"# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n\n", formatCoNLLU},
 		{"\xEF\xBB\xBF# text = a\n", formatCoNLLU},
 		{"\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\n", formatCoNLLU},
-		{"1\ta\tb\n", formatTokens},
+		{"1\ta\tb\n", formatCoNLLU}, // malformed CoNLL-U, reported as such
+		{"1\ta\t_\t_\t_\t_\t0\troot\t_\n", formatCoNLLU},
+		{"1 a _ _ _ _ 0 root _ _\n", formatTokens},
 		{"#hashtag sentence\n", formatCoNLLU},
 		{"", formatTokens},
 		{"\n\n", formatTokens},
@@ -387,33 +389,6 @@ func TestSniffFormat(t *testing.T) {
 		if string(all) != c.in {
 			t.Errorf("sniffFormat(%.30q) lost input: got %.30q", c.in, all)
 		}
-	}
-}
-
-func TestStripTags(t *testing.T) {
-	var out bytes.Buffer
-	if err := stripTags(strings.NewReader(goldCoNLLU), &out, "gold"); err != nil {
-		t.Fatal(err)
-	}
-	sents, err := conllu.ReadAll(&out, "stripped")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sents) != 3 || sents[0].SentID() != "s1" {
-		t.Fatalf("stripped %d sentences: %+v", len(sents), sents)
-	}
-	for _, s := range sents {
-		for _, w := range s.Words {
-			if w.Lemma != "_" || w.UPOS != "_" || w.XPOS != "_" || w.Feats != "_" || w.Form == "_" || w.Head < 0 {
-				t.Errorf("stripped word %+v", w)
-			}
-		}
-	}
-	if sents[0].Words[2].Misc != "SpaceAfter=No" {
-		t.Errorf("MISC lost: %+v", sents[0].Words[2])
-	}
-	if err := stripTags(strings.NewReader("1\tx\n\n"), io.Discard, "bad"); err == nil {
-		t.Error("no error for malformed CoNLL-U")
 	}
 }
 

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/transparse/transparse/parser"
-	"github.com/transparse/transparse/parser/conllu"
 )
 
 // Input formats of parse.
@@ -26,6 +29,7 @@ type parseOptions struct {
 	format  string
 	noTags  bool
 	threads int
+	onError string
 }
 
 func newParseCmd() *cobra.Command {
@@ -46,10 +50,13 @@ Input formats (--format):
   tokens  One pre-tokenized sentence per line, tokens separated by spaces.
           The output has ID, FORM, the predicted UPOS and XPOS, HEAD and
           DEPREL; LEMMA, FEATS, DEPS and MISC are "_".
-  auto    (default) Decided per input from its first non-blank line: CoNLL-U
-          if that line starts with '#' or has 10 tab-separated fields,
-          tokens otherwise. Use --format tokens for text whose first
-          sentence starts with '#'.
+  auto    (default) Decided per input: a file named *.conllu is CoNLL-U;
+          otherwise its first non-blank line decides: CoNLL-U if it starts
+          with '#' or contains a tab, tokens otherwise. Malformed CoNLL-U
+          (9 or 11 columns, spaces for tabs, CoNLL-2009) is reported as
+          such, never read as tokens. Use --format tokens for text whose
+          first sentence starts with '#' or whose tokens are separated by
+          tabs.
 
 Sentences are parsed --threads at a time (default: the number of CPUs); the
 output keeps the input order, and an error stops the parse where one thread
@@ -57,14 +64,24 @@ would stop it, after writing the sentences before it. --threads is capped at
 4 per CPU, and a thread is started only for a batch of 64 sentences to parse,
 so a short input uses few.
 
+--on-error says what to do with a sentence that is malformed or that the
+parser rejects (over TP_MAX_WORDS words, say): "stop" (default) ends the
+parse with the error; "skip" copies the sentence through unparsed, after a
+"# transparse_error = ..." comment naming the error and its line, goes on,
+and reports the number skipped on standard error. Errors that end the input
+(an unreadable file, a line over 1 MiB) stop either way.
+
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
-input before parsing, so that the model tags the words itself (UPOS and
-XPOS; LEMMA and FEATS stay "_"): the way to measure parsing from plain
-tokens on a treebank. Tokens input has no tags to blank.
+input (words and empty nodes) before parsing, so that the model tags the
+words itself (UPOS and XPOS; LEMMA and FEATS stay "_"): the way to measure
+parsing from plain tokens on a treebank. Tokens input has no tags to blank.
 
 XPOS is predicted only by a model with an XPOS tagger (one trained on a
 treebank with XPOS, as the bundled model is); with other models it stays
 "_" where it is not given.
+
+DEPS is "_" on every word parsed (no enhanced graph is predicted); MISC,
+comments, multiword tokens and empty nodes are copied from the input.
 
 ` + modelHelp,
 		Example: `  # Parse pre-tokenized text, one sentence per line:
@@ -86,15 +103,20 @@ treebank with XPOS, as the bundled model is); with other models it stays
 				return usage("invalid --threads %d: want 1 or more", o.threads)
 			}
 			o.threads = min(o.threads, parser.MaxWorkers())
+			onError, err := parser.ParseOnError(o.onError)
+			if err != nil {
+				return usage("invalid --on-error %q: want stop or skip", o.onError)
+			}
 			m, _, err := loadModel(o.model)
 			if err != nil {
 				return err
 			}
+			collectOften()
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-			p := &parseRun{model: m, opt: o, out: out}
+			p := &parseRun{model: m, opt: o, out: out, onError: onError}
 			for _, name := range args {
 				if err := p.file(cmd, name); err != nil {
 					out.Flush()
@@ -110,6 +132,7 @@ treebank with XPOS, as the bundled model is); with other models it stays
 	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts UPOS and XPOS")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
+	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
 	return cmd
 }
 
@@ -120,10 +143,11 @@ current directory.`
 
 // parseRun parses a sequence of inputs with one model.
 type parseRun struct {
-	model *parser.Model
-	opt   parseOptions
-	out   io.Writer
-	sents int // sentences written in tokens format, for sent_id
+	model   *parser.Model
+	opt     parseOptions
+	onError parser.OnError
+	out     io.Writer
+	sents   int // sentences written in tokens format, for sent_id
 }
 
 // file parses the input called name ("-" for standard input).
@@ -134,29 +158,53 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 	}
 	defer closeInput()
 	format := p.opt.format
+	if format == formatAuto && isCoNLLUName(name) {
+		format = formatCoNLLU
+	}
 	if format == formatAuto {
-		var err error
 		format, r, err = sniffFormat(r)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", display, err)
 		}
 	}
+	o := parser.DocOptions{Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents}
+	var st parser.DocStats
 	if format == formatTokens {
-		return p.tokens(r, display)
+		st, err = p.model.ParseTokensDoc(r, p.out, display, o)
+		p.sents += st.Sentences
+	} else {
+		st, err = p.model.ParseCoNLLUDoc(r, p.out, display, o)
 	}
-	return parseCoNLLU(p.model, r, p.out, display, p.opt.noTags, p.opt.threads)
-}
-
-// tokens parses one pre-tokenized sentence per line.
-func (p *parseRun) tokens(r io.Reader, name string) error {
-	n, err := p.model.ParseTokensWorkers(r, p.out, name, p.sents, p.opt.threads)
-	p.sents += n
+	if st.Skipped > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d of %d sentences copied through unparsed (--on-error skip)\n",
+			display, st.Skipped, st.Sentences)
+	}
 	return err
 }
 
+// parseGCPercent is the collector's percentage while parse streams a
+// document (unless GOGC is set), as in the C library (capi/gc.go): the
+// loaded model is most of the live heap, and at the Go default (100) the
+// garbage of a long document would be let grow to the model's size again
+// before a collection, so resident memory would grow with the model and
+// not with the sentence being parsed.
+const parseGCPercent = 25
+
+// collectOften sets the collector to parseGCPercent unless GOGC is set.
+func collectOften() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(parseGCPercent)
+	}
+}
+
+// isCoNLLUName reports whether a file name says CoNLL-U (*.conllu).
+func isCoNLLUName(name string) bool {
+	return strings.EqualFold(filepath.Ext(name), ".conllu")
+}
+
 // sniffFormat decides between CoNLL-U and tokens from the first non-blank
-// line of r: CoNLL-U if it starts with '#' or has 10 tab-separated fields.
-// It returns a reader that still yields all of r.
+// line of r (see classifyLine). It returns a reader that still yields all
+// of r.
 func sniffFormat(r io.Reader) (string, io.Reader, error) {
 	br := bufio.NewReader(r)
 	var seen bytes.Buffer
@@ -180,70 +228,15 @@ func sniffFormat(r io.Reader) (string, io.Reader, error) {
 	}
 }
 
-// classifyLine applies the auto-detection rule to the first non-blank line.
+// classifyLine applies the auto-detection rule to the first non-blank line:
+// CoNLL-U if it starts with '#' (after spaces) or contains a tab, so that
+// malformed CoNLL-U (9 or 11 columns, CoNLL-2009) gets CoNLL-U's error
+// instead of being read as tokens.
 func classifyLine(line []byte) string {
 	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
 	line = bytes.TrimRight(line, "\r\n")
-	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) || bytes.Count(line, []byte("\t")) == 9 {
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) || bytes.IndexByte(line, '\t') >= 0 {
 		return formatCoNLLU
 	}
 	return formatTokens
-}
-
-// parseCoNLLU parses CoNLL-U from r to w with m.ParseCoNLLUWorkers. With
-// noTags, the LEMMA, UPOS, XPOS and FEATS columns are blanked on the way in.
-func parseCoNLLU(m *parser.Model, r io.Reader, w io.Writer, name string, noTags bool, threads int) error {
-	if !noTags {
-		return m.ParseCoNLLUWorkers(r, w, name, threads)
-	}
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	sink := &errWriter{w: pw}
-	go func() {
-		err := stripTags(r, sink, name)
-		pw.CloseWithError(err) // nil closes with io.EOF
-		done <- err
-	}()
-	perr := m.ParseCoNLLUWorkers(pr, w, name, threads)
-	pr.Close() // stops the stripping goroutine if parsing ended early
-	serr := <-done
-	if serr != nil && sink.err == nil {
-		return serr // an input error, not a consequence of pr.Close
-	}
-	return perr
-}
-
-// stripTags copies CoNLL-U from r to w with LEMMA, UPOS, XPOS and FEATS set
-// to "_".
-func stripTags(r io.Reader, w io.Writer, name string) error {
-	cr := conllu.NewReader(r, name)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	for {
-		s, err := cr.Next()
-		if err == io.EOF {
-			return bw.Flush()
-		}
-		if err != nil {
-			bw.Flush() // the sentences before the error still get parsed
-			return err
-		}
-		s.StripTags()
-		if err := conllu.Write(bw, s); err != nil {
-			return err
-		}
-	}
-}
-
-// errWriter remembers the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(b []byte) (int, error) {
-	n, err := e.w.Write(b)
-	if err != nil && e.err == nil {
-		e.err = err
-	}
-	return n, err
 }

@@ -2,6 +2,7 @@ package conllu
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -84,10 +85,13 @@ func (lr *lineReader) errorf(format string, args ...any) *Error {
 	return &Error{File: lr.name, Line: lr.n, Msg: fmt.Sprintf(format, args...)}
 }
 
-// checkUTF8 returns an *Error for the current line if line is not valid
-// UTF-8.
-func (lr *lineReader) checkUTF8(line []byte) error {
+// checkText returns an *Error for the current line if line is not valid
+// UTF-8 or contains a NUL byte (which a C string would end at).
+func (lr *lineReader) checkText(line []byte) error {
 	if utf8.Valid(line) {
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			return lr.errorf("line contains a NUL byte at byte %d", i+1)
+		}
 		return nil
 	}
 	off := 0

@@ -16,7 +16,7 @@ var columns = [10]string{"ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD",
 //
 // It reports as an *Error: a line that is not valid UTF-8, contains a
 // carriage return (other than in a "\r\n" terminator), is longer than
-// MaxLineLength, or has only spaces and tabs; a token line without exactly
+// MaxLineLength, contains a NUL byte, or has only spaces and tabs; a token line without exactly
 // ten tab-separated columns, or with an empty column; an ID that is not an
 // integer, a range (3-4) or a decimal (8.1) written without sign or leading
 // zeros; word IDs that do not run 1, 2, 3, ...; a multiword range that is
@@ -53,6 +53,48 @@ type Reader struct {
 	headKind  byte   // 0 unknown, '_' unannotated, '0' numeric
 	headLine  int    // line of the first word, that set headKind
 	marks     []byte // scratch for findCycle
+
+	keep bool   // keep the lines of the current sentence in raw
+	raw  []byte // its lines so far, each followed by "\n" (KeepLines)
+}
+
+// KeepLines makes r keep the lines of the sentence it is reading, so that
+// after an *Error SkipRest can return the malformed sentence verbatim (the
+// keep-going mode of a document parse copies it through). Call it before
+// the first Next.
+func (r *Reader) KeepLines() { r.keep = true }
+
+// SkipRest reads the rest of the sentence that Next rejected last, up to
+// and including its blank line, and returns every non-blank line of that
+// sentence as read (with KeepLines; without it, nil), each followed by
+// "\n". It returns the final error of the input if there is one (a line
+// longer than MaxLineLength, an error of the underlying reader; io.EOF is
+// not an error here). The next call of Next reads the sentence after it.
+func (r *Reader) SkipRest() ([]byte, error) {
+	if r.skip {
+		r.skip = false
+		for {
+			line, err := r.lr.next()
+			if err != nil {
+				r.err = err
+				break
+			}
+			if len(line) == 0 {
+				break
+			}
+			r.addRaw(line)
+		}
+	}
+	if r.err != nil && r.err != io.EOF {
+		return nil, r.err
+	}
+	return r.raw, nil
+}
+
+func (r *Reader) addRaw(line []byte) {
+	if r.keep {
+		r.raw = append(append(r.raw, line...), '\n')
+	}
 }
 
 // NewReader returns a Reader that reads CoNLL-U from r. name is used in
@@ -68,23 +110,12 @@ func NewReader(r io.Reader, name string) *Reader {
 // on with the next one. A line longer than MaxLineLength and errors of the
 // underlying reader are final: every later call returns the same error.
 func (r *Reader) Next() (*Sentence, error) {
+	r.SkipRest() // sets r.err at the end of the input
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.skip {
-		r.skip = false
-		for {
-			line, err := r.lr.next()
-			if err != nil {
-				r.err = err
-				return nil, err
-			}
-			if len(line) == 0 {
-				break
-			}
-		}
-	}
 	var s *Sentence
+	r.raw = r.raw[:0]
 	for {
 		line, err := r.lr.next()
 		if err == io.EOF && s != nil {
@@ -101,6 +132,7 @@ func (r *Reader) Next() (*Sentence, error) {
 			}
 			return r.finish(s)
 		}
+		r.addRaw(line)
 		if onlySpace(line) {
 			// Probably meant as a separator: end the sentence here.
 			return nil, r.lr.errorf("line contains only whitespace; a blank line must be empty")
@@ -142,7 +174,7 @@ func onlySpace(line []byte) bool {
 // parseLine adds a non-blank line to s.
 func (r *Reader) parseLine(s *Sentence, line []byte) error {
 	lr := &r.lr
-	if err := lr.checkUTF8(line); err != nil {
+	if err := lr.checkText(line); err != nil {
 		return err
 	}
 	if bytes.IndexByte(line, '\r') >= 0 {
@@ -176,7 +208,7 @@ func (r *Reader) parseLine(s *Sentence, line []byte) error {
 
 	v, err := parseUint(id)
 	if err != "" {
-		return lr.errorf("ID %q %s; want an integer, a range (3-4) or a decimal (8.1)", id, err)
+		return lr.errorf("ID %s %s; want an integer, a range (3-4) or a decimal (8.1)", Quote(id), err)
 	}
 	want := len(s.Words) + 1
 	if v != want {
@@ -193,7 +225,7 @@ func (r *Reader) parseLine(s *Sentence, line []byte) error {
 		v, err := parseUint(h)
 		switch {
 		case err != "":
-			return lr.errorf("HEAD %q %s", f[6], err)
+			return lr.errorf("HEAD %s %s", Quote(f[6]), err)
 		case neg:
 			return lr.errorf("HEAD %s is out of range: it is negative", f[6])
 		case v == want:
@@ -240,7 +272,7 @@ func (r *Reader) multiword(s *Sentence, text, a, b string) error {
 	start, err1 := parseUint(a)
 	end, err2 := parseUint(b)
 	if err1 != "" || err2 != "" {
-		return lr.errorf("multiword ID %q is not a range of two word IDs like 3-4", a+"-"+b)
+		return lr.errorf("multiword ID %s is not a range of two word IDs like 3-4", Quote(a+"-"+b))
 	}
 	if end <= start {
 		return lr.errorf("multiword range %d-%d is invalid: its end must be greater than its start", start, end)
@@ -265,7 +297,7 @@ func (r *Reader) empty(s *Sentence, text, maj, min string) error {
 	i, err1 := parseUint(maj)
 	j, err2 := parseUint(min)
 	if err1 != "" || err2 != "" || j == 0 {
-		return lr.errorf("empty node ID %q is not a decimal like 8.1", maj+"."+min)
+		return lr.errorf("empty node ID %s is not a decimal like 8.1", Quote(maj+"."+min))
 	}
 	n := len(s.Words)
 	if i != n {

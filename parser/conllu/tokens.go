@@ -6,9 +6,22 @@ import "io"
 // separated by spaces or tabs (also '\r', '\v' and '\f'; other Unicode
 // spaces belong to the token). Blank lines are skipped.
 type TokenReader struct {
-	lr  lineReader
-	err error // final error
+	lr   lineReader
+	err  error // final error
+	keep bool
+	raw  []byte // the last line read (KeepLines)
 }
+
+// LineNumber returns the number (1-based) of the last line Next read.
+func (t *TokenReader) LineNumber() int { return t.lr.n }
+
+// KeepLines makes t keep a copy of each line it reads, for Line.
+func (t *TokenReader) KeepLines() { t.keep = true }
+
+// Line returns the last line Next read (the one in error after an *Error)
+// followed by "\n", with KeepLines; otherwise, and after a final error,
+// it is empty. It is valid until the next call of Next.
+func (t *TokenReader) Line() []byte { return t.raw }
 
 // NewTokenReader returns a TokenReader that reads from r. name is used in
 // error messages (it may be empty).
@@ -19,7 +32,8 @@ func NewTokenReader(r io.Reader, name string) *TokenReader {
 // Next returns the sentence of the next non-blank line, made as FromForms
 // makes it. At the end of the input it returns io.EOF.
 //
-// A line that is not valid UTF-8 gives an *Error naming the line; Next may be
+// A line that is not valid UTF-8 or contains a NUL byte gives an *Error
+// naming the line and byte; Next may be
 // called again to go on with the next line. A line longer than MaxLineLength
 // (an *Error) and errors of the underlying reader are final: every later
 // call returns the same error.
@@ -28,12 +42,16 @@ func (t *TokenReader) Next() (*Sentence, error) {
 		return nil, t.err
 	}
 	for {
+		t.raw = t.raw[:0]
 		line, err := t.lr.next()
 		if err != nil {
 			t.err = err
 			return nil, err
 		}
-		if err := t.lr.checkUTF8(line); err != nil {
+		if t.keep {
+			t.raw = append(append(t.raw[:0], line...), '\n')
+		}
+		if err := t.lr.checkText(line); err != nil {
 			return nil, err
 		}
 		n := 0

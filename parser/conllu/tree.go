@@ -55,7 +55,7 @@ func (s *Sentence) CheckTree() error {
 		case w.ID != i+1:
 			return fail("word %d has ID %d", i+1, w.ID)
 		case w.Head == -1:
-			return fail("word %d %q has no HEAD", w.ID, w.Form)
+			return fail("word %d %s has no HEAD", w.ID, Quote(w.Form))
 		case w.Head < 0 || w.Head > n:
 			return fail("HEAD %d of word %d is out of range: the sentence has %d words", w.Head, w.ID, n)
 		}
@@ -128,7 +128,7 @@ func cycleString(words []Word, c []int) string {
 		}
 		b.WriteString(strconv.Itoa(id))
 		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(words[id-1].Form))
+		b.WriteString(Quote(words[id-1].Form))
 	}
 	return b.String()
 }

@@ -81,7 +81,7 @@ func appendSentence(b []byte, s *Sentence) ([]byte, error) {
 	}
 	for _, c := range s.Comments {
 		if !strings.HasPrefix(c, "#") || strings.ContainsAny(c, "\n\r") {
-			return fail("comment %q does not start with '#' or contains a line break", c)
+			return fail("comment %s does not start with '#' or contains a line break", Quote(c))
 		}
 		b = append(b, c...)
 		b = append(b, '\n')
@@ -98,7 +98,7 @@ func appendSentence(b []byte, s *Sentence) ([]byte, error) {
 	for i := 1; i <= n+1; i++ {
 		for ; ei < len(s.Empty) && s.Empty[ei].Before == i; ei++ {
 			if b, ok = raw(b, s.Empty[ei]); !ok {
-				return fail("empty node line %q is empty, starts with '#' or contains a line break", s.Empty[ei].Text)
+				return fail("empty node line %s is empty, starts with '#' or contains a line break", Quote(s.Empty[ei].Text))
 			}
 		}
 		if i > n {
@@ -106,7 +106,7 @@ func appendSentence(b []byte, s *Sentence) ([]byte, error) {
 		}
 		for ; mi < len(s.Multiword) && s.Multiword[mi].Before == i; mi++ {
 			if b, ok = raw(b, s.Multiword[mi]); !ok {
-				return fail("multiword line %q is empty, starts with '#' or contains a line break", s.Multiword[mi].Text)
+				return fail("multiword line %s is empty, starts with '#' or contains a line break", Quote(s.Multiword[mi].Text))
 			}
 		}
 		w := &s.Words[i-1]
@@ -116,7 +116,7 @@ func appendSentence(b []byte, s *Sentence) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(i), 10)
 		for c, v := range [...]string{w.Form, w.Lemma, w.UPOS, w.XPOS, w.Feats} {
 			if b, ok = appendColumn(b, v); !ok {
-				return fail("word %d: %s %q contains a tab or line break", i, columns[c+1], v)
+				return fail("word %d: %s %s contains a tab or line break", i, columns[c+1], Quote(v))
 			}
 		}
 		b = append(b, '\t')
@@ -130,16 +130,16 @@ func appendSentence(b []byte, s *Sentence) ([]byte, error) {
 		}
 		for c, v := range [...]string{w.Deprel, w.Deps, w.Misc} {
 			if b, ok = appendColumn(b, v); !ok {
-				return fail("word %d: %s %q contains a tab or line break", i, columns[c+7], v)
+				return fail("word %d: %s %s contains a tab or line break", i, columns[c+7], Quote(v))
 			}
 		}
 		b = append(b, '\n')
 	}
 	if mi < len(s.Multiword) {
-		return fail("multiword line %q: Before %d is out of range or out of order", s.Multiword[mi].Text, s.Multiword[mi].Before)
+		return fail("multiword line %s: Before %d is out of range or out of order", Quote(s.Multiword[mi].Text), s.Multiword[mi].Before)
 	}
 	if ei < len(s.Empty) {
-		return fail("empty node line %q: Before %d is out of range or out of order", s.Empty[ei].Text, s.Empty[ei].Before)
+		return fail("empty node line %s: Before %d is out of range or out of order", Quote(s.Empty[ei].Text), s.Empty[ei].Before)
 	}
 	return append(b, '\n'), nil
 }

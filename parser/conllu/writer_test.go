@@ -88,8 +88,8 @@ func TestWriteErrors(t *testing.T) {
 		{"empty raw line", func(s *Sentence) { s.Multiword[0].Text = "" }, `multiword line "" is empty, starts with '#' or contains a line break`},
 		{"raw line comment", func(s *Sentence) { s.Empty[0].Text = "# x" }, `empty node line "# x" is empty, starts with '#' or contains a line break`},
 		{"multiword past end", func(s *Sentence) { s.Multiword[0].Before = 5 }, "multiword line \"1-2\\tDon't\\t_\\t_\\t_\\t_\\t_\\t_\\t_\\t_\": Before 5 is out of range or out of order"},
-		{"empty out of order", func(s *Sentence) { s.Empty[0], s.Empty[1] = s.Empty[1], s.Empty[0] }, `empty node line "3.1\tstop\tstop\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=3": Before 4 is out of range or out of order`},
-		{"empty before start", func(s *Sentence) { s.Empty[0].Before = 0 }, `empty node line "3.1\tstop\tstop\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=3": Before 0 is out of range or out of order`},
+		{"empty out of order", func(s *Sentence) { s.Empty[0], s.Empty[1] = s.Empty[1], s.Empty[0] }, `empty node line "3.1\tstop\tstop\tVERB\tVB\t_\t_\t_\t0:root\tCopyO"…: Before 4 is out of range or out of order`},
+		{"empty before start", func(s *Sentence) { s.Empty[0].Before = 0 }, `empty node line "3.1\tstop\tstop\tVERB\tVB\t_\t_\t_\t0:root\tCopyO"…: Before 0 is out of range or out of order`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := constructed()

@@ -5,7 +5,9 @@
 // words are aligned one to one by position.
 //
 // Every syntactic word counts, punctuation included; multiword-token lines
-// and empty nodes are ignored. The metrics are:
+// and empty nodes are ignored. As the script does, both files must be
+// annotated trees: a sentence with HEAD "_" or with several roots is an
+// error (see Check), not a score. The metrics are:
 //
 //   - UPOS, XPOS: tag accuracy.
 //   - UAS: the head is correct.
@@ -223,8 +225,16 @@ func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 	}
 	for i := range gold.Words {
 		if g, p := gold.Words[i].Form, pred.Words[i].Form; g != p {
-			return fmt.Errorf("eval: %s: word %d is %q in gold but %q in prediction",
-				sentenceName(n, gold), i+1, g, p)
+			return fmt.Errorf("eval: %s: word %d is %s in gold but %s in prediction",
+				sentenceName(n, gold), i+1, conllu.Quote(g), conllu.Quote(p))
+		}
+	}
+	for _, side := range []struct {
+		name string
+		s    *conllu.Sentence
+	}{{"gold", gold}, {"prediction", pred}} {
+		if err := Check(side.s); err != nil {
+			return fmt.Errorf("eval: %s: %s %w", sentenceName(n, gold), side.name, err)
 		}
 	}
 
@@ -265,6 +275,40 @@ func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 	}
 	accuracy(&s.ExactUAS, exactU)
 	accuracy(&s.ExactLAS, exactL)
+	return nil
+}
+
+// Check reports whether s can be scored, as the CoNLL 2018 evaluation
+// script requires of both files: every word has a HEAD (a sentence whose
+// HEADs are "_" carries no annotation to score) and exactly one word has
+// HEAD 0 (the script refuses "multiple roots in a sentence"). The error's
+// message is a predicate ("has no annotation: ...", "has 2 roots: ...").
+func Check(s *conllu.Sentence) error {
+	roots := 0
+	first := 0
+	for i := range s.Words {
+		switch s.Words[i].Head {
+		case -1:
+			return fmt.Errorf("has no annotation: the HEAD of word %d is \"_\"", i+1)
+		case 0:
+			roots++
+			if roots == 1 {
+				first = i + 1
+			} else if roots == 2 {
+				second := i + 1
+				n := 2
+				for _, w := range s.Words[i+1:] {
+					if w.Head == 0 {
+						n++
+					}
+				}
+				return fmt.Errorf("has %d roots (the first two: words %d and %d); the CoNLL 2018 scorer refuses a sentence with several roots", n, first, second)
+			}
+		}
+	}
+	if roots == 0 {
+		return fmt.Errorf("has no root (no word has HEAD 0)")
+	}
 	return nil
 }
 

@@ -289,3 +289,29 @@ func TestStringAndJSON(t *testing.T) {
 		t.Errorf("JSON %s decodes to %+v", b, back)
 	}
 }
+
+// Files the CoNLL 2018 scorer refuses are refused, not scored: a sentence
+// with two roots (in gold or in the prediction) and one without annotation.
+func TestScoreRefusesWhatTheScorerRefuses(t *testing.T) {
+	good := sent("a", "I PRON 2 nsubj", "saw VERB 0 root", "it PRON 2 obj")
+	twoRoots := sent("a", "I PRON 2 nsubj", "saw VERB 0 root", "it PRON 0 root")
+	unannotated := sent("a", "I PRON 2 nsubj", "saw VERB 0 root", "it PRON 2 obj")
+	for i := range unannotated.Words {
+		unannotated.Words[i].Head = -1
+	}
+	for _, c := range []struct {
+		name       string
+		gold, pred *conllu.Sentence
+		want       string
+	}{
+		{"two roots in prediction", good, twoRoots, "sentence 1 (sent_id a): prediction has 2 roots (the first two: words 2 and 3); the CoNLL 2018 scorer refuses"},
+		{"two roots in gold", twoRoots, good, "gold has 2 roots"},
+		{"unannotated gold", unannotated, good, `gold has no annotation: the HEAD of word 1 is "_"`},
+		{"unannotated prediction", good, unannotated, `prediction has no annotation`},
+	} {
+		_, err := Score([]*conllu.Sentence{good, c.gold}, []*conllu.Sentence{good, c.pred})
+		if err == nil || !strings.Contains(err.Error(), strings.Replace(c.want, "sentence 1", "sentence 2", 1)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

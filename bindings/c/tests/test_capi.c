@@ -1789,6 +1789,229 @@ static void test_default_model_path(const char *self) {
     free(keep);
 }
 
+/* ------------------------------------------------------------------ */
+/* Documents: NUL bytes, DEPS, keep-going mode, streams. */
+
+/* A read callback over a string, handing out at most chunk bytes a call. */
+struct str_src {
+    const char *p;
+    size_t left, chunk;
+    int fail_after; /* calls before returning -1; < 0: never */
+};
+
+static ptrdiff_t str_read(void *ctx, char *buf, size_t cap) {
+    struct str_src *s = ctx;
+    if (s->fail_after == 0)
+        return -1;
+    if (s->fail_after > 0)
+        s->fail_after--;
+    size_t n = s->left < cap ? s->left : cap;
+    if (n > s->chunk)
+        n = s->chunk;
+    memcpy(buf, s->p, n);
+    s->p += n;
+    s->left -= n;
+    return (ptrdiff_t)n;
+}
+
+/* stream_all concatenates what a stream over text returns; NULL and *rc set
+ * on failure (err receives the error). */
+static char *stream_all(tp_model *m, const char *text, size_t len,
+                        const tp_doc_options *o, size_t chunk, int *rc,
+                        tp_error **err, size_t *skipped) {
+    struct str_src src = {text, len, chunk, -1};
+    tp_stream *st = NULL;
+    *rc = tp_stream_open(m, str_read, &src, o, &st, err);
+    if (*rc != TP_OK)
+        return NULL;
+    size_t cap = 1 << 16, used = 0;
+    char *all = malloc(cap);
+    const char *sent;
+    size_t n;
+    while ((*rc = tp_stream_next(st, &sent, &n, err)) == TP_OK && sent != NULL) {
+        if (strlen(sent) != n) {
+            *rc = -1;
+            break;
+        }
+        while (used + n + 1 > cap)
+            all = realloc(all, cap *= 2);
+        memcpy(all + used, sent, n);
+        used += n;
+    }
+    all[used] = '\0';
+    size_t sentences = 0;
+    tp_stream_stats(st, &sentences, skipped, NULL);
+    CHECK(tp_stream_free(st) == TP_OK);
+    CHECK(tp_stream_free(st) == TP_ERR_ARGUMENT); /* double free detected */
+    if (*rc != TP_OK) {
+        free(all);
+        return NULL;
+    }
+    return all;
+}
+
+/* A read callback that signals it is running, then waits to be released:
+ * another thread's call on the same stream meanwhile must be refused. */
+struct gate_src {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int inside, released;
+    tp_stream *st;
+    int rc;
+};
+
+static ptrdiff_t gate_read(void *ctx, char *buf, size_t cap) {
+    static const char doc[] = "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    struct gate_src *g = ctx;
+    if (g->inside) /* the document was handed out: its end */
+        return 0;
+    pthread_mutex_lock(&g->mu);
+    g->inside = 1;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->released)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+    if (cap < sizeof doc - 1)
+        return -1;
+    memcpy(buf, doc, sizeof doc - 1);
+    return (ptrdiff_t)(sizeof doc - 1);
+}
+
+static void *gate_thread(void *p) {
+    struct gate_src *g = p;
+    const char *sent = NULL;
+    size_t n = 0;
+    g->rc = tp_stream_next(g->st, &sent, &n, NULL);
+    if (g->rc == TP_OK && (sent == NULL || strncmp(sent, "1\tHi\t", 5) != 0))
+        g->rc = -1;
+    return NULL;
+}
+
+static void test_stream_one_thread_at_a_time(tp_model *m) {
+    struct gate_src g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, -1};
+    CHECK(tp_stream_open(m, gate_read, &g, NULL, &g.st, NULL) == TP_OK);
+    pthread_t th;
+    pthread_create(&th, NULL, gate_thread, &g);
+    pthread_mutex_lock(&g.mu);
+    while (!g.inside)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    tp_error *err = NULL;
+    const char *sent = NULL;
+    size_t n;
+    EXPECT_ERR(tp_stream_next(g.st, &sent, &n, &err), err, TP_ERR_ARGUMENT,
+               "tp_stream_next: stream is in use by another thread");
+    CHECK(tp_stream_free(g.st) == TP_ERR_ARGUMENT); /* in use: not freed */
+    pthread_mutex_lock(&g.mu);
+    g.released = 1;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+    pthread_join(th, NULL);
+    CHECKF(g.rc == TP_OK, "rc %d", g.rc);
+    CHECK(tp_stream_free(g.st) == TP_OK);
+}
+
+static void test_documents(tp_model *m) {
+    tp_error *err = NULL;
+    char *out = NULL;
+    size_t len = 0, skipped = 99;
+
+    /* NUL bytes are refused with their position, not returned. */
+    static const char nul_conllu[] = "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n1\tH\0i\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    EXPECT_ERR(tp_parse_conllu(m, nul_conllu, sizeof nul_conllu - 1, &out, &len, &err), err, TP_ERR_INPUT,
+               "tp_parse_conllu: conllu: text:3: line contains a NUL byte at byte 4");
+    CHECK(out == NULL);
+    static const char nul_tokens[] = "a b\nc\0d\n";
+    EXPECT_ERR(tp_parse_tokens(m, nul_tokens, sizeof nul_tokens - 1, &out, &len, &err), err, TP_ERR_INPUT,
+               "tp_parse_tokens: conllu: text:2: line contains a NUL byte at byte 2");
+
+    /* DEPS "_" on parsed words; MISC and empty nodes kept. */
+    const char *filled = "# sent_id = a\n"
+                         "1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n"
+                         "2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n"
+                         "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n\n";
+    CHECK(tp_parse_conllu(m, filled, strlen(filled), &out, &len, NULL) == TP_OK);
+    CHECKF(out && strstr(out, "\t2:nsubj\t") == NULL && strstr(out, "\t_\tSpaceAfter=No\n") &&
+               strstr(out, "\t_\tGloss=x\n") && strstr(out, "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n"),
+           "%s", out ? out : "(null)");
+    tp_string_free(out);
+    tp_doc_options notags = {TP_FORMAT_CONLLU, TP_ON_ERROR_STOP, 1, 0};
+    CHECK(tp_parse_document(m, filled, strlen(filled), &notags, &out, &len, &skipped, NULL) == TP_OK);
+    CHECKF(out && skipped == 0 && strstr(out, "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2\n") &&
+               strstr(out, "1\tI\t_\t"),
+           "%s", out ? out : "(null)");
+    tp_string_free(out);
+
+    /* Keep-going mode: a malformed sentence between two good ones. */
+    const char *doc = "# sent_id = g\n1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+                      "# sent_id = bad\n1\tHi\t_\n\n"
+                      "# sent_id = h\n1\tYes\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), NULL, &out, &len, &skipped, &err), err, TP_ERR_INPUT,
+               "conllu: text:5: line has 3 columns");
+    tp_doc_options skip = {TP_FORMAT_CONLLU, TP_ON_ERROR_SKIP, 0, 2};
+    CHECK(tp_parse_document(m, doc, strlen(doc), &skip, &out, &len, &skipped, NULL) == TP_OK);
+    CHECKF(out && skipped == 1 && strlen(out) == len &&
+               strstr(out, "# transparse_error = conllu: text:5: line has 3 columns, want 10 (separated by tabs)\n"
+                           "# sent_id = bad\n1\tHi\t_\n\n") &&
+               strstr(out, "1\tYes\t_\t"),
+           "skipped %zu: %s", skipped, out ? out : "(null)");
+
+    /* The stream returns the same, whatever the read sizes. */
+    size_t sk = 0;
+    int rc;
+    for (size_t chunk = 1; chunk <= 4096; chunk *= 64) {
+        char *streamed = stream_all(m, doc, strlen(doc), &skip, chunk, &rc, &err, &sk);
+        CHECKF(streamed && out && strcmp(streamed, out) == 0 && sk == 1, "chunk %zu: rc %d %s", chunk, rc,
+               tp_error_message(err));
+        free(streamed);
+        tp_error_free(err);
+        err = NULL;
+    }
+    tp_string_free(out);
+    /* Without skip the stream stops at the error, after the first sentence. */
+    {
+        struct str_src src = {doc, strlen(doc), 7, -1};
+        tp_stream *st = NULL;
+        const char *sent = NULL;
+        CHECK(tp_stream_open(m, str_read, &src, NULL, &st, NULL) == TP_OK);
+        CHECK(tp_stream_next(st, &sent, &len, NULL) == TP_OK && sent && strstr(sent, "# sent_id = g\n"));
+        EXPECT_ERR(tp_stream_next(st, &sent, &len, &err), err, TP_ERR_INPUT,
+                   "tp_stream_next: conllu: text:5: line has 3 columns");
+        CHECK(sent == NULL);
+        EXPECT_ERR(tp_stream_next(st, &sent, &len, &err), err, TP_ERR_INPUT, "text:5:"); /* final */
+        CHECK(tp_stream_free(st) == TP_OK);
+    }
+    /* Tokens through a stream, and a failing read callback. */
+    {
+        tp_doc_options tok = {TP_FORMAT_TOKENS, TP_ON_ERROR_STOP, 0, 0};
+        char *streamed = stream_all(m, "Hello world .\n\nBye .\n", 21, &tok, 5, &rc, &err, &sk);
+        CHECKF(streamed && strstr(streamed, "# sent_id = 2\n# text = Bye .\n"), "rc %d %s", rc, tp_error_message(err));
+        free(streamed);
+        tp_error_free(err);
+        err = NULL;
+        struct str_src src = {doc, strlen(doc), 10, 2};
+        tp_stream *st = NULL;
+        const char *sent = NULL;
+        CHECK(tp_stream_open(m, str_read, &src, NULL, &st, NULL) == TP_OK);
+        EXPECT_ERR(tp_stream_next(st, &sent, &len, &err), err, TP_ERR_IO, "the read callback failed (returned -1)");
+        CHECK(tp_stream_free(st) == TP_OK);
+    }
+    /* Arguments. */
+    tp_stream *st = NULL;
+    tp_doc_options bad = {7, 0, 0, 0};
+    EXPECT_ERR(tp_stream_open(m, NULL, NULL, NULL, &st, &err), err, TP_ERR_ARGUMENT, "tp_stream_open: read is NULL");
+    EXPECT_ERR(tp_stream_open(m, str_read, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT, "options->format is 7");
+    CHECK(st == NULL);
+    bad.format = 0;
+    bad.on_error = 3;
+    EXPECT_ERR(tp_parse_document(m, "", 0, &bad, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT, "options->on_error is 3");
+    const char *sent = "x";
+    EXPECT_ERR(tp_stream_next((tp_stream *)(uintptr_t)0x7ffe1234, &sent, &len, &err), err, TP_ERR_ARGUMENT,
+               "stream handle was freed or is invalid");
+    CHECK(sent == NULL);
+    CHECK(tp_stream_free(NULL) == TP_OK);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -1818,6 +2041,8 @@ int main(int argc, char **argv) {
         if (tp_model_load(model, &m, &err) == TP_OK) {
             test_contract_with_model(m);
             test_parse_tokens(m);
+            test_documents(m);
+            test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);
             test_threads_ewt(m, ewt);
             test_memory_steady(m, ewt);

@@ -75,6 +75,7 @@ import dataclasses
 import json
 import os
 import threading
+import warnings
 import weakref
 
 from . import _lib
@@ -88,6 +89,8 @@ __all__ = [
     "render_svg",
     "Sentence",
     "Token",
+    "DocumentStream",
+    "SkippedSentencesWarning",
     "Error",
     "ArgumentError",
     "InputError",
@@ -938,30 +941,42 @@ class Model:
         return [_sentence(forms_s, lemma_s, feats_s, *out, offsets[k], offsets[k + 1])
                 for k in range(len(offsets) - 1)]
 
-    def parse_conllu(self, text):
+    def parse_conllu(self, text, on_error="stop", no_tags=False):
         """Parse every sentence of a CoNLL-U document.
 
         Args:
             text: the document (str, or UTF-8 bytes).
+            on_error: ``"stop"`` (raise at the first sentence that cannot be
+                parsed) or ``"skip"`` (copy it through unparsed, after a
+                ``# transparse_error = ...`` comment naming the error and
+                its line, and go on; a :class:`SkippedSentencesWarning`
+                gives the count). Errors that end the input (a line over
+                1 MiB) raise either way.
+            no_tags: blank LEMMA, UPOS, XPOS and FEATS (of words and empty
+                nodes) before parsing, so that the model predicts the tags.
 
         Returns:
             The document as str with HEAD and DEPREL (and absent UPOS and
-            XPOS) filled in; comments, multiword tokens and empty nodes are
-            kept.
+            XPOS) filled in and DEPS ``_`` on every word; comments, MISC,
+            multiword tokens and empty nodes are kept.
 
         Raises:
-            InputError: malformed CoNLL-U or a sentence the parser rejects
-                (the message gives the line).
+            InputError: malformed CoNLL-U (a NUL byte included) or a sentence
+                the parser rejects (the message gives the line).
+            ArgumentError: an unknown ``on_error``.
         """
-        return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
+        if on_error == "stop" and not no_tags:
+            return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
+        return self._parse_document("parse_conllu", text, _lib.TP_FORMAT_CONLLU, on_error, no_tags)
 
-    def parse_tokens(self, text):
+    def parse_tokens(self, text, on_error="stop"):
         """Parse pre-tokenized text: one sentence per line, tokens separated
         by spaces (the batch entry point for plain text; one library call,
         the GIL released throughout).
 
         Args:
             text: str, or UTF-8 bytes.
+            on_error: ``"stop"`` or ``"skip"``, as for :meth:`parse_conllu`.
 
         Returns:
             CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
@@ -977,18 +992,45 @@ class Model:
             <BLANKLINE>
 
         Raises:
-            InputError: invalid text or a sentence the parser rejects (the
-                message gives the line or the sentence number).
+            InputError: invalid text (a NUL byte included) or a sentence the
+                parser rejects (the message gives the line and the sentence
+                number).
         """
-        return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
+        if on_error == "stop":
+            return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
+        return self._parse_document("parse_tokens", text, _lib.TP_FORMAT_TOKENS, on_error, False)
+
+    def parse_conllu_iter(self, file, on_error="stop", no_tags=False):
+        """Parse a CoNLL-U document sentence by sentence, reading it as it
+        goes (``tp_stream_open``): memory does not grow with the document.
+
+        Args:
+            file: a path (str or os.PathLike), or a file object whose
+                ``read(n)`` returns bytes (UTF-8) or str.
+            on_error, no_tags: as for :meth:`parse_conllu`.
+
+        Returns:
+            A :class:`DocumentStream`: an iterator of the parsed sentences,
+            each a str of CoNLL-U ending with its blank line (joined, they
+            are what :meth:`parse_conllu` returns), with ``skipped`` and
+            ``sentences`` counts. Errors are raised by the ``next`` that
+            meets them, after the sentences before them.
+        """
+        return DocumentStream(self, file, _lib.TP_FORMAT_CONLLU, on_error, no_tags)
+
+    def _parse_document(self, name, text, fmt, on_error, no_tags):
+        opts = _doc_options(name, fmt, on_error, no_tags)
+        skipped = ctypes.c_size_t()
+        result = self._parse_text(
+            lambda h, data, n, out, out_len, err: _lib.tp_parse_document(
+                h, data, n, ctypes.byref(opts), out, out_len, ctypes.byref(skipped), err),
+            name, text)
+        if skipped.value:
+            warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
+        return result
 
     def _parse_text(self, fn, name, text):
-        if isinstance(text, str):
-            data = text.encode("utf-8", "surrogatepass")
-        elif isinstance(text, (bytes, bytearray, memoryview)):
-            data = bytes(text)
-        else:
-            raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")
+        data = _text_bytes(name, text)
         h = self._acquire()
         try:
             out = ctypes.c_void_p()
@@ -1002,3 +1044,143 @@ class Model:
         finally:
             self._release()
         return result.decode("utf-8", "replace")
+
+
+def _text_bytes(name, text):
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass")
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text)
+    raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")
+
+
+_ON_ERROR = {"stop": _lib.TP_ON_ERROR_STOP, "skip": _lib.TP_ON_ERROR_SKIP}
+
+
+def _doc_options(name, fmt, on_error, no_tags):
+    if on_error not in _ON_ERROR:
+        raise ArgumentError(f"{name}: on_error is {on_error!r}: want 'stop' or 'skip'", _lib.TP_ERR_ARGUMENT)
+    return _lib.tp_doc_options(fmt, _ON_ERROR[on_error], 1 if no_tags else 0, 0)
+
+
+class SkippedSentencesWarning(UserWarning):
+    """Warned by :meth:`Model.parse_conllu` and :meth:`Model.parse_tokens`
+    with ``on_error="skip"`` when sentences were copied through unparsed;
+    ``count`` is their number."""
+
+    def __init__(self, count):
+        super().__init__(f"transparse: {count} sentence(s) copied through unparsed (on_error='skip')")
+        self.count = count
+
+
+class DocumentStream:
+    """The sentences of a document parsed one at a time (see
+    :meth:`Model.parse_conllu_iter`), through the library's stream
+    (``tp_stream_next``): one sentence and a 64 KiB read buffer in memory.
+
+    Iterate it once. ``sentences`` and ``skipped`` count what it has
+    yielded. Use it from one thread at a time. ``close()`` (or the end of
+    the iteration, or leaving a ``with`` block) frees the stream and closes
+    a file it opened itself; the model must stay open while iterating.
+    """
+
+    def __init__(self, model, file, fmt, on_error, no_tags):
+        opts = _doc_options("parse_conllu_iter", fmt, on_error, no_tags)
+        self._own = None
+        if isinstance(file, (str, bytes, os.PathLike)):
+            file = self._own = open(file, "rb")
+        if not callable(getattr(file, "read", None)):
+            raise TypeError(f"transparse: parse_conllu_iter needs a path or a file, not {type(file).__name__}")
+        self._file = file
+        self._pending = b""
+        self._exc = None
+        self._model = model
+        self._stream = None
+        self.sentences = 0
+        self.skipped = 0
+        self._read = _lib.tp_read_fn(self._fill)  # kept alive with the stream
+        h = model._acquire()
+        try:
+            st = ctypes.c_void_p()
+            err = ctypes.c_void_p()
+            _check(_lib.tp_stream_open(h, self._read, None, ctypes.byref(opts), ctypes.byref(st),
+                                       ctypes.byref(err)), err)
+            self._stream = st.value
+        except BaseException:
+            self._close_file()
+            raise
+        finally:
+            model._release()
+
+    def _fill(self, ctx, buf, cap):
+        """tp_read_fn: copy at most cap bytes of the file into buf."""
+        try:
+            data = self._pending
+            if not data:
+                data = self._file.read(cap)
+                if isinstance(data, str):
+                    data = data.encode("utf-8", "surrogatepass")
+                elif data is None:
+                    data = b""
+                else:
+                    data = bytes(data)
+            n = min(len(data), cap)
+            ctypes.memmove(buf, data, n)
+            self._pending = data[n:]
+            return n
+        except BaseException as e:  # reported by __next__
+            self._exc = e
+            return -1
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._stream is None:
+            raise StopIteration
+        h = self._model._acquire()
+        try:
+            out = ctypes.c_void_p()
+            n = ctypes.c_size_t()
+            err = ctypes.c_void_p()
+            rc = _lib.tp_stream_next(self._stream, ctypes.byref(out), ctypes.byref(n), ctypes.byref(err))
+            if rc != _lib.TP_OK:
+                exc, self._exc = self._exc, None
+                if exc is not None:
+                    _lib.tp_error_free(err)
+                    raise exc
+                _raise(rc, err)
+            if not out.value:
+                self.close()
+                raise StopIteration
+            text = ctypes.string_at(out.value, n.value).decode("utf-8", "replace")
+            tot, sk = ctypes.c_size_t(), ctypes.c_size_t()
+            _lib.tp_stream_stats(self._stream, ctypes.byref(tot), ctypes.byref(sk), None)
+            self.sentences, self.skipped = tot.value, sk.value
+            return text
+        finally:
+            self._model._release()
+
+    def _close_file(self):
+        if self._own is not None:
+            self._own.close()
+            self._own = None
+
+    def close(self):
+        """Free the stream (idempotent)."""
+        if self._stream is not None:
+            _lib.tp_stream_free(self._stream)
+            self._stream = None
+        self._close_file()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -158,6 +158,38 @@ tp_result_free = _declare("tp_result_free", None, tp_result_p)
 _document_args = (_model, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, c_size_t_p, _err_out)
 tp_parse_conllu = _declare("tp_parse_conllu", ctypes.c_int, *_document_args)
 tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
+
+
+class tp_doc_options(ctypes.Structure):
+    """struct tp_doc_options: the options of a document parse."""
+
+    _fields_ = [
+        ("format", ctypes.c_int),
+        ("on_error", ctypes.c_int),
+        ("no_tags", ctypes.c_int),
+        ("threads", ctypes.c_int),
+    ]
+
+
+TP_FORMAT_CONLLU = 0
+TP_FORMAT_TOKENS = 1
+TP_ON_ERROR_STOP = 0
+TP_ON_ERROR_SKIP = 1
+
+# tp_read_fn: ptrdiff_t (*)(void *ctx, char *buf, size_t cap).
+tp_read_fn = ctypes.CFUNCTYPE(ctypes.c_ssize_t, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+
+tp_parse_document = _declare(
+    "tp_parse_document", ctypes.c_int, _model, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(tp_doc_options), c_void_p_p, c_size_t_p, c_size_t_p, _err_out,
+)
+tp_stream_open = _declare(
+    "tp_stream_open", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p,
+    ctypes.POINTER(tp_doc_options), c_void_p_p, _err_out,
+)
+tp_stream_next = _declare("tp_stream_next", ctypes.c_int, ctypes.c_void_p, c_void_p_p, c_size_t_p, _err_out)
+tp_stream_stats = _declare("tp_stream_stats", ctypes.c_int, ctypes.c_void_p, c_size_t_p, c_size_t_p, _err_out)
+tp_stream_free = _declare("tp_stream_free", ctypes.c_int, ctypes.c_void_p)
 tp_systems = _declare("tp_systems", ctypes.c_int, c_void_p_p, _err_out)
 tp_train = _declare("tp_train", ctypes.c_int, ctypes.c_char_p, c_void_p_p, _err_out)
 tp_model_save = _declare("tp_model_save", ctypes.c_int, _model, ctypes.c_char_p, _err_out)

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// bundledModel returns the path of the bundled model, or skips.
+func bundledModel(t *testing.T) string {
+	t.Helper()
+	model := absPath(t, filepath.Join("..", "..", "models", "en_ewt.tpm"))
+	if _, err := os.Stat(model); err != nil {
+		t.Skipf("no bundled model: %v", err)
+	}
+	return model
+}
+
+// A CoNLL-U word line with the given ID, FORM and HEAD/DEPREL.
+func wordLine(id, form, head, deprel string) string {
+	return id + "\t" + form + "\t_\tX\t_\t_\t" + head + "\t" + deprel + "\t_\t_\n"
+}
+
+// Malformed CoNLL-U is never read as tokens: a *.conllu file, or a file
+// whose first line has tabs, gets CoNLL-U's error (the one --format conllu
+// gives), whatever its columns.
+func TestParseNeverGuessesTokens(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	good := wordLine("1", "Hi", "0", "root")
+	for _, c := range []struct{ name, text, msg string }{
+		{"nine.conllu", "1\tHi\t_\tX\t_\t_\t0\troot\t_\n\n", ":1: line has 9 columns, want 10"},
+		{"eleven.conllu", "1\tHi\t_\tX\t_\t_\t0\troot\t_\t_\t_\n\n", ":1: line has 11 columns, want 10"},
+		{"spaces.conllu", "1 Hi _ X _ _ 0 root _ _\n\n", ":1: line has 1 columns, want 10"},
+		{"conll2009.conllu", "1\tHi\thi\thi\tX\tX\t_\t_\t0\t0\troot\troot\t_\t_\n\n", ":1: line has 14 columns, want 10"},
+		{"nine.txt", "1\tHi\t_\tX\t_\t_\t0\troot\t_\n\n", ":1: line has 9 columns, want 10"},
+		{"late.conllu", good + "\n\n\n" + "1\tHi\t_\tX\t_\t_\t0\troot\t_\n\n", ":5: line has 9 columns, want 10"},
+	} {
+		path := writeFile(t, dir, c.name, c.text)
+		for _, format := range []string{"auto", "conllu"} {
+			code, _, stderr := runCmd(t, "", "parse", "-m", model, "--format", format, path)
+			if code != 1 || !strings.Contains(stderr, "conllu: "+path+c.msg) {
+				t.Errorf("%s --format %s: exit %d, stderr %q; want %q", c.name, format, code, stderr, c.msg)
+			}
+		}
+		code, _, stderr := runCmd(t, c.text, "parse", "-m", model, "--format", "conllu")
+		if code != 1 || !strings.Contains(stderr, "conllu: <stdin>"+c.msg) {
+			t.Errorf("%s from stdin: exit %d, stderr %q", c.name, code, stderr)
+		}
+		if code, _, stderr := runCmd(t, "", "eval", path, path); code != 1 || !strings.Contains(stderr, path+c.msg) {
+			t.Errorf("eval %s: exit %d, stderr %q", c.name, code, stderr)
+		}
+	}
+	// Plain text still reads as tokens.
+	path := writeFile(t, dir, "plain.txt", "Hello world .\n")
+	code, stdout, stderr := runCmd(t, "", "parse", "-m", model, path)
+	if code != 0 || len(readCoNLLU(t, "tokens", stdout)) != 1 {
+		t.Errorf("plain text: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Errors name the right line with repeated blank lines, with and without
+// --no-tags, in parse and eval -m; NUL bytes are refused with their
+// position; a huge token gives a short message.
+func TestParseErrorPlaces(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	good := wordLine("1", "Hi", "0", "root")
+	big := strings.Repeat("y", 2000)
+	doc := writeFile(t, dir, "blank.conllu", good+"\n\n\n\n"+good+"\n\n\n"+wordLine("1", big, "0", "root")+"\n")
+	for _, args := range [][]string{
+		{"parse", "-m", model, doc},
+		{"parse", "-m", model, "--no-tags", doc},
+		{"parse", "-m", model, "--no-tags", "-t", "3", doc},
+		{"eval", "-m", model, doc},
+		{"eval", "-m", model, "--no-tags", doc},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, doc+":10: sentence ") {
+			t.Errorf("%q: exit %d, stderr %q; want line 10", args, code, stderr)
+		}
+		if len(stderr) > 400 {
+			t.Errorf("%q: message of %d bytes", args, len(stderr))
+		}
+	}
+	nul := writeFile(t, dir, "nul.conllu", good+"\n"+"1\tH\x00i\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+	code, stdout, stderr := runCmd(t, "", "parse", "-m", model, nul)
+	if code != 1 || !strings.Contains(stderr, nul+":3: line contains a NUL byte at byte 4") || strings.Contains(stdout, "\x00") {
+		t.Errorf("NUL in CoNLL-U: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr = runCmd(t, "a b\nc\x00d\n", "parse", "-m", model, "--format", "tokens")
+	if code != 1 || !strings.Contains(stderr, "<stdin>:2: line contains a NUL byte at byte 2") || strings.Contains(stdout, "\x00") {
+		t.Errorf("NUL in tokens: exit %d, stderr %q", code, stderr)
+	}
+	huge := strings.Repeat("z", 1000000)
+	code, _, stderr = runCmd(t, huge+" .\n", "parse", "-m", model)
+	if code != 1 || len(stderr) > 400 || !strings.Contains(stderr, "<stdin>:1: sentence 1:") {
+		t.Errorf("1 MB token: exit %d, stderr of %d bytes: %.400q", code, len(stderr), stderr)
+	}
+	code, _, stderr = runCmd(t, wordLine("1", huge, "0", "root")+"\n", "parse", "-m", model)
+	if code != 1 || len(stderr) > 400 || !strings.Contains(stderr, `sentence starting "zzzz`) {
+		t.Errorf("1 MB CoNLL-U token: exit %d, stderr of %d bytes: %.400q", code, len(stderr), stderr)
+	}
+}
+
+// --on-error skip copies bad sentences through with a comment, goes on and
+// says how many; stop (the default) ends at the first.
+func TestParseOnErrorSkip(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	good := "# sent_id = g\n" + wordLine("1", "Hi", "_", "_") + wordLine("2", "!", "_", "_") + "\n"
+	bad := "# sent_id = bad\n1\tHi\t_\n\n"
+	doc := writeFile(t, dir, "doc.conllu", good+bad+good)
+	code, stdout, stderr := runCmd(t, "", "parse", "-m", model, doc)
+	if code != 1 || len(readCoNLLU(t, "stop", stdout)) != 1 || !strings.Contains(stderr, doc+":6: line has 3 columns") {
+		t.Errorf("stop: exit %d, stderr %q", code, stderr)
+	}
+	for _, threads := range []string{"1", "2"} {
+		code, stdout, stderr = runCmd(t, "", "parse", "-m", model, "--on-error", "skip", "-t", threads, doc)
+		if code != 0 || !strings.Contains(stderr, "1 of 3 sentences copied through unparsed") {
+			t.Fatalf("skip: exit %d, stderr %q", code, stderr)
+		}
+		if !strings.Contains(stdout, "# transparse_error = conllu: "+doc+":6: line has 3 columns, want 10 (separated by tabs)\n# sent_id = bad\n1\tHi\t_\n\n") ||
+			strings.Count(stdout, "\t0\troot\t") != 2 {
+			t.Errorf("skip output:\n%s", stdout)
+		}
+	}
+	if code, _, stderr := runCmd(t, "", "parse", "-m", model, "--on-error", "maybe", doc); code != 2 || !strings.Contains(stderr, "--on-error") {
+		t.Errorf("--on-error maybe: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Predicted output carries DEPS "_" on parsed words, MISC and empty nodes
+// from the input, and with --no-tags blanked tags on empty nodes too.
+func TestParseOutputHasNoGoldAnnotation(t *testing.T) {
+	model := bundledModel(t)
+	doc := "# sent_id = a\n" +
+		"1\tI\tI\tPRON\tPRP\tCase=Nom\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n" +
+		"2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n" +
+		"2.1\tsee\tsee\tVERB\tVB\tVerbForm=Inf\t_\t_\t0:root\tCopyOf=2\n\n"
+	code, stdout, stderr := runCmd(t, doc, "parse", "-m", model, "--no-tags")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	s := readCoNLLU(t, "parse", stdout)[0]
+	for _, w := range s.Words {
+		if w.Deps != "_" || w.Lemma != "_" || w.UPOS == "_" {
+			t.Errorf("word %+v", w)
+		}
+	}
+	if s.Words[0].Misc != "SpaceAfter=No" || s.Words[1].Misc != "Gloss=x" {
+		t.Errorf("MISC changed: %+v", s.Words)
+	}
+	if want := "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2"; s.Empty[0].Text != want {
+		t.Errorf("empty node %q, want %q", s.Empty[0].Text, want)
+	}
+}
+
+// eval refuses a file with two roots in a sentence, and files without
+// annotation; eval -m says when GOLD has no tags.
+func TestEvalRefusesUnscorable(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	tree := "# sent_id = a\n" + wordLine("1", "I", "2", "nsubj") + wordLine("2", "see", "0", "root") + wordLine("3", "it", "2", "obj") + "\n"
+	two := strings.Replace(tree, wordLine("3", "it", "2", "obj"), wordLine("3", "it", "0", "root"), 1)
+	none := "# sent_id = a\n" + wordLine("1", "I", "_", "_") + wordLine("2", "see", "_", "_") + wordLine("3", "it", "_", "_") + "\n"
+	gold := writeFile(t, dir, "gold.conllu", tree)
+	twoPath := writeFile(t, dir, "two.conllu", two)
+	nonePath := writeFile(t, dir, "none.conllu", none)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"eval", gold, twoPath}, "prediction has 2 roots (the first two: words 2 and 3); the CoNLL 2018 scorer refuses a sentence with several roots"},
+		{[]string{"eval", twoPath, gold}, "gold has 2 roots"},
+		{[]string{"eval", gold, nonePath}, `prediction has no annotation: the HEAD of word 1 is "_"`},
+		{[]string{"eval", nonePath, nonePath}, `gold has no annotation`},
+		{[]string{"eval", "-m", model, nonePath}, nonePath + `:1: sentence a has no annotation`},
+		{[]string{"eval", "-m", model, twoPath}, twoPath + `:1: sentence a has 2 roots`},
+	} {
+		code, stdout, stderr := runCmd(t, "", c.args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, c.msg) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", c.args, code, stdout, stderr, c.msg)
+		}
+	}
+	// GOLD without tags: eval -m does not claim gold tags.
+	bare := strings.ReplaceAll(tree, "\tX\t", "\t_\t")
+	barePath := writeFile(t, dir, "bare.conllu", bare)
+	if _, err := conllu.ReadFile(barePath); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, barePath)
+	if code != 0 || strings.Contains(stdout, "Tags:        gold") || !strings.Contains(stdout, "GOLD has no tags") {
+		t.Errorf("eval -m of untagged GOLD: exit %d, stderr %q, stdout\n%s", code, stderr, stdout)
+	}
+}

@@ -1,0 +1,481 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// OnError says what a document parse does with a sentence it cannot parse:
+// a malformed one, or one the parser rejects (see Parse).
+type OnError int
+
+const (
+	// StopOnError ends the parse with the first error, after writing the
+	// sentences before it.
+	StopOnError OnError = iota
+	// SkipOnError copies the sentence through unparsed and goes on: a
+	// sentence the parser rejects is written as it was given to the parser
+	// (HEAD and DEPREL as in the input); the lines of a malformed sentence
+	// (or of a malformed line of pre-tokenized text) are copied as they
+	// were read. Either way the first comment added is
+	// "# transparse_error = " followed by the error message, which names
+	// the line. Errors that end the input (a read error, a line longer
+	// than conllu.MaxLineLength) still end the parse.
+	SkipOnError
+)
+
+// ErrorComment starts the comment that SkipOnError adds to a sentence it
+// copies through unparsed.
+const ErrorComment = "# transparse_error = "
+
+// ParseOnError returns the OnError named "stop" or "skip".
+func ParseOnError(name string) (OnError, error) {
+	switch name {
+	case "stop":
+		return StopOnError, nil
+	case "skip":
+		return SkipOnError, nil
+	}
+	return 0, fmt.Errorf("%w: on_error %s: want \"stop\" or \"skip\"", ErrInput, conllu.Quote(name))
+}
+
+// String returns "stop" or "skip".
+func (o OnError) String() string {
+	if o == SkipOnError {
+		return "skip"
+	}
+	return "stop"
+}
+
+// DocOptions are the options of a document parse (ParseCoNLLUDoc,
+// ParseTokensDoc, NewStream). The zero value parses on the calling
+// goroutine and stops at the first error.
+type DocOptions struct {
+	// Workers is the number of goroutines parsing (1 or less: the calling
+	// goroutine). The output is the same for any number.
+	Workers int
+	// OnError says what to do with a sentence that cannot be parsed.
+	OnError OnError
+	// NoTags blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U input, on
+	// words and empty nodes, before parsing, so that the model predicts
+	// the tags (conllu.Sentence.StripTags). Pre-tokenized text has none.
+	NoTags bool
+	// First numbers the sentences of pre-tokenized text: the first gets
+	// "# sent_id = First+1".
+	First int
+}
+
+// DocStats counts what a document parse wrote.
+type DocStats struct {
+	Sentences int // sentences written, parsed or copied through
+	Skipped   int // of which copied through unparsed (SkipOnError)
+}
+
+// ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it
+// carries, see Parse) and writes CoNLL-U to w; comments, multiword tokens,
+// empty nodes, MISC and the other columns are kept, and DEPS of every word
+// parsed is "_" (see Parse). name is used in error messages, which carry the
+// line number: of the malformed line, or of the first line of a sentence the
+// parser rejects ("name:12: sentence 3: ..."). The sentences before the one
+// in error are written.
+func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
+	return m.ParseCoNLLUWorkers(r, w, name, 1)
+}
+
+// ParseCoNLLUWorkers is ParseCoNLLU with the sentences parsed by up to
+// workers goroutines (1 or less: on the calling goroutine; more than
+// MaxWorkers: MaxWorkers). A goroutine is started only when there is a
+// batch of sentences for it, so a short input starts few. The output, and
+// the error if any, are those of ParseCoNLLU: sentences are written in
+// input order, and parsing stops at the first error in input order.
+func (m *Model) ParseCoNLLUWorkers(r io.Reader, w io.Writer, name string, workers int) error {
+	_, err := m.ParseCoNLLUDoc(r, w, name, DocOptions{Workers: workers})
+	return err
+}
+
+// ParseCoNLLUDoc is ParseCoNLLU with options. It returns what it wrote,
+// also when it stops at an error.
+func (m *Model) ParseCoNLLUDoc(r io.Reader, w io.Writer, name string, o DocOptions) (DocStats, error) {
+	return m.stream(m.conlluSource(r, name, o), w, o.Workers)
+}
+
+// ParseTokens reads pre-tokenized text from r — one sentence per line,
+// tokens separated by spaces (conllu.TokenReader) — parses every sentence
+// from its plain tokens and writes CoNLL-U to w, each sentence with a
+// "# sent_id = N" (from first+1 on) and a "# text" comment. It returns the
+// number of sentences written. name is used in error messages, which carry
+// the line number and the sentence number ("name:3: sentence 2: ...").
+func (m *Model) ParseTokens(r io.Reader, w io.Writer, name string, first int) (int, error) {
+	return m.ParseTokensWorkers(r, w, name, first, 1)
+}
+
+// ParseTokensWorkers is ParseTokens with the sentences parsed by up to
+// workers goroutines, as ParseCoNLLUWorkers.
+func (m *Model) ParseTokensWorkers(r io.Reader, w io.Writer, name string, first, workers int) (int, error) {
+	st, err := m.ParseTokensDoc(r, w, name, DocOptions{Workers: workers, First: first})
+	return st.Sentences, err
+}
+
+// ParseTokensDoc is ParseTokens with options. It returns what it wrote,
+// also when it stops at an error.
+func (m *Model) ParseTokensDoc(r io.Reader, w io.Writer, name string, o DocOptions) (DocStats, error) {
+	return m.stream(m.tokenSource(r, name, o), w, o.Workers)
+}
+
+// docItem is one sentence of a document: s to parse (failing with fail),
+// or raw, the lines of a malformed sentence to copy through (SkipOnError).
+type docItem struct {
+	s    *conllu.Sentence
+	fail func(error) error // the error of a sentence the parser rejects
+	raw  []byte
+}
+
+// source returns the sentences of a document one by one (io.EOF at its
+// end); skip reports the option SkipOnError.
+type source struct {
+	next func() (docItem, error)
+	skip bool
+}
+
+// errorComment returns the comment line that SkipOnError puts before a
+// sentence it copies through: the error message on one line.
+func errorComment(err error) string {
+	return ErrorComment + strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, err.Error())
+}
+
+// skipped returns raw (the lines of a malformed sentence) after the
+// comment naming err, as the block of text that SkipOnError writes.
+func skipped(err error, raw []byte) []byte {
+	b := append([]byte(errorComment(err)), '\n')
+	return append(append(b, raw...), '\n')
+}
+
+// conlluSource reads the sentences of CoNLL-U input.
+func (m *Model) conlluSource(r io.Reader, name string, o DocOptions) source {
+	rd := conllu.NewReader(r, name)
+	skip := o.OnError == SkipOnError
+	if skip {
+		rd.KeepLines()
+	}
+	return source{skip: skip, next: func() (docItem, error) {
+		s, err := rd.Next()
+		if err != nil {
+			var ce *conllu.Error
+			if !skip || !errors.As(err, &ce) {
+				return docItem{}, err
+			}
+			raw, ferr := rd.SkipRest()
+			if ferr != nil {
+				return docItem{}, ferr
+			}
+			return docItem{raw: skipped(err, raw)}, nil
+		}
+		if o.NoTags {
+			s.StripTags()
+		}
+		line := rd.SentenceLine()
+		return docItem{s: s, fail: func(err error) error {
+			return fmt.Errorf("%s:%d: sentence %s: %w", name, line, sentName(s), err)
+		}}, nil
+	}}
+}
+
+// tokenSource reads the sentences of pre-tokenized text.
+func (m *Model) tokenSource(r io.Reader, name string, o DocOptions) source {
+	tr := conllu.NewTokenReader(r, name)
+	skip := o.OnError == SkipOnError
+	if skip {
+		tr.KeepLines()
+	}
+	n := o.First
+	return source{skip: skip, next: func() (docItem, error) {
+		s, err := tr.Next()
+		if err != nil {
+			var ce *conllu.Error
+			if !skip || !errors.As(err, &ce) || len(tr.Line()) == 0 {
+				return docItem{}, err
+			}
+			n++
+			raw := fmt.Appendf(nil, "# sent_id = %d\n", n)
+			return docItem{raw: append(raw, skipped(err, tr.Line())...)}, nil
+		}
+		n++
+		forms := make([]string, len(s.Words))
+		for i, w := range s.Words {
+			forms[i] = w.Form
+		}
+		s.Comments = []string{fmt.Sprintf("# sent_id = %d", n), "# text = " + strings.Join(forms, " ")}
+		k, line := n, tr.LineNumber()
+		return docItem{s: s, fail: func(err error) error {
+			return fmt.Errorf("%s:%d: sentence %d: %w", name, line, k, err)
+		}}, nil
+	}}
+}
+
+// streamBatch is the number of sentences a worker of stream parses at a
+// time.
+const streamBatch = 64
+
+// streamJob is a batch of sentences of stream, in input order.
+type streamJob struct {
+	items   []docItem
+	readErr error // reading stopped after these sentences with this error
+	last    bool  // the input ends with this batch
+	errs    []error
+	done    chan struct{}
+}
+
+// stream parses the sentences src returns and writes them to w in input
+// order, with up to workers goroutines parsing. Without src.skip it stops
+// at the first error in input order, after writing the sentences before
+// it: a read error as is, a sentence the parser rejects as its item's
+// fail(err). With src.skip a rejected sentence is written unparsed after
+// an error comment. It returns what it wrote.
+//
+// The input goes in batches of streamBatch sentences through three steps:
+// read, parse, write. With one worker they run in turn on the calling
+// goroutine; with more, a reader goroutine hands each batch to the writer
+// (the calling goroutine, in order) and to the workers, and the writer
+// waits for each batch to be parsed.
+func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
+	read := func() *streamJob {
+		j := &streamJob{done: make(chan struct{})}
+		for len(j.items) < streamBatch {
+			it, err := src.next()
+			if err != nil {
+				if err != io.EOF {
+					j.readErr = err
+				}
+				j.last = true
+				break
+			}
+			j.items = append(j.items, it)
+		}
+		return j
+	}
+	parse := func(j *streamJob) {
+		for i, it := range j.items {
+			if it.s == nil {
+				continue
+			}
+			if err := m.Parse(it.s.Words); err != nil {
+				if j.errs == nil {
+					j.errs = make([]error, len(j.items))
+				}
+				j.errs[i] = err
+				if !src.skip {
+					break
+				}
+			}
+		}
+		close(j.done)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var st DocStats
+	write := func(j *streamJob) error {
+		for i, it := range j.items {
+			var perr error
+			if j.errs != nil {
+				perr = j.errs[i]
+			}
+			if err := writeItem(bw, it, perr, src.skip, &st); err != nil {
+				return err
+			}
+		}
+		return j.readErr
+	}
+	if workers <= 1 {
+		for {
+			j := read()
+			parse(j)
+			if err := write(j); err != nil || j.last {
+				return st, flushed(bw, err)
+			}
+		}
+	}
+
+	workers = min(workers, MaxWorkers())
+	order := make(chan *streamJob, 2*workers)
+	work := make(chan *streamJob, 2*workers)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for {
+			select {
+			case j := <-work:
+				parse(j)
+			case <-quit:
+				return
+			}
+		}
+	}
+	// The reader starts a worker per batch, up to workers, until the
+	// writer stops: a short input starts few.
+	var mu sync.Mutex
+	stopped := false
+	start := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			wg.Add(1)
+			go worker()
+		}
+	}
+	go func() {
+		defer close(order)
+		for started := 0; ; {
+			j := read()
+			select {
+			case order <- j:
+			case <-quit:
+				return
+			}
+			if started < workers {
+				started++
+				start()
+			}
+			select {
+			case work <- j:
+			case <-quit:
+				return
+			}
+			if j.last {
+				return
+			}
+		}
+	}()
+	var err error
+	for j := range order {
+		<-j.done
+		if err = write(j); err != nil {
+			break
+		}
+	}
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
+	close(quit)
+	wg.Wait()
+	return st, flushed(bw, err)
+}
+
+// writeItem writes one sentence of a document to w: it.raw, a malformed
+// sentence copied through; else it.s, parsed, or with perr (the parser's
+// error) copied through unparsed when skip is set. It counts what it
+// writes in st. Without skip, perr is returned as it.fail(perr).
+func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) error {
+	if it.s == nil {
+		if _, err := w.Write(it.raw); err != nil {
+			return err
+		}
+		st.Sentences++
+		st.Skipped++
+		return nil
+	}
+	if perr != nil {
+		err := it.fail(perr)
+		if !skip {
+			return err
+		}
+		it.s.Comments = append(it.s.Comments, errorComment(err))
+		st.Skipped++
+	}
+	if err := conllu.Write(w, it.s); err != nil {
+		return err
+	}
+	st.Sentences++
+	return nil
+}
+
+// Stream parses a document one sentence at a time, on the goroutine that
+// calls Next: the pull form of ParseCoNLLUDoc and ParseTokensDoc, whose
+// memory does not grow with the document (one sentence and the reader's
+// buffer). A Stream is not safe for concurrent use.
+type Stream struct {
+	m   *Model
+	src source
+	buf bytes.Buffer
+	st  DocStats
+	err error
+}
+
+// NewStream returns a Stream over the CoNLL-U (tokens false) or
+// pre-tokenized text (tokens true) read from r, with the options o
+// (o.Workers is ignored: one sentence is parsed per call). name is used in
+// error messages, as in ParseCoNLLU and ParseTokens.
+func (m *Model) NewStream(r io.Reader, name string, tokens bool, o DocOptions) *Stream {
+	src := m.conlluSource(r, name, o)
+	if tokens {
+		src = m.tokenSource(r, name, o)
+	}
+	return &Stream{m: m, src: src}
+}
+
+// Next reads, parses and returns the next sentence as CoNLL-U (its lines
+// and the blank line that ends it), or a sentence copied through with
+// SkipOnError. The bytes are valid until the next call. At the end of the
+// document it returns io.EOF. An error (the document's first error without
+// SkipOnError, or an error that ends the input) is final: every later call
+// returns it again. The sentences returned before it are those that
+// ParseCoNLLUDoc would write.
+func (s *Stream) Next() ([]byte, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	s.buf.Reset()
+	it, err := s.src.next()
+	if err == nil {
+		var perr error
+		if it.s != nil {
+			perr = s.m.Parse(it.s.Words)
+		}
+		err = writeItem(&s.buf, it, perr, s.src.skip, &s.st)
+	}
+	if err != nil {
+		s.err = err
+		return nil, err
+	}
+	return s.buf.Bytes(), nil
+}
+
+// Stats returns what Next has returned so far.
+func (s *Stream) Stats() DocStats { return s.st }
+
+// MaxWorkers returns the most goroutines the document parsers
+// (ParseCoNLLUWorkers, ParseTokensWorkers, the Doc forms) use: 4 per CPU
+// the Go runtime may use (GOMAXPROCS). Parsing is CPU-bound; more would
+// only cost memory.
+func MaxWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// flushed flushes bw, so that what was written before an error is not lost,
+// and returns err, or else the flush's error.
+func flushed(bw *bufio.Writer, err error) error {
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func sentName(s *conllu.Sentence) string {
+	if id := s.SentID(); id != "" {
+		return id
+	}
+	if len(s.Words) > 0 {
+		return "starting " + conllu.Quote(s.Words[0].Form)
+	}
+	return "(empty)"
+}
