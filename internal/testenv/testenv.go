@@ -57,6 +57,20 @@ func UDFiles(tb testing.TB, pattern string) []string {
 	return files
 }
 
+// Fixture returns the path of a committed UD test fixture, testdata/ud/name
+// at the repository root (e.g. "en_ewt-dev-slice.conllu"; testdata/ud/README.md
+// says where it comes from). It fails tb when the file is missing: fixtures
+// are part of the repository, so tests that use them never skip.
+func Fixture(tb testing.TB, name string) string {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "ud", name)
+	if _, err := os.Stat(p); err != nil {
+		tb.Fatalf("test fixture missing: %v", err)
+	}
+	return p
+}
+
 // ModelPath is $TRANSPARSE_MODEL, or the bundled model models/en_ewt.tpm.
 func ModelPath() string {
 	if p := os.Getenv("TRANSPARSE_MODEL"); p != "" {

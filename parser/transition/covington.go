@@ -88,8 +88,6 @@ func (CovingtonNonProjective) Arc(s *State, m Move) (int32, int32) { return covA
 
 // Apply implements System. Every move but SHIFT^λ moves i from λ1 to λ2.
 func (CovingtonNonProjective) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		covShift(s)
@@ -111,7 +109,15 @@ func (CovingtonNonProjective) Apply(s *State, t Transition) {
 // h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if some k in λ1 below i
 // has h(k) = j or h(j) = k; else SHIFT^λ. O(d log n) for d dependents of j,
 // no allocation.
-func (CovingtonNonProjective) Oracle(s *State, g *Gold) Transition { return covOracle(s, g, false) }
+func (CovingtonNonProjective) Oracle(g *Gold) (TreeOracle, error) { return covNPOracle{g}, nil }
+
+// CostOracle returns the oracle of g as a CostOracle (the dynamic oracle is
+// in covington_dynamic.go).
+func (CovingtonNonProjective) CostOracle(g *Gold) CostOracle { return covNPOracle{g} }
+
+type covNPOracle struct{ g *Gold }
+
+func (o covNPOracle) Next(s *State) Transition { return covOracle(s, o.g, false) }
 
 // InClass reports whether g is a tree with one word attached to 0: the
 // system derives every such tree.
@@ -186,8 +192,6 @@ func (CovingtonProjective) Arc(s *State, m Move) (int32, int32) { return covArc(
 
 // Apply implements System.
 func (CovingtonProjective) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		covShift(s)
@@ -210,7 +214,11 @@ func (CovingtonProjective) Apply(s *State, t Transition) {
 // h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if i has a head and some
 // k in λ1 below i has h(k) = j or h(j) = k; else SHIFT^λ. It derives g iff g
 // is projective.
-func (CovingtonProjective) Oracle(s *State, g *Gold) Transition { return covOracle(s, g, true) }
+func (CovingtonProjective) Oracle(g *Gold) (TreeOracle, error) { return covPOracle{g}, nil }
+
+type covPOracle struct{ g *Gold }
+
+func (o covPOracle) Next(s *State) Transition { return covOracle(s, o.g, true) }
 
 // InClass reports whether g is a projective tree with one word attached to 0.
 func (c CovingtonProjective) InClass(g *Gold) bool {

@@ -28,8 +28,8 @@ import (
 // σ1 and β1 are not yet connected (State.Connected). Termination (§5.1.3):
 // no two SWITCHes in a row for k = 2 (State.Prev), and in general no more
 // than k−1 consecutive SWITCHes (k in a row would restore the configuration).
-// For k > 2 the length of the current run of SWITCHes is kept in State.Last,
-// a field the k-planar systems do not otherwise use. Node 0 plays GN13's
+// For k > 2 the length of the current run of SWITCHes is kept in
+// State.Switches. Node 0 plays GN13's
 // ROOT token 1: Init puts 0..n in the buffer; node 0 is never a dependent,
 // is never reduced (so it stays at the bottom of every stack), and
 // RIGHT-ARC from 0 is legal only while no word is attached to 0.
@@ -154,7 +154,6 @@ func (MultiPlanar) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (m MultiPlanar) Apply(s *State, t Transition) {
-	s.Steps++
 	switch t.Move {
 	case Shift:
 		x := s.shiftOut()
@@ -183,28 +182,36 @@ func (m MultiPlanar) Apply(s *State, t Transition) {
 			s.Switches = 0
 		}
 	}
-	s.Prev = t.Move
 }
 
-// Oracle returns the transition that Sequence plans for s.Steps. It is
-// defined on the states of the oracle's own derivation from Init (as Run
-// drives it) and replans the whole sequence on each call, O(n²); Derive
-// uses Sequence directly. If g cannot be derived it returns SHIFT.
-func (m MultiPlanar) Oracle(s *State, g *Gold) Transition {
+// Oracle plans the static-oracle derivation of g once: for k = 2 the
+// MaltParser oracle (lazy planes), for k > 2 the Lemma 7 construction over
+// the tree.Planes assignment. Its Next returns the planned transition
+// number State.Steps (SHIFT past the end), so it is defined on the states
+// of its own derivation. It returns an error if g is not derivable (not
+// k-planar, or more than one word on node 0).
+func (m MultiPlanar) Oracle(g *Gold) (TreeOracle, error) {
 	var scratch State
-	seq, err := m.Sequence(&scratch, g)
-	if err != nil || s.Steps >= len(seq) {
-		return Transition{Shift, None}
+	seq, err := m.sequence(&scratch, g)
+	if err != nil {
+		return nil, err
 	}
-	return seq[s.Steps]
+	return planOracle(seq), nil
 }
 
-// Sequence implements Sequencer: the static-oracle derivation of g, using s
-// as scratch space. For k = 2 it is the MaltParser oracle (lazy planes);
-// for k > 2 the Lemma 7 construction over the tree.Planes assignment. It
-// returns an error if g is not derivable (not k-planar, or more than one
-// word on node 0).
-func (m MultiPlanar) Sequence(s *State, g *Gold) ([]Transition, error) {
+// planOracle replays a planned transition sequence, indexed by State.Steps.
+type planOracle []Transition
+
+func (p planOracle) Next(s *State) Transition {
+	if s.Steps < len(p) {
+		return p[s.Steps]
+	}
+	return Transition{Shift, None}
+}
+
+// sequence is the static-oracle derivation of g (see Oracle), using s as
+// scratch space.
+func (m MultiPlanar) sequence(s *State, g *Gold) ([]Transition, error) {
 	if len(g.Deps[0]) > 1 {
 		return nil, fmt.Errorf("transition: %s: %d words attached to node 0, want at most 1", m.Name(), len(g.Deps[0]))
 	}
@@ -247,7 +254,7 @@ func (m MultiPlanar) mpStep(s *State, seq []Transition, t Transition, lenient bo
 	if len(seq) >= m.MaxTransitions(s.N) {
 		return seq, fmt.Errorf("transition: %s: oracle exceeds %d transitions", m.Name(), m.MaxTransitions(s.N))
 	}
-	m.Apply(s, t)
+	Step(m, s, t)
 	return append(seq, t), nil
 }
 

@@ -88,8 +88,6 @@ func (Planar) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (Planar) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -109,7 +107,12 @@ func (Planar) Apply(s *State, t Transition) {
 // planar (= projective) gold tree; planarity guarantees that a reduced node
 // has no arcs left. It does not allocate: the stack is sorted (GN13 Lemma
 // 1), so membership is a binary search.
-func (Planar) Oracle(s *State, g *Gold) Transition {
+func (Planar) Oracle(g *Gold) (TreeOracle, error) { return planarOracle{g}, nil }
+
+type planarOracle struct{ g *Gold }
+
+func (o planarOracle) Next(s *State) Transition {
+	g := o.g
 	if len(s.Buffer) == 0 || len(s.Stack) == 0 {
 		return Transition{Shift, None}
 	}

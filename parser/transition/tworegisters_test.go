@@ -93,7 +93,7 @@ func trReplay(sys System, n int, seq []Transition) (*State, int) {
 		if sys.Terminal(&s) || !sys.Legal(&s, tr.Move) {
 			return &s, i
 		}
-		sys.Apply(&s, tr)
+		Step(sys, &s, tr)
 	}
 	return &s, len(seq)
 }
@@ -133,7 +133,7 @@ func trSys(literal bool) *TwoRegisters { return &TwoRegisters{Literal: literal} 
 // TV-S (transition-systems.md §10.8): the whole 16-step derivation, and at
 // steps 8–14 exactly the rows of PM15 Table 3 (stack, buffer, registers,
 // added arc; the table leaves out "root" at the stack bottom).
-func TestTwoRegistersTVS(t *testing.T) {
+func exTwoRegistersTVS(t *testing.T) {
 	want := "Shift Right-Arc Shift Shift Shift Left-Arc Shift Store(no) Store(right) RS(2,to-stack) " +
 		"RS(1,to-stack) RS(1,to-stack) RS(1,to-register) Clear Reduce Shift"
 	type row struct {
@@ -171,7 +171,7 @@ func TestTwoRegistersTVS(t *testing.T) {
 		sys.Init(&s, 7)
 		for i, tr := range seq {
 			h, d := sys.Arc(&s, tr.Move)
-			sys.Apply(&s, tr)
+			Step(sys, &s, tr)
 			if i < 7 || i > 13 {
 				continue
 			}
@@ -199,7 +199,7 @@ func TestTwoRegistersTVS(t *testing.T) {
 // held); the first Clear returns came to the buffer and drops think, the
 // second returns "for" and drops parade and held. With (root, came) for the
 // first interval the oracle needs 33 transitions (§10.2).
-func TestTwoRegistersTVW(t *testing.T) {
+func exTwoRegistersTVW(t *testing.T) {
 	want := "Shift Shift Shift Shift Store(no) Store(right) RS(1,to-stack) RS(1,to-stack) RS(2,to-stack) " +
 		"RS(1,to-register) Clear Shift Right-Arc Right-Arc Shift Shift Store(no) Shift Store(left) " +
 		"RS(2,to-stack) RS(1,to-stack) RS(2,to-stack) RS(2,to-register) Reduce Reduce Reduce Shift " +
@@ -231,9 +231,8 @@ func TestTwoRegistersTVW(t *testing.T) {
 		p.choice[0] = 1
 		p.index()
 		var s2 State
-		seq2, _, err := sys.runPlan(&s2, g, p)
-		if err != nil || len(seq2) != 33 {
-			t.Errorf("%s TV-W with (root, came): %d transitions, %v; want 33", sys.Name(), len(seq2), err)
+		if _, err := sys.runPlan(&s2, g, p); err != nil || s2.Steps != 33 {
+			t.Errorf("%s TV-W with (root, came): %d transitions, %v; want 33", sys.Name(), s2.Steps, err)
 		}
 	}
 }
@@ -352,7 +351,7 @@ func (x *trSearch) dfs(k trKey, depth int) int32 {
 		}
 		c := &x.pool[depth+1]
 		x.decode(&k, c)
-		x.sys.Apply(c, Transition{m, 0})
+		Step(x.sys, c, Transition{m, 0})
 		if v := x.dfs(x.encode(c), depth+1); v+1 > best {
 			best = v + 1
 		}
@@ -385,7 +384,7 @@ func trExplore(sys *TwoRegisters, n int, paper bool) (*trSearch, int) {
 // between the registers, Rclose = R2 and Rfar = R1 block the chain
 // R2 → 2 → 1). X3 and X4 are 2-CI but derivable by neither reading (the
 // exhaustive search below proves it); InClass is false for them.
-func TestTwoRegistersX1X4(t *testing.T) {
+func exTwoRegistersX1X4(t *testing.T) {
 	lit, cor := trSys(true), trSys(false)
 	x1Seq := trParse(t, "Shift Store(no) Shift Right-Arc Store(no) Shift RS(1,to-stack) Reduce RS(1,to-register) Reduce RS(2,to-stack) RS(2,to-register) Clear")
 	if tree.KCrossingInterval(x1Heads, 2) {
@@ -740,7 +739,7 @@ func TestTwoRegistersRandomDerivations(t *testing.T) {
 					_, d := sys.Arc(&s, m)
 					label[d] = tr.Label
 				}
-				sys.Apply(&s, tr)
+				Step(sys, &s, tr)
 				if s.Steps > sys.MaxTransitions(n) {
 					t.Fatalf("%s sentence %d: more than %d transitions for n=%d", sys.Name(), k, sys.MaxTransitions(n), n)
 				}
@@ -800,13 +799,20 @@ func TestTwoRegistersRandomDerivations(t *testing.T) {
 	}
 }
 
-// Oracle keeps the plan of the last gold tree in an atomic pointer: it must
-// stay right when trees alternate and when goroutines share the system
-// (run with -race), and Legal, Apply and Oracle allocate nothing once the
-// plan is cached.
-func TestTwoRegistersOracleCache(t *testing.T) {
+// A tree oracle is read-only once built: goroutines that share the tree
+// oracles of several trees (run with -race) each derive every tree, and
+// Legal, Apply and Next allocate nothing.
+func TestTwoRegistersOracleShared(t *testing.T) {
 	sys := trSys(false)
 	trees := [][]int32{tvSHeads, tvWHeads, x2Heads, {None, 0, 1, 2}}
+	oracles := make([]TreeOracle, len(trees))
+	for i, h := range trees {
+		o, err := sys.Oracle(NewGold(h, trLabels(h)))
+		if err != nil {
+			t.Fatalf("tree %v: %v", h[1:], err)
+		}
+		oracles[i] = o
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for w := 0; w < 4; w++ {
@@ -815,16 +821,16 @@ func TestTwoRegistersOracleCache(t *testing.T) {
 			defer wg.Done()
 			var s State
 			for i := 0; i < 200; i++ {
-				h := trees[(i+w)%len(trees)]
-				g := NewGold(h, trLabels(h))
+				k := (i + w) % len(trees)
+				h, o := trees[k], oracles[k]
 				sys.Init(&s, len(h)-1)
 				for steps := 0; !sys.Terminal(&s) && steps <= sys.MaxTransitions(len(h)-1); steps++ {
-					tr := sys.Oracle(&s, g) // interleaved with other trees
+					tr := o.Next(&s)
 					if !sys.Legal(&s, tr.Move) {
 						errs <- fmt.Errorf("tree %v: oracle proposed illegal %v", h[1:], tr)
 						return
 					}
-					sys.Apply(&s, tr)
+					Step(sys, &s, tr)
 				}
 				if !trSameHeads(&s, h) {
 					errs <- fmt.Errorf("tree %v: got heads %v", h[1:], s.Head[1:])
@@ -838,18 +844,16 @@ func TestTwoRegistersOracleCache(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	g := NewGold(tvWHeads, trLabels(tvWHeads))
+	o := oracles[1]
 	var s State
-	sys.Init(&s, 14)
-	sys.Oracle(&s, g)
 	allocs := testing.AllocsPerRun(20, func() {
 		sys.Init(&s, 14)
 		for !sys.Terminal(&s) {
-			tr := sys.Oracle(&s, g)
+			tr := o.Next(&s)
 			for _, m := range sys.Moves() {
 				sys.Legal(&s, m)
 			}
-			sys.Apply(&s, tr)
+			Step(sys, &s, tr)
 		}
 	})
 	if allocs != 0 {
@@ -1084,7 +1088,7 @@ func trGoldReachable(sys *TwoRegisters, head []int32) bool {
 			}
 			c := &pool[depth+1]
 			dec(k, c)
-			sys.Apply(c, Transition{m, 0})
+			Step(sys, c, Transition{m, 0})
 			if lost(c) {
 				continue
 			}
@@ -1236,12 +1240,9 @@ func TestTwoRegistersLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, ok := sys.(*TwoRegisters)
+		tr, ok := sys.(TwoRegisters)
 		if !ok || tr.Literal != literal || tr.Name() != name || tr.multiRoot {
 			t.Errorf("Lookup(%q) = %#v", name, sys)
-		}
-		if _, ok := sys.(Sequencer); !ok {
-			t.Errorf("%s is not a Sequencer", name)
 		}
 	}
 }
