@@ -22,7 +22,7 @@ type statsClass struct {
 	in func(head, noRoot []int32) bool
 }
 
-// statsClasses are the tree classes of transition-systems.md §1.2 that
+// statsClasses are the tree classes (parser/tree) that
 // stats counts, in output order. Planarity follows Gómez-Rodríguez & Nivre
 // (2013) Table 1, which has no artificial root: the arcs from node 0 are
 // left out (with them, planar would be projective). The other classes

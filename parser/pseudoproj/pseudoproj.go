@@ -1,6 +1,6 @@
 // Package pseudoproj implements pseudo-projective dependency parsing (Nivre
 // & Nilsson 2005, "Pseudo-Projective Dependency Parsing", ACL; as used in
-// Nivre 2008 §6.1 and specified in transition-systems.md §11): a projective
+// Nivre 2008 §6.1): a projective
 // parser is trained on trees made projective by lifting non-projective arcs,
 // with the lifts encoded in the arc labels, and its output is turned back
 // into a non-projective tree by following the encoding.

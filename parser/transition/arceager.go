@@ -7,8 +7,9 @@ import "github.com/transparse/transparse/parser/tree"
 // adding i → j; REDUCE pops a node that has a head; SHIFT. It derives
 // projective trees (Nivre 2008, Theorem 4) in at most 2n transitions.
 //
-// The static oracle is the one of transition-systems.md §3.1 (reproducing
-// Nivre 2008 Fig. 6); the dynamic oracle is Goldberg & Nivre (2012).
+// The static oracle is the one of Nivre (2008) §4.2 (it reproduces Fig. 6);
+// the dynamic oracle is Goldberg & Nivre (2012). docs/transition-systems.md
+// describes both.
 //
 // Single root: RIGHT-ARC from node 0 is legal only while no word is attached
 // to 0, and at the end Terminal waits until every stacked word has a head

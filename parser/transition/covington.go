@@ -21,7 +21,7 @@ func init() {
 }
 
 // CovingtonNonProjective is Covington's non-projective list-based system in
-// the form of Nivre (2008) §5.1, Fig. 7 (transition-systems.md §4):
+// the form of Nivre (2008) §5.1, Fig. 7 (docs/transition-systems.md):
 //
 //	LEFT-ARCⁿ_l  (λ1|i, λ2, j|β) ⇒ (λ1, i|λ2, j|β) adding j → i:
 //	             i ≠ 0, i has no head, i and j not connected
@@ -104,11 +104,11 @@ func (CovingtonNonProjective) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §4 (it reproduces
-// Nivre 2008 Fig. 8): SHIFT^λ if λ1 is empty; else LEFT-ARC if i ≠ 0 and
-// h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if some k in λ1 below i
-// has h(k) = j or h(j) = k; else SHIFT^λ. O(d log n) for d dependents of j,
-// no allocation.
+// Oracle returns the static oracle of g (never an error), that of Nivre
+// (2008) §5.1 (it reproduces Fig. 8): SHIFT^λ if λ1 is empty; else
+// LEFT-ARC if i ≠ 0 and h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if
+// some k in λ1 below i has h(k) = j or h(j) = k; else SHIFT^λ. Next takes
+// O(d log n) for d dependents of j and does not allocate.
 func (CovingtonNonProjective) Oracle(g *Gold) (TreeOracle, error) { return covNPOracle{g}, nil }
 
 // CostOracle returns the oracle of g as a CostOracle (the dynamic oracle is
@@ -127,7 +127,7 @@ func (c CovingtonNonProjective) InClass(g *Gold) bool { return npRootedTree(g.He
 func (CovingtonNonProjective) MaxTransitions(n int) int { return n * (n + 3) / 2 }
 
 // CovingtonProjective is Covington's projective list-based system in the
-// form of Nivre (2008) §5.2, Fig. 9 (transition-systems.md §5):
+// form of Nivre (2008) §5.2, Fig. 9 (docs/transition-systems.md):
 //
 //	LEFT-ARCᵖ_l  (λ1|i, λ2, j|β) ⇒ (λ1, [], j|β) adding j → i:
 //	             i ≠ 0, i has no head (i is deleted, λ2 emptied)
@@ -209,11 +209,11 @@ func (CovingtonProjective) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §5 (it reproduces
-// Nivre 2008 Fig. 10): SHIFT^λ if λ1 is empty; else LEFT-ARC if i ≠ 0 and
-// h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if i has a head and some
-// k in λ1 below i has h(k) = j or h(j) = k; else SHIFT^λ. It derives g iff g
-// is projective.
+// Oracle returns the static oracle of g (never an error), that of Nivre
+// (2008) §5.2 (it reproduces Fig. 10): SHIFT^λ if λ1 is empty; else
+// LEFT-ARC if i ≠ 0 and h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC
+// if i has a head and some k in λ1 below i has h(k) = j or h(j) = k; else
+// SHIFT^λ. It derives g iff g is projective.
 func (CovingtonProjective) Oracle(g *Gold) (TreeOracle, error) { return covPOracle{g}, nil }
 
 type covPOracle struct{ g *Gold }

@@ -10,7 +10,7 @@ import (
 )
 
 // tvC1 is the Czech sentence of Nivre (2008) Fig. 1 ("Z nich je jen jedna
-// na kvalitu ."), transition-systems.md TV-C1. It has two words on node 0
+// na kvalitu ."), TV-C1. It has two words on node 0
 // (je/Pred and ./AuxK), as in the paper.
 var tvC1Heads = []int32{None, 5, 1, 0, 5, 3, 3, 6, 0}
 var tvC1Labels = []string{"", "AuxP", "Atr", "Pred", "AuxZ", "Sb", "AuxP", "Adv", "AuxK"}

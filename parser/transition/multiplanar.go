@@ -8,7 +8,7 @@ import (
 )
 
 // MultiPlanar is the k-planar transition system of Gómez-Rodríguez & Nivre
-// (2013) §5 (transition-systems.md §9): the planar system S_P run on k
+// (2013) §5 (docs/transition-systems.md): the planar system S_P run on k
 // stacks, one per plane. For k = 2 it is the 2-planar system S_2P of §5.1:
 //
 //	SHIFT      (σ1, σ2, i|B, A) ⇒ (σ1|i, σ2|i, B, A)   push onto every stack
@@ -45,10 +45,9 @@ import (
 //
 // Oracles: the 2-planar system uses the static oracle of Gómez-Rodríguez &
 // Nivre (2010) as implemented in MaltParser (TwoPlanarArcEagerOracle),
-// which assigns planes lazily and reproduces GN13 Fig. 6 (transition-
-// systems.md §9.4 (b)). For k > 2 a plane assignment is computed up front
+// which assigns planes lazily and reproduces GN13 Fig. 6. For k > 2 a plane assignment is computed up front
 // (tree.Planes) and the GN13 Lemma 7 construction is generalised to k
-// stacks (§9.4 (a)). Both plan the whole derivation (Sequencer).
+// stacks. Both plan the whole derivation in Oracle.
 //
 // The zero value is the 2-planar system; NewMultiPlanar makes others.
 type MultiPlanar struct{ k int }
@@ -266,8 +265,8 @@ const (
 )
 
 // twoPlanarSequence is the 2-planar static oracle of Gómez-Rodríguez &
-// Nivre (2010), MaltParser's TwoPlanarArcEagerOracle (transition-systems.md
-// §9.4 (b)). Each gold arc has a plane constraint, initially any; building
+// Nivre (2010), MaltParser's TwoPlanarArcEagerOracle (docs/transition-systems.md,
+// k-planar). Each gold arc has a plane constraint, initially any; building
 // an arc on plane p fixes it to p and, through the crossings graph, every
 // unconstrained arc crossing it to the other plane, recursively. An arc's
 // plane decision is its constraint, or the active plane if unconstrained.
@@ -384,7 +383,7 @@ func mpCrossings(head []int32) [][]int32 {
 
 // planeSequence builds the derivation of g for a given plane assignment
 // (plane[d] is the plane of the arc into d): the GN13 Lemma 7 construction
-// generalised to k stacks (transition-systems.md §9.4 (a)). For each node j
+// generalised to k stacks (docs/transition-systems.md, k-planar). For each node j
 // in turn, the planes that have arcs between j and nodes to its left are
 // visited in cyclic order starting from the active one (SWITCHing to each,
 // so a run of SWITCHes never reaches k and none needs cancelling); on each,

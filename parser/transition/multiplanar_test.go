@@ -9,14 +9,14 @@ import (
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// TV-C3 (transition-systems.md §9.5; GN13 Fig. 6): the Czech tree of GN13
+// TV-C3 (GN13 Fig. 6; docs/transition-systems.md, k-planar): the Czech tree of GN13
 // Fig. 1 with ROOT as token 1, mapped to node 0 (node i → i−1), so it is
 // TV-C1: Z nich je jen jedna na kvalitu . with 0 → je and 0 → "." .
 var tvC3Heads = []int32{None, 5, 1, 0, 5, 3, 3, 6, 0}
 
 // TV-C3: the MaltParser oracle gives GN13 Fig. 6 exactly (29 transitions)
 // with the configurations of the figure (its inactive-stack misprint
-// corrected, §9.5). The paper's ROOT has two dependents, which the
+// corrected, see docs/transition-systems.md). The paper's ROOT has two dependents, which the
 // single-root rule forbids: the lenient planner waives that rule only, and
 // the test checks that the second arc from node 0 is the one transition
 // Legal rejects; InClass and Derive refuse the tree.
@@ -64,7 +64,7 @@ func exTwoPlanarTVC3(t *testing.T) {
 			}
 		}
 	}
-	// Arcs in the paper's numbering, in the order of §9.5.
+	// Arcs in the paper's numbering, in the order of GN13 Fig. 6.
 	if got := strings.Join(arcs, " "); got != "(2,3) (1,4) (6,5) (4,6) (6,2) (4,7) (7,8) (1,9)" {
 		t.Errorf("arcs in order %s", got)
 	}
@@ -160,7 +160,7 @@ func TestMultiPlanarSwitch(t *testing.T) {
 // The two 2-planar oracles agree on the class: the MaltParser oracle (lazy
 // planes) and the Lemma 7 construction over the BFS plane assignment both
 // derive every 2-planar tree of n ≤ 6 words and of random larger trees;
-// the construction switches more often (§9.4). The construction run on
+// the construction switches more often. The construction run on
 // three stacks with the same two planes derives them too.
 func TestTwoPlanarOraclesAgree(t *testing.T) {
 	sys2 := MultiPlanar{k: 2}

@@ -35,7 +35,7 @@ func plUnlabeled(head []int32) *Gold {
 	return NewGold(head, lab)
 }
 
-// TV-E5 (transition-systems.md §8.2): S_P with SINGLE-HEAD + ACYCLICITY on
+// TV-E5 (docs/transition-systems.md, planar): S_P with SINGLE-HEAD + ACYCLICITY on
 // GN13's TV-E2 graph A2 (nodes 1..9, no root; "had" = 3 is headless). Node 0
 // is present but isolated, so the sequence is one SHIFT (of node 0) longer
 // than the paper's 22; REDUCE never meets a headless node, so the
@@ -64,7 +64,7 @@ func exPlanarTVE5(t *testing.T) {
 // TV-E1 with its ROOT as node 0 (the tree of TV-E5 plus 0 → had): the
 // oracle reduces "news" and "Economic" to reach 0 for RIGHT-ARC:ROOT, so
 // the sequence has 26 = 22 + SH(0) + RE RE RA transitions (ours; each step
-// checked by hand against the oracle rules of §8.2).
+// checked by hand against the oracle rules).
 func exPlanarTVE1(t *testing.T) {
 	s := runVector(t, Planar{}, tvE1Heads, tvE1Labels,
 		"SH, SH, LA:NMOD, SH, LA:SBJ, RE, RE, RA:ROOT, SH, SH, LA:NMOD, RE, RA:OBJ, SH, RA:NMOD, SH, SH, LA:NMOD, RE, RA:PMOD, SH, RE, RE, RE, RA:P, SH")

@@ -7,9 +7,9 @@ func init() {
 	register("swap-lazy", func() System { return SwapSystem{Lazy: true} })
 }
 
-// SwapSystem is the swap system S_u of Nivre (2009) §3 (transition-systems.md
-// §6): arc-standard with arcs between the two topmost stack nodes (§2.2,
-// Nivre 2009 Fig. 2) plus SWAP, which puts the second stack node back at the
+// SwapSystem is the swap system S_u of Nivre (2009) §3
+// (docs/transition-systems.md): arc-standard with arcs between the two
+// topmost stack nodes (Nivre 2009 Fig. 2) plus SWAP, which puts the second stack node back at the
 // front of the buffer:
 //
 //	LEFT-ARC_l  ([σ|i, j], B) ⇒ ([σ|j], B) adding j → i: i ≠ 0

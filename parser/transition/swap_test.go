@@ -11,7 +11,7 @@ import (
 )
 
 // tvH1 is the sentence of Nivre (2009) Fig. 1 ("A hearing is scheduled on
-// the issue today ."), transition-systems.md TV-H1.
+// the issue today ."), TV-H1.
 var tvH1Heads = []int32{None, 2, 3, 0, 3, 2, 7, 5, 4, 3}
 var tvH1Labels = []string{"", "DET", "SBJ", "ROOT", "VG", "NMOD", "DET", "PC", "ADV", "P"}
 
@@ -91,7 +91,7 @@ func exSwapTVC2(t *testing.T) {
 	}
 }
 
-// The projective orders of TV-H1 and TV-C1 (transition-systems.md §6.6),
+// The projective orders of TV-H1 and TV-C1 (Nivre 2009 §3.3),
 // and the maximal projective components of TV-H1.
 func TestSwapProjectiveOrderAndComponents(t *testing.T) {
 	for _, c := range []struct {

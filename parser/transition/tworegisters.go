@@ -7,7 +7,7 @@ import (
 )
 
 // TwoRegisters is the two-registers system of Pitler & McDonald (2015) §4,
-// Table 2 (transition-systems.md §10): arc-eager extended with two registers
+// Table 2 (docs/transition-systems.md): arc-eager extended with two registers
 // R1, R2 that hold the two vertices incident to every crossed arc of a
 // crossing interval. It derives 2-Crossing-Interval trees (PM15 §3, Def. 3;
 // tree.KCrossingInterval with k = 2) in at most MaxTransitions(n) steps.
@@ -29,7 +29,7 @@ import (
 //	STORE-LEFT    the same into R2, adding β1 → R1 (Store(left))
 //	STORE-RIGHT   the same into R2, adding R1 → β1 (Store(right))
 //	CLEAR         γ := σ1 if σ1 = β1−1, else R2 if R2 = β1−1, else null
-//	              (β1 = n+1 when the buffer is empty, §10.3; an empty
+//	              (β1 = n+1 when the buffer is empty; an empty
 //	              stack has no σ1);
 //	              ψ := ({σ1} ∪ NotCovered(R1) ∪ NotCovered(R2)) − {γ};
 //	              pops σ1, pushes ψ in order, puts γ back at the buffer
@@ -38,10 +38,10 @@ import (
 //	REGISTER-STACK-k-TO-REGISTER  adds σ1 → Rk
 //	REGISTER-STACK-k-TO-STACK     adds Rk → σ1, pops σ1 iff σ1 < Rk
 //
-// Preconditions (§10.4): every arc h → m needs m ≠ 0, m headless and h, m
+// Preconditions: every arc h → m needs m ≠ 0, m headless and h, m
 // not yet connected (State.Connected; with single heads this is exactly
 // "h is not a descendant of m"). REDUCE needs σ1 to have a head. The class
-// preconditions are those of PM15 Table 4, read as in §10.4 (a missing σ2
+// preconditions are those of PM15 Table 4, read so (a missing σ2
 // satisfies "σ2 < x", a comparison with a null register is vacuous, Store
 // with an arc needs R1 ≠ null, the initial Last is None = −1). IsCovered is
 // kept in O(1) as PM15 fn. 2 says: R1 can only be covered by an arc of R2
@@ -50,19 +50,20 @@ import (
 // symmetrically for R2).
 //
 // Type-(3) preconditions. With Literal false ("two-registers", the default)
-// they are the corrected ones of §10.6, which state the paper's intent
+// they are the corrected ones (docs/transition-systems.md, "Two-registers:
+// corrected type-(3) preconditions"), which state the paper's intent
 // (only registers have children on the far side of their parent) directly:
 // REGISTER-STACK-k-TO-REGISTER (σ1 → Rk) is illegal if σ1's head lies
 // strictly between σ1 and Rk, and REGISTER-STACK-k-TO-STACK (Rk → σ1) is
 // illegal if σ1 has a dependent m with Rk strictly between σ1 and m. With
 // Literal true ("two-registers-literal") they are Table 4 as printed:
 // (Rclose, σ1) ∉ A and (σ1, Rfar) ∉ A. The literal reading is unsound and
-// incomplete (§10.6: it derives the non-2-CI tree X1 and cannot derive X2);
+// incomplete (it derives the non-2-CI tree X1 and cannot derive X2);
 // it is kept to show the defect. The corrected reading is sound: by
 // exhaustive search, every complete tree it derives for n ≤ 7 is 2-CI, and
 // its forests satisfy Def. 3 on their crossed arcs (a far-side arc under a
 // headless parent is uncrossed, so attaching headless words to 0 may leave
-// the class, §10.6). It misses a few 2-CI trees that no register choice can
+// the class). It misses a few 2-CI trees that no register choice can
 // derive: X3 and X4 at n = 6, 44 of 31,454 single-root 2-CI trees at n = 7.
 //
 // Single root: an arc from node 0 is legal only while no word is attached
@@ -76,17 +77,17 @@ import (
 // derives is unchanged. Every non-terminal configuration then has a legal
 // move: with a non-empty buffer SHIFT always is.
 //
-// The static oracle (§10.7, our reconstruction of PM15 §5.2, which
-// reproduces Table 3) needs a register pair per crossing interval; the
-// system implements Sequencer, which tries the pairs in order and retries
-// the next pair of the failing interval. InClass is "the tree is 2-CI and
+// The static oracle (our reconstruction of PM15 §5.2, which reproduces
+// Table 3; docs/transition-systems.md, "Two-registers: static oracle")
+// needs a register pair per crossing interval; Oracle tries the pairs in
+// order and retries the next pair of the failing interval. InClass is "the tree is 2-CI and
 // the oracle derives it", so that training only uses derivable trees.
 type TwoRegisters struct {
 	// Literal selects the type-(3) preconditions exactly as printed in
 	// PM15 Table 4 instead of the corrected ones.
 	Literal bool
 	// multiRoot drops the single-root rule (node 0 may take any number of
-	// dependents, as in the paper); the exhaustive counts of §10.6 are
+	// dependents, as in the paper); the exhaustive counts of docs/transition-systems.md are
 	// over all such trees.
 	multiRoot bool
 }
@@ -135,7 +136,7 @@ func trBetween(x, a, b int32) bool {
 	return a < x && x < b
 }
 
-// arcOK: the standard preconditions for adding h → d (§10.4) and the
+// arcOK: the standard preconditions for adding h → d (PM15 §4) and the
 // single-root rule.
 func (t TwoRegisters) arcOK(s *State, h, d int32) bool {
 	return h != None && d > 0 && s.Head[d] == None && !s.Connected(h, d) &&
@@ -158,7 +159,7 @@ func trCovered(s *State, k int) bool {
 	return (h != None && h > r2) || (r != None && r > r2)
 }
 
-// Legal implements System: the preconditions of §10.4 (Table 4, with the
+// Legal implements System: the preconditions of PM15 §4 (Table 4, with the
 // corrected or literal type-(3) rows), the single-root rule, and the
 // dead-end REDUCE described on the type.
 func (t TwoRegisters) Legal(s *State, m Move) bool {
@@ -351,7 +352,7 @@ func (t TwoRegisters) Apply(s *State, tr Transition) {
 	}
 }
 
-// trClear performs CLEAR (Table 2; §10.3).
+// trClear performs CLEAR (PM15 Table 2; with the buffer empty, β1 is taken as n+1).
 func trClear(s *State) {
 	r1, r2 := s.Reg[0], s.Reg[1]
 	b1 := int32(s.N + 1)
@@ -412,13 +413,14 @@ func trClear(s *State) {
 // stored), so #CLEAR ≤ (n+2)/2. Summing, a derivation has at most
 // 2(n+1) + #Register-Stack + 2·#CLEAR ≤ 4n + 4 transitions, which is ≤ 5n
 // for n ≥ 4; for n ≤ 3 exhaustive search gives the maxima 5, 8 and 12.
-// (The measured maxima for n = 1..6 are 5, 8, 12, 16, 19, 23.)
+// (Exhaustive search gives the maxima 5, 8, 12, 16, 19, 23 for n = 1..6.)
 func (t TwoRegisters) MaxTransitions(n int) int { return max(5*n, 2) }
 
-// trPlan is the oracle's preprocessing of a gold tree (§10.7): the crossing
-// intervals, their valid register pairs in preference order (smallest b,
-// then largest a), the chosen pair of each interval, and per node the
-// interval whose chosen a it is.
+// trPlan is the oracle's preprocessing of a gold tree
+// (docs/transition-systems.md, "Two-registers: static oracle"): the
+// crossing intervals, their valid register pairs in preference order
+// (smallest b, then largest a), the chosen pair of each interval, and per
+// node the interval whose chosen a it is.
 type trPlan struct {
 	ivs    []tree.Interval
 	pairs  [][][2]int32
@@ -533,7 +535,7 @@ func trBelowTop(s *State, y int32) bool {
 	return false
 }
 
-// ae is the arc-eager step of §10.7: LEFT-ARC or RIGHT-ARC for a gold arc,
+// ae is the arc-eager step of the oracle: LEFT-ARC or RIGHT-ARC for a gold arc,
 // REDUCE when σ1 is done or β1 needs a node deeper in the stack, else SHIFT.
 func (t TwoRegisters) ae(s *State, g *Gold) Transition {
 	i, j := s.S(0), s.B(0)
@@ -564,7 +566,8 @@ func (t TwoRegisters) ae(s *State, g *Gold) Transition {
 	return Transition{Shift, None}
 }
 
-// oracle is the rule-based oracle of §10.7 (rules A–D) under plan p.
+// oracle is the rule-based oracle (rules A–D of docs/transition-systems.md)
+// under plan p.
 func (t TwoRegisters) oracle(s *State, g *Gold, p *trPlan) Transition {
 	r1, r2 := s.Reg[0], s.Reg[1]
 	s1, b1 := s.S(0), s.B(0)
@@ -668,7 +671,7 @@ func trRegToStack(k int) Move {
 }
 
 // pending reports whether a register has an unbuilt gold arc whose other end
-// y is in [l, r], or y < l for the register a (§10.7 D2).
+// y is in [l, r], or y < l for the register a (rule D2).
 func (t TwoRegisters) pending(s *State, g *Gold, l, r, a int32) bool {
 	for _, rk := range s.Reg {
 		if rk == None {
@@ -736,7 +739,7 @@ func (t TwoRegisters) runPlan(s *State, g *Gold, p *trPlan) (int32, error) {
 
 // InClass reports whether the system derives g: g is 2-Crossing-Interval
 // (PM15 Def. 3) and the oracle with register-pair retry (Oracle) builds
-// it. This is stricter than 2-CI: a few 2-CI trees (X3, X4 of §10.6) are
+// it. This is stricter than 2-CI: a few 2-CI trees (X3, X4 of docs/transition-systems.md) are
 // derivable by no register choice, and under the literal preconditions
 // more fail. Training on InClass trees only uses derivable trees.
 func (t TwoRegisters) InClass(g *Gold) bool {

@@ -6,7 +6,7 @@ import (
 )
 
 // tvE1 is the sentence of Nivre (2008) Fig. 2 ("Economic news had little
-// effect on financial markets ."), transition-systems.md TV-E1.
+// effect on financial markets ."), TV-E1.
 var tvE1Heads = []int32{None, 2, 3, 0, 5, 3, 5, 8, 6, 3}
 var tvE1Labels = []string{"", "NMOD", "SBJ", "ROOT", "NMOD", "OBJ", "NMOD", "NMOD", "PMOD", "P"}
 
