@@ -447,10 +447,10 @@ func dynamicWalks(t *testing.T, sys transition.DynamicSystem, golds []*transitio
 }
 
 // The dynamic-oracle walks of TestConformance over the dev files of the full
-// treebanks (sentences of up to 60 words, one walk each), non-projective
+// treebanks, or the EWT slice without them (sentences of up to 60 words, one walk each), non-projective
 // trees included for the systems whose class has them.
 func TestDynamicOraclesTreebanks(t *testing.T) {
-	files := testenv.UDFiles(t, "*-dev.conllu")
+	files := testenv.UDFilesOrFixture(t, "*-dev.conllu")
 	for _, name := range transition.Names() {
 		sys, _ := transition.Lookup(name)
 		dyn, ok := sys.(transition.DynamicSystem)

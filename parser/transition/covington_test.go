@@ -192,8 +192,8 @@ func TestLookupNonProjectiveSystems(t *testing.T) {
 	}
 }
 
-// npTreebankRoundTrip runs Derive for sys over every tree of every shared
-// treebank file: trees in the class (want(g) must agree with InClass) are
+// npTreebankRoundTrip runs Derive for sys over every tree of every file of
+// treebankFiles: trees in the class (want(g) must agree with InClass) are
 // rebuilt exactly, trees outside are recognised and the oracle fails on
 // them. per is called with every derived sequence. It logs the counts.
 func npTreebankRoundTrip(t *testing.T, sys System, want func(gs goldSent) bool, per func(file string, k int, g *Gold, seq []Transition)) {
@@ -234,7 +234,8 @@ func npTreebankRoundTrip(t *testing.T, sys System, want func(gs goldSent) bool, 
 	}
 }
 
-// Both Covington systems over all shared treebanks: non-projective rebuilds
+// Both Covington systems over the full treebanks (or the EWT slice without
+// them): non-projective rebuilds
 // every tree, projective every projective tree; both within n(n+3)/2.
 func TestCovingtonTreebanks(t *testing.T) {
 	np, _ := Lookup("covington-nonprojective")

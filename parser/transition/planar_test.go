@@ -155,7 +155,8 @@ func plCheckSeq(sys System, seq []Transition, n int) error {
 	return nil
 }
 
-// Every tree of every shared treebank file: in the class of "planar"
+// Every tree of every full treebank file (or of the EWT slice without them):
+// in the class of "planar"
 // (projective), "2-planar" and "3-planar", Derive rebuilds it exactly
 // (heads and labels) within the bound; outside, InClass says so and the
 // oracle fails. Logs the coverage and the oracle's transitions per word.

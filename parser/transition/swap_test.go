@@ -187,10 +187,10 @@ func swapIdentities(t *testing.T, name string, g *Gold, seq []Transition) int {
 	return k
 }
 
-// Both swap oracles over all shared treebanks: every tree rebuilt exactly,
-// 2n + 2k transitions, k = 0 exactly on projective trees, the state-wise
-// Oracle (Run) agrees with Sequence, and the lazy oracle never swaps more
-// than the eager one. Logs the mean swaps per sentence and transitions per
+// Both swap oracles over the full treebanks (or the EWT slice without them):
+// every tree rebuilt exactly, 2n + 2k transitions, k = 0 exactly on
+// projective trees, and the lazy oracle never swaps more than the eager
+// one; the projective order is checked on dev trees. Logs the mean swaps per sentence and transitions per
 // word per file.
 func TestSwapTreebanks(t *testing.T) {
 	type stat struct{ sents, words, swaps, trans, withSwaps, maxSwaps int }
@@ -199,7 +199,6 @@ func TestSwapTreebanks(t *testing.T) {
 	var files []string
 	for li, name := range []string{"swap-eager", "swap-lazy"} {
 		sys, _ := Lookup(name)
-		var rs State
 		npTreebankRoundTrip(t, sys, func(goldSent) bool { return true }, func(file string, k int, g *Gold, seq []Transition) {
 			n := len(g.Head) - 1
 			sw := swapIdentities(t, name+" "+file, g, seq)
@@ -222,14 +221,6 @@ func TestSwapTreebanks(t *testing.T) {
 			} else if e := swaps[file][k]; sw > e {
 				t.Fatalf("%s sentence %d: lazy oracle %d swaps > eager %d", file, k, sw, e)
 			}
-			// The state-wise oracle gives the same sequence: always when
-			// there are swaps, on every 10th projective tree otherwise.
-			if sw > 0 || k%10 == 0 {
-				run, err := Run(sys, &rs, g)
-				if err != nil || !slices.Equal(run, seq) {
-					t.Fatalf("%s %s sentence %d: Run differs from Sequence (%v)", file, name, k, err)
-				}
-			}
 			if li == 0 && strings.Contains(file, "dev") && n <= 40 {
 				swCheckOrder(t, g)
 			}
@@ -245,8 +236,8 @@ func TestSwapTreebanks(t *testing.T) {
 }
 
 // Every tree of n ≤ 7 words is derived by both oracles with the counting
-// identities, the lazy one never swapping more than the eager one; the
-// ancestor-walk comparison agrees with the projective order.
+// identities, the lazy one never swapping more than the eager one; every
+// tree is projective in its projective order.
 func TestSwapExhaustive(t *testing.T) {
 	maxN := 7
 	if testing.Short() {

@@ -1,7 +1,6 @@
 package transition
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -10,28 +9,20 @@ import (
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// udDir holds the full Universal Dependencies treebanks (testenv.UDDir).
-var udDir = testenv.UDDir()
-
 type goldSent struct {
 	g    *Gold
 	proj bool
-}
-
-// loadGold reads a treebank file of udDir.
-func loadGold(t *testing.T, file string) []goldSent {
-	t.Helper()
-	return loadGoldPath(t, filepath.Join(udDir, file))
 }
 
 // loadFixture reads the committed EWT slice (testdata/ud at the repository
 // root), present in every clone.
 func loadFixture(t *testing.T) []goldSent {
 	t.Helper()
-	return loadGoldPath(t, testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
+	return loadGold(t, testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
 }
 
-func loadGoldPath(t *testing.T, path string) []goldSent {
+// loadGold reads the gold trees of a CoNLL-U file, numbering its deprels.
+func loadGold(t *testing.T, path string) []goldSent {
 	t.Helper()
 	sents, err := conllu.ReadFile(path)
 	if err != nil {
@@ -58,13 +49,9 @@ func loadGoldPath(t *testing.T, path string) []goldSent {
 	return out
 }
 
-func treebankFiles(t *testing.T) []string {
-	files := testenv.UDFiles(t, "*.conllu")
-	for i := range files {
-		files[i] = filepath.Base(files[i])
-	}
-	return files
-}
+// treebankFiles returns the paths of the full treebank files, or the
+// committed EWT slice when they are absent (testenv.UDFilesOrFixture).
+func treebankFiles(t *testing.T) []string { return testenv.UDFilesOrFixture(t, "*.conllu") }
 
 // Every oracle rebuilds every tree of its class in every full treebank
 // exactly, and trees outside the class are recognised before it runs.
