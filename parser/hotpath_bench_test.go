@@ -57,7 +57,7 @@ func BenchmarkApply(b *testing.B) {
 				if !c.Sys.Legal(&st, t.Move) {
 					b.Fatal("illegal")
 				}
-				c.Sys.Apply(&st, t)
+				transition.Step(c.Sys, &st, t)
 			}
 		}
 	}
@@ -86,7 +86,7 @@ func BenchmarkExtract(b *testing.B) {
 			c.Sys.Init(&st, len(s.Words))
 			for _, t := range seqs[k] {
 				v.Ext.Extract(&st, &w, &fsc)
-				c.Sys.Apply(&st, t)
+				transition.Step(c.Sys, &st, t)
 			}
 		}
 	}

@@ -303,7 +303,7 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, tagged bool)
 		if k < 0 {
 			break // no legal transition: the arcs so far are repaired below
 		}
-		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(k), sc.scores))
+		transition.Step(c.Sys, s, c.AttachLabel(s, c.Transition(k), sc.scores))
 	}
 	repair(s, c.RootLabel)
 	for i := range words {

@@ -22,11 +22,11 @@ type statsClass struct {
 	in func(head, noRoot []int32) bool
 }
 
-// statsClasses are the tree classes of transition-systems.md §1.2 that
-// stats counts, in output order. Planarity follows Gómez-Rodríguez & Nivre
-// (2013) Table 1, which has no artificial root: the arcs from node 0 are
-// left out (with them, planar would be projective). The other classes
-// include the arcs from node 0, as Pitler & McDonald (2015) Table 1 does.
+// statsClasses are the tree classes of parser/tree that stats counts, in
+// output order. Planarity follows Gómez-Rodríguez & Nivre (2013) Table 1,
+// which has no artificial root: the arcs from node 0 are left out (with
+// them, planar would be projective). The other classes include the arcs
+// from node 0, as Pitler & McDonald (2015) Table 1 does.
 var statsClasses = []statsClass{
 	{"Projective", "projective", func(h, _ []int32) bool { return tree.Projective(h) }},
 	{"Planar", "planar", func(_, r []int32) bool { return tree.Planar(r) }},

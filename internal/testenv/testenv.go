@@ -57,6 +57,38 @@ func UDFiles(tb testing.TB, pattern string) []string {
 	return files
 }
 
+// Fixture returns the path of a committed UD test fixture, testdata/ud/name
+// at the repository root (e.g. "en_ewt-dev-slice.conllu"; testdata/ud/README.md
+// says where it comes from). It fails tb when the file is missing: fixtures
+// are part of the repository, so tests that use them never skip.
+func Fixture(tb testing.TB, name string) string {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "ud", name)
+	if _, err := os.Stat(p); err != nil {
+		tb.Fatalf("test fixture missing: %v", err)
+	}
+	return p
+}
+
+// UDFilesOrFixture returns the paths of the files of UDDir that match
+// pattern, for tests that check every sentence of the full treebanks. When
+// there are none it fails tb if $CI is set, and otherwise returns the
+// committed EWT slice (Fixture "en_ewt-dev-slice.conllu"), so that such a
+// test still runs, on fewer sentences, in a clone without the treebanks.
+func UDFilesOrFixture(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join(UDDir(), pattern))
+	if len(files) > 0 {
+		return files
+	}
+	if os.Getenv("CI") != "" {
+		tb.Fatalf("no UD data: no %s in %s", pattern, UDDir())
+	}
+	tb.Logf("no %s in %s: using the committed EWT slice instead", pattern, UDDir())
+	return []string{Fixture(tb, "en_ewt-dev-slice.conllu")}
+}
+
 // ModelPath is $TRANSPARSE_MODEL, or the bundled model models/en_ewt.tpm.
 func ModelPath() string {
 	if p := os.Getenv("TRANSPARSE_MODEL"); p != "" {

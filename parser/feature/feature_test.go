@@ -54,8 +54,8 @@ func TestTemplatesExtract(t *testing.T) {
 		w := testWords(3, func(i, v int) uint64 { return uint64(i*100 + v + 1) })
 		var sc Scratch
 		before := append([]uint64(nil), e.Extract(&s, w, &sc)...)
-		sys.Apply(&s, transition.Transition{Move: transition.Shift, Label: transition.None})
-		sys.Apply(&s, transition.Transition{Move: transition.LeftArc, Label: 0})
+		transition.Step(sys, &s, transition.Transition{Move: transition.Shift, Label: transition.None})
+		transition.Step(sys, &s, transition.Transition{Move: transition.LeftArc, Label: 0})
 		after := e.Extract(&s, w, &sc)
 		if len(after) != e.Len() || reflect.DeepEqual(before, after) {
 			t.Fatalf("morph=%v: features did not change with the configuration", morph)
@@ -140,7 +140,7 @@ func TestHashV2(t *testing.T) {
 func afterShift(value func(i, v int) uint64) (*transition.State, *Words) {
 	s := new(transition.State)
 	transition.ArcEager{}.Init(s, 2)
-	transition.ArcEager{}.Apply(s, transition.Transition{Move: transition.Shift, Label: transition.None})
+	transition.Step(transition.ArcEager{}, s, transition.Transition{Move: transition.Shift, Label: transition.None})
 	return s, testWords(2, value)
 }
 

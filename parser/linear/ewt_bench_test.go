@@ -123,7 +123,7 @@ func record(tb testing.TB, name string, sample int) *recording {
 			if best < 0 {
 				break
 			}
-			sys.Apply(&st, classes.AttachLabel(&st, classes.Transition(best), scores))
+			transition.Step(sys, &st, classes.AttachLabel(&st, classes.Transition(best), scores))
 		}
 	}
 	recordings.Store(key{name, sample}, r)

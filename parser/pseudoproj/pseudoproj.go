@@ -1,6 +1,6 @@
 // Package pseudoproj implements pseudo-projective dependency parsing (Nivre
 // & Nilsson 2005, "Pseudo-Projective Dependency Parsing", ACL; as used in
-// Nivre 2008 §6.1 and specified in transition-systems.md §11): a projective
+// Nivre 2008 §6.1): a projective
 // parser is trained on trees made projective by lifting non-projective arcs,
 // with the lifts encoded in the arc labels, and its output is turned back
 // into a non-projective tree by following the encoding.
@@ -200,8 +200,8 @@ func Decode(label string) Label {
 func Strip(label string) string { return Decode(label).Base }
 
 // Deprojectivize undoes the encoding enc on a parser output (head, deprel)
-// whose labels may carry marks (Nivre & Nilsson 2005 §3; transition-systems
-// §11). The lifted arcs are processed top-down: repeatedly, the first word
+// whose labels may carry marks (Nivre & Nilsson 2005 §3; Nivre 2008 §6.1).
+// The lifted arcs are processed top-down: repeatedly, the first word
 // with a pending Up mark in a breadth-first, left-to-right traversal from
 // node 0 of the current tree. For such a word d with current head g:
 //

@@ -96,14 +96,16 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// tvc1 is the Czech tree of Nivre 2008 Fig. 1 (transition-systems.md TV-C1).
+// tvc1 is the Czech tree of Nivre 2008 Fig. 1.
 func tvc1() ([]int32, []string) {
 	return []int32{-1, 5, 1, 0, 5, 3, 3, 6, 0},
 		[]string{"", "AuxP", "Atr", "Pred", "AuxZ", "Sb", "AuxP", "Adv", "AuxK"}
 }
 
-// TV-C4 (transition-systems.md §11), and the same tree under the other
-// encodings.
+// TV-C4: the Czech tree under the Head encoding (Nivre & Nilsson 2005):
+// its one non-projective arc jedna → Z (AuxP) is lifted to je with label
+// AuxP|Sb (the paper's AuxP↑Sb), and deprojectivizing finds Sb below je and reattaches Z to
+// jedna; and the same tree under the other encodings.
 func TestTVC4(t *testing.T) {
 	head, deprel := tvc1()
 	wantHead := []int32{-1, 3, 1, 0, 5, 3, 3, 6, 0}

@@ -66,7 +66,7 @@ func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64,
 	}
 	var out []example
 	skipped, lifted, failed, long := 0, 0, 0, 0
-	_, dynamic := sys.(transition.DynamicOracle)
+	_, dynamic := sys.(transition.DynamicSystem)
 	var state transition.State
 	for k, s := range sents {
 		if len(s.Words) > MaxTrainingWords {

@@ -26,7 +26,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 	if err != nil {
 		return parser.Variant{}, err
 	}
-	dyn, _ := classes.Sys.(transition.DynamicOracle)
+	dyn, _ := classes.Sys.(transition.DynamicSystem)
 	minAbs := opt.MinAbs
 	if !morph {
 		minAbs = opt.PlainMinAbs
@@ -127,7 +127,7 @@ type stepper struct {
 	classes *transition.Classes
 	ext     *feature.Extractor
 	tr      *linear.Trainer
-	dyn     transition.DynamicOracle
+	dyn     transition.DynamicSystem
 	rng     *rand.Rand
 	morph   bool
 
@@ -147,6 +147,10 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 	for i, a := range ex.amb {
 		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
 	}
+	var co transition.CostOracle
+	if st.dyn != nil {
+		co = st.dyn.CostOracle(g)
+	}
 	c.Sys.Init(s, len(ex.words))
 	limit := c.Sys.MaxTransitions(len(ex.words))
 	for !c.Sys.Terminal(s) && total < limit {
@@ -159,7 +163,7 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 		}
 		goldK := -1
 		if st.dyn != nil {
-			goldK = st.zeroCost(s, g)
+			goldK = st.zeroCost(s, g, co)
 		} else {
 			if total >= len(ex.seq) {
 				break
@@ -181,14 +185,14 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 		if explore && st.rng.Float64() < p {
 			next = pred
 		}
-		c.Sys.Apply(s, c.AttachLabel(s, c.Transition(next), st.scores))
+		transition.Step(c.Sys, s, c.AttachLabel(s, c.Transition(next), st.scores))
 	}
 	return correct, total
 }
 
 // zeroCost fills st.cost for every legal class and returns the best-scoring
 // class of minimal cost.
-func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
+func (st *stepper) zeroCost(s *transition.State, g *transition.Gold, co transition.CostOracle) int {
 	c := st.classes
 	minCost := int(^uint(0) >> 1)
 	for _, m := range c.Moves() {
@@ -197,13 +201,13 @@ func (st *stepper) zeroCost(s *transition.State, g *transition.Gold) int {
 		}
 		if !m.Labeled() {
 			k := c.Class(transition.Transition{Move: m, Label: transition.None})
-			st.cost[k] = st.dyn.Cost(s, transition.Transition{Move: m, Label: transition.None}, g)
+			st.cost[k] = co.Cost(s, transition.Transition{Move: m, Label: transition.None})
 			minCost = min(minCost, st.cost[k])
 			continue
 		}
 		h, d := c.Sys.Arc(s, m)
 		gl := g.Label[d]
-		base := st.dyn.Cost(s, transition.Transition{Move: m, Label: gl}, g)
+		base := co.Cost(s, transition.Transition{Move: m, Label: gl})
 		headRight := g.Head[d] == h
 		for l := range c.Deprels {
 			k := c.Class(transition.Transition{Move: m, Label: int32(l)})

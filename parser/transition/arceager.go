@@ -7,8 +7,9 @@ import "github.com/transparse/transparse/parser/tree"
 // adding i → j; REDUCE pops a node that has a head; SHIFT. It derives
 // projective trees (Nivre 2008, Theorem 4) in at most 2n transitions.
 //
-// The static oracle is the one of transition-systems.md §3.1 (reproducing
-// Nivre 2008 Fig. 6); the dynamic oracle is Goldberg & Nivre (2012).
+// The static oracle is the one of Nivre (2008) §4.2 (it reproduces Fig. 6);
+// the dynamic oracle is Goldberg & Nivre (2012). docs/transition-systems.md
+// describes both.
 //
 // Single root: RIGHT-ARC from node 0 is legal only while no word is attached
 // to 0, and at the end Terminal waits until every stacked word has a head
@@ -88,8 +89,6 @@ func (ArcEager) Arc(s *State, m Move) (int32, int32) {
 // Apply implements System. REDUCE of a headless node attaches it to the node
 // below with t.Label (the parser gives it a label as if it were RIGHT-ARC).
 func (ArcEager) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -108,8 +107,20 @@ func (ArcEager) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §3.1.
-func (ArcEager) Oracle(s *State, g *Gold) Transition {
+// Oracle returns the static and dynamic oracle of g (never an error).
+func (ArcEager) Oracle(g *Gold) (TreeOracle, error) { return arcEagerOracle{g}, nil }
+
+// CostOracle returns the oracle of g as a CostOracle.
+func (ArcEager) CostOracle(g *Gold) CostOracle { return arcEagerOracle{g} }
+
+type arcEagerOracle struct{ g *Gold }
+
+// Next is the static oracle of Nivre (2008) §4.2 (docs/transition-systems.md,
+// arc-eager): REDUCE on an empty buffer; LEFT-ARC if h(σ0) = β0; RIGHT-ARC
+// if h(β0) = σ0; REDUCE if σ0 has a head and β0 has a gold arc with a node
+// below σ0; else SHIFT.
+func (o arcEagerOracle) Next(s *State) Transition {
+	g := o.g
 	if len(s.Buffer) == 0 {
 		return Transition{Reduce, labelOf(g, s.S(0))}
 	}
@@ -148,8 +159,8 @@ func (ArcEager) InClass(g *Gold) bool { return tree.Projective(g.Head) }
 // REDUCE of a headless node costs nothing (its gold head was counted as lost
 // when the node was shifted; such arcs may still come out right, so along
 // a derivation the costs bound the loss from above).
-func (ArcEager) Cost(s *State, t Transition, g *Gold) int {
-	c := 0
+func (o arcEagerOracle) Cost(s *State, t Transition) int {
+	g, c := o.g, 0
 	switch t.Move {
 	case LeftArc:
 		i, j := s.S(0), s.B(0)

@@ -57,8 +57,6 @@ func (ArcHybrid) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (ArcHybrid) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -70,9 +68,18 @@ func (ArcHybrid) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle: LEFT-ARC if h(σ0) = β0; RIGHT-ARC if
+// Oracle returns the static and dynamic oracle of g (never an error).
+func (ArcHybrid) Oracle(g *Gold) (TreeOracle, error) { return arcHybridOracle{g}, nil }
+
+// CostOracle returns the oracle of g as a CostOracle.
+func (ArcHybrid) CostOracle(g *Gold) CostOracle { return arcHybridOracle{g} }
+
+type arcHybridOracle struct{ g *Gold }
+
+// Next is the static oracle: LEFT-ARC if h(σ0) = β0; RIGHT-ARC if
 // h(σ0) = σ1 and σ0 has all its dependents; else SHIFT.
-func (ArcHybrid) Oracle(s *State, g *Gold) Transition {
+func (o arcHybridOracle) Next(s *State) Transition {
+	g := o.g
 	i := s.S(0)
 	if len(s.Buffer) > 0 && i > 0 && g.Head[i] == s.B(0) {
 		return Transition{LeftArc, g.Label[i]}
@@ -97,8 +104,8 @@ func complete(s *State, g *Gold, x int32) bool {
 func (ArcHybrid) InClass(g *Gold) bool { return tree.Projective(g.Head) }
 
 // Cost is the dynamic oracle of Goldberg & Nivre (2013) for arc-hybrid.
-func (ArcHybrid) Cost(s *State, t Transition, g *Gold) int {
-	c := 0
+func (o arcHybridOracle) Cost(s *State, t Transition) int {
+	g, c := o.g, 0
 	switch t.Move {
 	case LeftArc:
 		i, j := s.S(0), s.B(0)

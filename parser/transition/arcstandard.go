@@ -58,8 +58,6 @@ func (ArcStandard) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (ArcStandard) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -73,9 +71,16 @@ func (ArcStandard) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §2.1: LEFT-ARC if
-// h(i) = j; RIGHT-ARC if h(j) = i and j has all its dependents; else SHIFT.
-func (ArcStandard) Oracle(s *State, g *Gold) Transition {
+// Oracle returns the static oracle of g (never an error).
+func (ArcStandard) Oracle(g *Gold) (TreeOracle, error) { return arcStandardOracle{g}, nil }
+
+type arcStandardOracle struct{ g *Gold }
+
+// Next is the static oracle of Nivre (2008) §4.1 (docs/transition-systems.md,
+// arc-standard): with i = σ0 and j = β0, LEFT-ARC if h(i) = j; RIGHT-ARC if
+// h(j) = i and j has all its dependents; else SHIFT.
+func (o arcStandardOracle) Next(s *State) Transition {
+	g := o.g
 	if len(s.Stack) > 0 && len(s.Buffer) > 0 {
 		i, j := s.S(0), s.B(0)
 		if i > 0 && g.Head[i] == j {

@@ -21,7 +21,7 @@ func init() {
 }
 
 // CovingtonNonProjective is Covington's non-projective list-based system in
-// the form of Nivre (2008) §5.1, Fig. 7 (transition-systems.md §4):
+// the form of Nivre (2008) §5.1, Fig. 7 (docs/transition-systems.md):
 //
 //	LEFT-ARCⁿ_l  (λ1|i, λ2, j|β) ⇒ (λ1, i|λ2, j|β) adding j → i:
 //	             i ≠ 0, i has no head, i and j not connected
@@ -88,8 +88,6 @@ func (CovingtonNonProjective) Arc(s *State, m Move) (int32, int32) { return covA
 
 // Apply implements System. Every move but SHIFT^λ moves i from λ1 to λ2.
 func (CovingtonNonProjective) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		covShift(s)
@@ -106,12 +104,20 @@ func (CovingtonNonProjective) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §4 (it reproduces
-// Nivre 2008 Fig. 8): SHIFT^λ if λ1 is empty; else LEFT-ARC if i ≠ 0 and
-// h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if some k in λ1 below i
-// has h(k) = j or h(j) = k; else SHIFT^λ. O(d log n) for d dependents of j,
-// no allocation.
-func (CovingtonNonProjective) Oracle(s *State, g *Gold) Transition { return covOracle(s, g, false) }
+// Oracle returns the static oracle of g (never an error), that of Nivre
+// (2008) §5.1 (it reproduces Fig. 8): SHIFT^λ if λ1 is empty; else
+// LEFT-ARC if i ≠ 0 and h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if
+// some k in λ1 below i has h(k) = j or h(j) = k; else SHIFT^λ. Next takes
+// O(d log n) for d dependents of j and does not allocate.
+func (CovingtonNonProjective) Oracle(g *Gold) (TreeOracle, error) { return covNPOracle{g}, nil }
+
+// CostOracle returns the oracle of g as a CostOracle (the dynamic oracle is
+// in covington_dynamic.go).
+func (CovingtonNonProjective) CostOracle(g *Gold) CostOracle { return covNPOracle{g} }
+
+type covNPOracle struct{ g *Gold }
+
+func (o covNPOracle) Next(s *State) Transition { return covOracle(s, o.g, false) }
 
 // InClass reports whether g is a tree with one word attached to 0: the
 // system derives every such tree.
@@ -121,7 +127,7 @@ func (c CovingtonNonProjective) InClass(g *Gold) bool { return npRootedTree(g.He
 func (CovingtonNonProjective) MaxTransitions(n int) int { return n * (n + 3) / 2 }
 
 // CovingtonProjective is Covington's projective list-based system in the
-// form of Nivre (2008) §5.2, Fig. 9 (transition-systems.md §5):
+// form of Nivre (2008) §5.2, Fig. 9 (docs/transition-systems.md):
 //
 //	LEFT-ARCᵖ_l  (λ1|i, λ2, j|β) ⇒ (λ1, [], j|β) adding j → i:
 //	             i ≠ 0, i has no head (i is deleted, λ2 emptied)
@@ -186,8 +192,6 @@ func (CovingtonProjective) Arc(s *State, m Move) (int32, int32) { return covArc(
 
 // Apply implements System.
 func (CovingtonProjective) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		covShift(s)
@@ -205,12 +209,16 @@ func (CovingtonProjective) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the static oracle of transition-systems.md §5 (it reproduces
-// Nivre 2008 Fig. 10): SHIFT^λ if λ1 is empty; else LEFT-ARC if i ≠ 0 and
-// h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC if i has a head and some
-// k in λ1 below i has h(k) = j or h(j) = k; else SHIFT^λ. It derives g iff g
-// is projective.
-func (CovingtonProjective) Oracle(s *State, g *Gold) Transition { return covOracle(s, g, true) }
+// Oracle returns the static oracle of g (never an error), that of Nivre
+// (2008) §5.2 (it reproduces Fig. 10): SHIFT^λ if λ1 is empty; else
+// LEFT-ARC if i ≠ 0 and h(i) = j; else RIGHT-ARC if h(j) = i; else NO-ARC
+// if i has a head and some k in λ1 below i has h(k) = j or h(j) = k; else
+// SHIFT^λ. It derives g iff g is projective.
+func (CovingtonProjective) Oracle(g *Gold) (TreeOracle, error) { return covPOracle{g}, nil }
+
+type covPOracle struct{ g *Gold }
+
+func (o covPOracle) Next(s *State) Transition { return covOracle(s, o.g, true) }
 
 // InClass reports whether g is a projective tree with one word attached to 0.
 func (c CovingtonProjective) InClass(g *Gold) bool {

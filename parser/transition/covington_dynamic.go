@@ -17,7 +17,8 @@ package transition
 //
 // The computation relies on the shape of Covington configurations: λ1 is
 // always the nodes 0..k and λ2 the nodes k+1..j−1 for buffer front j.
-func (CovingtonNonProjective) Cost(s *State, t Transition, g *Gold) int {
+func (o covNPOracle) Cost(s *State, t Transition) int {
+	g := o.g
 	k, j := s.S(0), s.B(0)
 	if j == None {
 		j = int32(s.N + 1)

@@ -8,7 +8,7 @@ import (
 )
 
 // MultiPlanar is the k-planar transition system of Gómez-Rodríguez & Nivre
-// (2013) §5 (transition-systems.md §9): the planar system S_P run on k
+// (2013) §5 (docs/transition-systems.md): the planar system S_P run on k
 // stacks, one per plane. For k = 2 it is the 2-planar system S_2P of §5.1:
 //
 //	SHIFT      (σ1, σ2, i|B, A) ⇒ (σ1|i, σ2|i, B, A)   push onto every stack
@@ -28,8 +28,8 @@ import (
 // σ1 and β1 are not yet connected (State.Connected). Termination (§5.1.3):
 // no two SWITCHes in a row for k = 2 (State.Prev), and in general no more
 // than k−1 consecutive SWITCHes (k in a row would restore the configuration).
-// For k > 2 the length of the current run of SWITCHes is kept in State.Last,
-// a field the k-planar systems do not otherwise use. Node 0 plays GN13's
+// For k > 2 the length of the current run of SWITCHes is kept in
+// State.Switches. Node 0 plays GN13's
 // ROOT token 1: Init puts 0..n in the buffer; node 0 is never a dependent,
 // is never reduced (so it stays at the bottom of every stack), and
 // RIGHT-ARC from 0 is legal only while no word is attached to 0.
@@ -45,10 +45,9 @@ import (
 //
 // Oracles: the 2-planar system uses the static oracle of Gómez-Rodríguez &
 // Nivre (2010) as implemented in MaltParser (TwoPlanarArcEagerOracle),
-// which assigns planes lazily and reproduces GN13 Fig. 6 (transition-
-// systems.md §9.4 (b)). For k > 2 a plane assignment is computed up front
+// which assigns planes lazily and reproduces GN13 Fig. 6. For k > 2 a plane assignment is computed up front
 // (tree.Planes) and the GN13 Lemma 7 construction is generalised to k
-// stacks (§9.4 (a)). Both plan the whole derivation (Sequencer).
+// stacks. Both plan the whole derivation in Oracle.
 //
 // The zero value is the 2-planar system; NewMultiPlanar makes others.
 type MultiPlanar struct{ k int }
@@ -154,7 +153,6 @@ func (MultiPlanar) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (m MultiPlanar) Apply(s *State, t Transition) {
-	s.Steps++
 	switch t.Move {
 	case Shift:
 		x := s.shiftOut()
@@ -183,28 +181,36 @@ func (m MultiPlanar) Apply(s *State, t Transition) {
 			s.Switches = 0
 		}
 	}
-	s.Prev = t.Move
 }
 
-// Oracle returns the transition that Sequence plans for s.Steps. It is
-// defined on the states of the oracle's own derivation from Init (as Run
-// drives it) and replans the whole sequence on each call, O(n²); Derive
-// uses Sequence directly. If g cannot be derived it returns SHIFT.
-func (m MultiPlanar) Oracle(s *State, g *Gold) Transition {
+// Oracle plans the static-oracle derivation of g once: for k = 2 the
+// MaltParser oracle (lazy planes), for k > 2 the Lemma 7 construction over
+// the tree.Planes assignment. Its Next returns the planned transition
+// number State.Steps (SHIFT past the end), so it is defined on the states
+// of its own derivation. It returns an error if g is not derivable (not
+// k-planar, or more than one word on node 0).
+func (m MultiPlanar) Oracle(g *Gold) (TreeOracle, error) {
 	var scratch State
-	seq, err := m.Sequence(&scratch, g)
-	if err != nil || s.Steps >= len(seq) {
-		return Transition{Shift, None}
+	seq, err := m.sequence(&scratch, g)
+	if err != nil {
+		return nil, err
 	}
-	return seq[s.Steps]
+	return planOracle(seq), nil
 }
 
-// Sequence implements Sequencer: the static-oracle derivation of g, using s
-// as scratch space. For k = 2 it is the MaltParser oracle (lazy planes);
-// for k > 2 the Lemma 7 construction over the tree.Planes assignment. It
-// returns an error if g is not derivable (not k-planar, or more than one
-// word on node 0).
-func (m MultiPlanar) Sequence(s *State, g *Gold) ([]Transition, error) {
+// planOracle replays a planned transition sequence, indexed by State.Steps.
+type planOracle []Transition
+
+func (p planOracle) Next(s *State) Transition {
+	if s.Steps < len(p) {
+		return p[s.Steps]
+	}
+	return Transition{Shift, None}
+}
+
+// sequence is the static-oracle derivation of g (see Oracle), using s as
+// scratch space.
+func (m MultiPlanar) sequence(s *State, g *Gold) ([]Transition, error) {
 	if len(g.Deps[0]) > 1 {
 		return nil, fmt.Errorf("transition: %s: %d words attached to node 0, want at most 1", m.Name(), len(g.Deps[0]))
 	}
@@ -247,7 +253,7 @@ func (m MultiPlanar) mpStep(s *State, seq []Transition, t Transition, lenient bo
 	if len(seq) >= m.MaxTransitions(s.N) {
 		return seq, fmt.Errorf("transition: %s: oracle exceeds %d transitions", m.Name(), m.MaxTransitions(s.N))
 	}
-	m.Apply(s, t)
+	Step(m, s, t)
 	return append(seq, t), nil
 }
 
@@ -259,8 +265,8 @@ const (
 )
 
 // twoPlanarSequence is the 2-planar static oracle of Gómez-Rodríguez &
-// Nivre (2010), MaltParser's TwoPlanarArcEagerOracle (transition-systems.md
-// §9.4 (b)). Each gold arc has a plane constraint, initially any; building
+// Nivre (2010), MaltParser's TwoPlanarArcEagerOracle (docs/transition-systems.md,
+// k-planar). Each gold arc has a plane constraint, initially any; building
 // an arc on plane p fixes it to p and, through the crossings graph, every
 // unconstrained arc crossing it to the other plane, recursively. An arc's
 // plane decision is its constraint, or the active plane if unconstrained.
@@ -377,7 +383,7 @@ func mpCrossings(head []int32) [][]int32 {
 
 // planeSequence builds the derivation of g for a given plane assignment
 // (plane[d] is the plane of the arc into d): the GN13 Lemma 7 construction
-// generalised to k stacks (transition-systems.md §9.4 (a)). For each node j
+// generalised to k stacks (docs/transition-systems.md, k-planar). For each node j
 // in turn, the planes that have arcs between j and nodes to its left are
 // visited in cyclic order starting from the active one (SWITCHing to each,
 // so a run of SWITCHes never reaches k and none needs cancelling); on each,

@@ -3,7 +3,7 @@ package transition
 import "github.com/transparse/transparse/parser/tree"
 
 // Planar is the planar transition system S_P of Gómez-Rodríguez & Nivre
-// (2013) §3.3 (transition-systems.md §8): the divisible system whose
+// (2013) §3.3 (docs/transition-systems.md): the divisible system whose
 // transitions are the elementary ones except UNSHIFT, used directly.
 //
 //	SHIFT      (σ, j|β, A) ⇒ (σ|j, β, A)
@@ -88,8 +88,6 @@ func (Planar) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (Planar) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -102,14 +100,19 @@ func (Planar) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle is the step-by-step form of the GN13 Lemma 5 construction
-// (transition-systems.md §8.2): LEFT-ARC if the gold arc β1 → σ1 is
+// Oracle returns the static oracle of g (never an error): the step-by-step
+// form of the GN13 Lemma 5 construction: LEFT-ARC if the gold arc β1 → σ1 is
 // unbuilt; else RIGHT-ARC if σ1 → β1 is; else REDUCE if β1 has an unbuilt
 // gold arc with a node deeper in the stack; else SHIFT. It derives every
 // planar (= projective) gold tree; planarity guarantees that a reduced node
 // has no arcs left. It does not allocate: the stack is sorted (GN13 Lemma
 // 1), so membership is a binary search.
-func (Planar) Oracle(s *State, g *Gold) Transition {
+func (Planar) Oracle(g *Gold) (TreeOracle, error) { return planarOracle{g}, nil }
+
+type planarOracle struct{ g *Gold }
+
+func (o planarOracle) Next(s *State) Transition {
+	g := o.g
 	if len(s.Buffer) == 0 || len(s.Stack) == 0 {
 		return Transition{Shift, None}
 	}

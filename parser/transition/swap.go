@@ -7,9 +7,9 @@ func init() {
 	register("swap-lazy", func() System { return SwapSystem{Lazy: true} })
 }
 
-// SwapSystem is the swap system S_u of Nivre (2009) §3 (transition-systems.md
-// §6): arc-standard with arcs between the two topmost stack nodes (§2.2,
-// Nivre 2009 Fig. 2) plus SWAP, which puts the second stack node back at the
+// SwapSystem is the swap system S_u of Nivre (2009) §3
+// (docs/transition-systems.md): arc-standard with arcs between the two
+// topmost stack nodes (Nivre 2009 Fig. 2) plus SWAP, which puts the second stack node back at the
 // front of the buffer:
 //
 //	LEFT-ARC_l  ([σ|i, j], B) ⇒ ([σ|j], B) adding j → i: i ≠ 0
@@ -32,10 +32,8 @@ func init() {
 // early as possible; "swap-lazy" uses the lazy oracle of Nivre, Kuhlmann &
 // Hall (2009), which postpones SWAP while the top of the stack and the
 // front of the buffer lie in one maximal projective component, and so needs
-// fewer swaps. SwapSystem implements Sequencer: Sequence computes the
-// projective order (and the components) once per tree; Oracle, which gets
-// only a state, recomputes what it needs on each call and is slower (the
-// lazy one allocates O(n) per call that reaches the SWAP test).
+// fewer swaps. Oracle computes the projective order (and the components)
+// once per tree.
 type SwapSystem struct {
 	// Lazy selects the lazy oracle of Nivre, Kuhlmann & Hall (2009).
 	Lazy bool
@@ -95,8 +93,6 @@ func (SwapSystem) Arc(s *State, m Move) (int32, int32) {
 
 // Apply implements System.
 func (SwapSystem) Apply(s *State, t Transition) {
-	s.Steps++
-	s.Prev = t.Move
 	switch t.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -116,47 +112,31 @@ func (SwapSystem) Apply(s *State, t Transition) {
 	}
 }
 
-// Oracle returns the static-oracle transition for s: the eager oracle of
-// Nivre (2009) Fig. 4, or the lazy oracle of Nivre, Kuhlmann & Hall (2009)
-// (see rule). It compares nodes in the projective order by walking to
-// their lowest common ancestor (O(depth), no allocation); the lazy oracle
-// also recomputes the maximal projective components when it reaches the
-// SWAP test (O(n) time and memory). Sequence is the fast path.
-func (sw SwapSystem) Oracle(s *State, g *Gold) Transition {
-	return sw.rule(s, g, nil, nil)
-}
-
-// Sequence implements Sequencer: it computes the projective order of g (and,
-// for the lazy oracle, its maximal projective components) once and applies
-// the state-wise oracle from the initial state. It returns an error if g is
-// not a tree rooted at 0 or the oracle proposes an illegal move. s is left
-// in the terminal state.
-func (sw SwapSystem) Sequence(s *State, g *Gold) ([]Transition, error) {
-	n := len(g.Head) - 1
+// Oracle returns the static oracle of g: the eager oracle of Nivre (2009)
+// Fig. 4, or the lazy oracle of Nivre, Kuhlmann & Hall (2009) (see rule).
+// It computes the projective order of g and, for the lazy oracle, its
+// maximal projective components once; Next is then O(1) per state plus the
+// completeness tests of the arcs. It returns an error if g is not a tree
+// rooted at 0.
+func (sw SwapSystem) Oracle(g *Gold) (TreeOracle, error) {
 	pos, err := swProjOrder(g)
 	if err != nil {
 		return nil, fmt.Errorf("transition: %s: %w", sw.Name(), err)
 	}
-	var mpc []int32
+	o := &swapOracle{sw: sw, g: g, pos: pos}
 	if sw.Lazy {
-		mpc = sw.projectiveComponents(s, g)
+		o.mpc = sw.projectiveComponents(new(State), g)
 	}
-	sw.Init(s, n)
-	bound := sw.MaxTransitions(n)
-	seq := make([]Transition, 0, 2*n)
-	for !sw.Terminal(s) {
-		t := sw.rule(s, g, pos, mpc)
-		if !sw.Legal(s, t.Move) {
-			return seq, fmt.Errorf("transition: %s oracle proposed illegal %v at step %d", sw.Name(), t, len(seq))
-		}
-		sw.Apply(s, t)
-		seq = append(seq, t)
-		if len(seq) > bound {
-			return seq, fmt.Errorf("transition: %s oracle did not terminate within %d transitions", sw.Name(), bound)
-		}
-	}
-	return seq, nil
+	return o, nil
 }
+
+type swapOracle struct {
+	sw       SwapSystem
+	g        *Gold
+	pos, mpc []int32
+}
+
+func (o *swapOracle) Next(s *State) Transition { return o.sw.rule(s, o.g, o.pos, o.mpc) }
 
 // rule is the static oracle. With i = stack[1], j = stack[0]:
 //
@@ -166,8 +146,8 @@ func (sw SwapSystem) Sequence(s *State, g *Gold) ([]Transition, error) {
 //	          and (B = [] or MPC(j) ≠ MPC(B[0]))  (lazy, NKH 2009)
 //	SHIFT     otherwise
 //
-// pos gives each node's place in <_G and mpc its component; either may be
-// nil, and is then computed (pos by ancestor walks, mpc in full).
+// pos gives each node's place in <_G and mpc (lazy oracle only) its
+// maximal projective component.
 func (sw SwapSystem) rule(s *State, g *Gold, pos, mpc []int32) Transition {
 	if len(s.Stack) >= 2 {
 		i, j := s.S(1), s.S(0)
@@ -177,18 +157,9 @@ func (sw SwapSystem) rule(s *State, g *Gold, pos, mpc []int32) Transition {
 		if g.Head[j] == i && complete(s, g, j) {
 			return Transition{RightArc, g.Label[j]}
 		}
-		var before bool
-		if pos != nil {
-			before = pos[j] < pos[i]
-		} else {
-			before = swProjBefore(g, j, i)
-		}
-		if before {
+		if pos[j] < pos[i] {
 			if !sw.Lazy || len(s.Buffer) == 0 {
 				return Transition{Swap, None}
-			}
-			if mpc == nil {
-				mpc = sw.projectiveComponents(new(State), g)
 			}
 			if mpc[j] != mpc[s.B(0)] {
 				return Transition{Swap, None}
@@ -248,53 +219,6 @@ func swProjOrder(g *Gold) ([]int32, error) {
 	return pos, nil
 }
 
-// swProjBefore reports whether x <_G y without the whole order: below their
-// lowest common ancestor a, x and y lie in the subtrees of dependents cx and
-// cy of a (or are a itself), and <_G orders those subtrees by word order,
-// with a between its left and its right dependents. O(depth).
-func swProjBefore(g *Gold, x, y int32) bool {
-	if x == y {
-		return false
-	}
-	dx, dy := swDepth(g, x), swDepth(g, y)
-	if dx < 0 || dy < 0 {
-		return false // not below 0 (g is not a tree)
-	}
-	cx, cy := int32(None), int32(None)
-	for ; dx > dy; dx-- {
-		cx, x = x, g.Head[x]
-	}
-	for ; dy > dx; dy-- {
-		cy, y = y, g.Head[y]
-	}
-	for x != y {
-		cx, x = x, g.Head[x]
-		cy, y = y, g.Head[y]
-	}
-	a := x
-	switch {
-	case cx == None: // x is the ancestor a of y
-		return a < cy
-	case cy == None: // y is the ancestor a of x
-		return cx < a
-	}
-	return cx < cy
-}
-
-// swDepth is the number of arcs from 0 to x in g, or -1 if x is not below 0
-// (a cycle).
-func swDepth(g *Gold, x int32) int {
-	d := 0
-	for x > 0 {
-		if d >= len(g.Head) {
-			return -1
-		}
-		x = g.Head[x]
-		d++
-	}
-	return d
-}
-
 // projectiveComponents returns, for every node, an id of its maximal
 // projective component (Nivre, Kuhlmann & Hall 2009): the connected
 // components of the arcs that the swap-free oracle (Nivre 2009 Fig. 4
@@ -312,18 +236,18 @@ func (sw SwapSystem) projectiveComponents(tmp *State, g *Gold) []int32 {
 		if ns := len(tmp.Stack); ns >= 2 {
 			i, j := tmp.Stack[ns-2], tmp.Stack[ns-1]
 			if i != 0 && g.Head[i] == j && complete(tmp, g, i) {
-				sys.Apply(tmp, Transition{LeftArc, g.Label[i]})
+				Step(sys, tmp, Transition{LeftArc, g.Label[i]})
 				continue
 			}
 			if g.Head[j] == i && complete(tmp, g, j) && sys.Legal(tmp, RightArc) {
-				sys.Apply(tmp, Transition{RightArc, g.Label[j]})
+				Step(sys, tmp, Transition{RightArc, g.Label[j]})
 				continue
 			}
 		}
 		if len(tmp.Buffer) == 0 {
 			break
 		}
-		sys.Apply(tmp, Transition{Shift, None})
+		Step(sys, tmp, Transition{Shift, None})
 	}
 	mpc := make([]int32, n+1)
 	for x := range mpc {

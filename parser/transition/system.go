@@ -85,11 +85,15 @@ func NewGold(head, label []int32) *Gold {
 
 // System is a transition system: an initial state for n words, the legal
 // moves of a state, applying a transition, the terminal test, and a static
-// oracle that turns a gold tree into a transition sequence.
+// oracle per gold tree.
 //
 // Legal is label-independent; the arc a labeled move would build is given by
 // Arc, so callers can restrict labels (for example, only the root label on
 // arcs from node 0).
+//
+// docs/transition-systems.md describes every system of this package and
+// docs/adding-a-system.md what a new one must provide; TestConformance
+// checks it for every registered system.
 type System interface {
 	// Name is the system's name in the literature, e.g. "arc-eager".
 	Name() string
@@ -106,10 +110,18 @@ type System interface {
 	// Arc returns the head and dependent of the arc that the labeled move m
 	// would add in s.
 	Arc(s *State, m Move) (head, dep int32)
-	// Apply performs t on s; t must be legal.
+	// Apply performs the move of t on s; t must be legal. It changes the
+	// stacks, buffer and arcs only: drive a system with Step, which also
+	// counts the step in State.Steps and State.Prev.
 	Apply(s *State, t Transition)
-	// Oracle returns the static-oracle transition for s and gold tree g.
-	Oracle(s *State, g *Gold) Transition
+	// Oracle returns the static oracle for the gold tree g, computed once
+	// per tree (the tree oracle of UDPipe's Parsito). Systems whose oracle
+	// plans the derivation from the whole tree (a plane assignment,
+	// register pairs, the projective order) do it here and return an error
+	// when the plan fails: g is then not derivable. Others never fail
+	// here; on a tree outside the class their Next proposes some
+	// transition, and Run reports the first illegal one.
+	Oracle(g *Gold) (TreeOracle, error)
 	// InClass reports whether the system derives the gold tree g (for
 	// arc-standard, arc-eager and arc-hybrid: whether g is projective).
 	InClass(g *Gold) bool
@@ -119,21 +131,45 @@ type System interface {
 	MaxTransitions(n int) int
 }
 
-// Sequencer is implemented by systems whose static oracle plans the whole
-// derivation from the tree at once (a plane assignment, a choice of register
-// pairs with retry) rather than one state at a time. Sequence returns the
-// gold transitions for g from the initial state, or an error when the tree
-// cannot be derived. Derive uses it in preference to Oracle.
-type Sequencer interface {
-	Sequence(s *State, g *Gold) ([]Transition, error)
+// TreeOracle is the static oracle of one gold tree (System.Oracle). It is
+// read-only after construction, so one TreeOracle may serve several
+// goroutines, each with its own State.
+type TreeOracle interface {
+	// Next returns the static-oracle transition in s. It is defined on the
+	// states of the oracle's own derivation from Init, driven by Step (the
+	// oracles that replay a planned sequence index it by State.Steps); the
+	// step-wise oracles of arc-standard, arc-eager, arc-hybrid, Covington,
+	// planar, swap and two-registers read only the state.
+	Next(s *State) Transition
 }
 
-// DynamicOracle is implemented by systems with an arc-decomposable dynamic
-// oracle (Goldberg & Nivre 2012, 2013): the number of gold arcs that a
-// transition makes unreachable, counting a correct arc with a wrong label as
-// lost.
-type DynamicOracle interface {
-	Cost(s *State, t Transition, g *Gold) int
+// CostOracle is a tree oracle that is also a dynamic oracle: Cost is the
+// number of gold arcs that t makes unreachable from s, counting a correct
+// head with a wrong label as lost (arc-decomposable systems: Goldberg &
+// Nivre 2012, 2013; Covington non-projective: Gómez-Rodríguez &
+// Fernández-González 2015). Next is a zero-cost transition on the oracle's
+// own derivation. t must be legal in s.
+type CostOracle interface {
+	TreeOracle
+	Cost(s *State, t Transition) int
+}
+
+// DynamicSystem is implemented by the systems with a dynamic oracle
+// (arc-eager, arc-hybrid, covington-nonprojective). CostOracle returns the
+// tree oracle of g as a CostOracle; it is what Oracle returns.
+type DynamicSystem interface {
+	System
+	CostOracle(g *Gold) CostOracle
+}
+
+// Step applies t to s and counts it: State.Steps grows by one and
+// State.Prev becomes t.Move. It is the one driver of every derivation:
+// parsing, training and the oracle tools all apply transitions through it.
+// t must be legal in s.
+func Step(sys System, s *State, t Transition) {
+	sys.Apply(s, t)
+	s.Steps++
+	s.Prev = t.Move
 }
 
 var registry = map[string]func() System{}
@@ -160,58 +196,51 @@ func Names() []string {
 	return ns
 }
 
-// Run drives sys from the initial state for gold's sentence with the static
-// oracle and returns the transitions. It returns an error if the oracle
-// proposes an illegal move or does not reach a terminal state within
-// sys.MaxTransitions(n) steps. s is left in the terminal state.
+// Run drives sys from the initial state for gold's sentence with its
+// static oracle (System.Oracle) and returns the transitions. It returns an
+// error if the oracle cannot plan g, proposes an illegal move, or does not
+// reach a terminal state within sys.MaxTransitions(n) steps. s is left in
+// the last state reached.
 func Run(sys System, s *State, g *Gold) ([]Transition, error) {
 	n := len(g.Head) - 1
+	o, err := sys.Oracle(g)
+	if err != nil {
+		sys.Init(s, n)
+		return nil, err
+	}
+	return RunOracle(sys, s, o, n)
+}
+
+// RunOracle drives sys from the initial state for n words with the tree
+// oracle o, as Run does.
+func RunOracle(sys System, s *State, o TreeOracle, n int) ([]Transition, error) {
 	sys.Init(s, n)
 	var seq []Transition
 	bound := sys.MaxTransitions(n)
 	for !sys.Terminal(s) {
-		t := sys.Oracle(s, g)
+		t := o.Next(s)
 		if !sys.Legal(s, t.Move) {
 			return seq, fmt.Errorf("transition: %s oracle proposed illegal %v at step %d", sys.Name(), t, len(seq))
 		}
-		sys.Apply(s, t)
-		seq = append(seq, t)
-		if len(seq) > bound {
+		if len(seq) >= bound {
 			return seq, fmt.Errorf("transition: %s oracle did not terminate within %d transitions", sys.Name(), bound)
 		}
+		Step(sys, s, t)
+		seq = append(seq, t)
 	}
 	return seq, nil
 }
 
-// Derive returns the static-oracle transition sequence for g: the system's
-// Sequencer if it has one, else Run. It checks the sequence by replaying it
-// from the initial state: every transition legal, a terminal state within
-// MaxTransitions, and every arc of g built with its label. s is left in the
-// terminal state.
+// Derive returns the static-oracle transition sequence for g (Run) and
+// checks that it builds g exactly: every transition legal, a terminal state
+// within MaxTransitions, and every arc of g with its label. s is left in
+// the terminal state.
 func Derive(sys System, s *State, g *Gold) ([]Transition, error) {
-	n := len(g.Head) - 1
-	var seq []Transition
-	if sq, ok := sys.(Sequencer); ok {
-		var err error
-		if seq, err = sq.Sequence(s, g); err != nil {
-			return nil, err
-		}
-		sys.Init(s, n)
-		for i, t := range seq {
-			if sys.Terminal(s) || !sys.Legal(s, t.Move) {
-				return nil, fmt.Errorf("transition: %s: planned transition %d (%v) is illegal", sys.Name(), i, t)
-			}
-			sys.Apply(s, t)
-		}
-		if !sys.Terminal(s) || len(seq) > sys.MaxTransitions(n) {
-			return nil, fmt.Errorf("transition: %s: planned sequence of %d transitions does not end in a terminal state within the bound", sys.Name(), len(seq))
-		}
-	} else {
-		var err error
-		if seq, err = Run(sys, s, g); err != nil {
-			return nil, err
-		}
+	seq, err := Run(sys, s, g)
+	if err != nil {
+		return nil, err
 	}
+	n := len(g.Head) - 1
 	for d := 1; d <= n; d++ {
 		if s.Head[d] != g.Head[d] || s.Label[d] != g.Label[d] {
 			return nil, fmt.Errorf("transition: %s: derivation gives word %d head %d label %d, gold has %d label %d",

@@ -1,8 +1,6 @@
 package transition
 
 import (
-	"math/rand"
-	"path/filepath"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -11,17 +9,22 @@ import (
 	"github.com/transparse/transparse/parser/tree"
 )
 
-// udDir holds the shared Universal Dependencies treebanks (testenv.UDDir).
-var udDir = testenv.UDDir()
-
 type goldSent struct {
 	g    *Gold
 	proj bool
 }
 
-func loadGold(t *testing.T, file string) []goldSent {
+// loadFixture reads the committed EWT slice (testdata/ud at the repository
+// root), present in every clone.
+func loadFixture(t *testing.T) []goldSent {
 	t.Helper()
-	sents, err := conllu.ReadFile(filepath.Join(udDir, file))
+	return loadGold(t, testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
+}
+
+// loadGold reads the gold trees of a CoNLL-U file, numbering its deprels.
+func loadGold(t *testing.T, path string) []goldSent {
+	t.Helper()
+	sents, err := conllu.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,15 +49,11 @@ func loadGold(t *testing.T, file string) []goldSent {
 	return out
 }
 
-func treebankFiles(t *testing.T) []string {
-	files := testenv.UDFiles(t, "*.conllu")
-	for i := range files {
-		files[i] = filepath.Base(files[i])
-	}
-	return files
-}
+// treebankFiles returns the paths of the full treebank files, or the
+// committed EWT slice when they are absent (testenv.UDFilesOrFixture).
+func treebankFiles(t *testing.T) []string { return testenv.UDFilesOrFixture(t, "*.conllu") }
 
-// Every oracle rebuilds every tree of its class in every shared treebank
+// Every oracle rebuilds every tree of its class in every full treebank
 // exactly, and trees outside the class are recognised before it runs.
 func TestOracleRoundTripTreebanks(t *testing.T) {
 	for _, file := range treebankFiles(t) {
@@ -91,83 +90,5 @@ func TestOracleRoundTripTreebanks(t *testing.T) {
 			}
 			t.Logf("%s %s: %d projective trees rebuilt, %d non-projective recognised", file, name, in, out)
 		}
-	}
-}
-
-// The dynamic oracles are exact: along any path of legal transitions, the
-// costs add up to the number of gold arcs the final tree gets wrong
-// (labeled), and from any reachable state the zero-cost transitions lead to
-// a tree with no further loss. (Arc-eager's end-of-sentence REDUCE may
-// attach a headless node correctly by chance, so there the costs are an
-// upper bound.)
-func TestDynamicOracleDecomposes(t *testing.T) {
-	sents := loadGold(t, "en_ewt-ud-dev.conllu")
-	rng := rand.New(rand.NewSource(1))
-	for _, name := range []string{"arc-eager", "arc-hybrid"} {
-		sys, _ := Lookup(name)
-		dyn := sys.(DynamicOracle)
-		nlab := int32(60)
-		var s State
-		checked := 0
-		for k, gs := range sents {
-			if !gs.proj || k%3 != 0 {
-				continue
-			}
-			g := gs.g
-			n := len(g.Head) - 1
-			sys.Init(&s, n)
-			total := 0
-			endReduce := false // arc-eager's end-of-sentence REDUCE may repair lost arcs
-			// random walk for a random prefix, then follow zero-cost moves
-			prefix := rng.Intn(2*n + 1)
-			for step := 0; !sys.Terminal(&s); step++ {
-				var opts []Transition
-				for _, m := range sys.Moves() {
-					if !sys.Legal(&s, m) {
-						continue
-					}
-					if m.Labeled() || (m == Reduce && s.Head[s.S(0)] == None) {
-						_, d := sys.Arc(&s, m)
-						opts = append(opts, Transition{m, g.Label[d]}, Transition{m, rng.Int31n(nlab)})
-					} else {
-						opts = append(opts, Transition{m, None})
-					}
-				}
-				var tr Transition
-				if step < prefix {
-					tr = opts[rng.Intn(len(opts))]
-				} else {
-					found := false
-					for _, o := range opts {
-						if dyn.Cost(&s, o, g) == 0 {
-							tr, found = o, true
-							break
-						}
-					}
-					if !found {
-						t.Fatalf("%s sentence %d step %d: no zero-cost transition (stack %v buffer %v)", name, k, step, s.Stack, s.Buffer)
-					}
-				}
-				if tr.Move == Reduce && s.Head[s.S(0)] == None {
-					endReduce = true
-				}
-				total += dyn.Cost(&s, tr, g)
-				sys.Apply(&s, tr)
-			}
-			loss := 0
-			for d := 1; d <= n; d++ {
-				if s.Head[d] != g.Head[d] || s.Label[d] != g.Label[d] {
-					loss++
-				}
-			}
-			if loss != total && !(endReduce && loss < total) {
-				t.Fatalf("%s sentence %d: costs add up to %d, final tree has %d wrong arcs", name, k, total, loss)
-			}
-			if err := tree.Check(s.Head); err != nil {
-				t.Fatalf("%s sentence %d: %v", name, k, err)
-			}
-			checked++
-		}
-		t.Logf("%s: %d random derivations checked", name, checked)
 	}
 }

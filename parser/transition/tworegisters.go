@@ -2,13 +2,12 @@ package transition
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/transparse/transparse/parser/tree"
 )
 
 // TwoRegisters is the two-registers system of Pitler & McDonald (2015) §4,
-// Table 2 (transition-systems.md §10): arc-eager extended with two registers
+// Table 2 (docs/transition-systems.md): arc-eager extended with two registers
 // R1, R2 that hold the two vertices incident to every crossed arc of a
 // crossing interval. It derives 2-Crossing-Interval trees (PM15 §3, Def. 3;
 // tree.KCrossingInterval with k = 2) in at most MaxTransitions(n) steps.
@@ -30,7 +29,7 @@ import (
 //	STORE-LEFT    the same into R2, adding β1 → R1 (Store(left))
 //	STORE-RIGHT   the same into R2, adding R1 → β1 (Store(right))
 //	CLEAR         γ := σ1 if σ1 = β1−1, else R2 if R2 = β1−1, else null
-//	              (β1 = n+1 when the buffer is empty, §10.3; an empty
+//	              (β1 = n+1 when the buffer is empty; an empty
 //	              stack has no σ1);
 //	              ψ := ({σ1} ∪ NotCovered(R1) ∪ NotCovered(R2)) − {γ};
 //	              pops σ1, pushes ψ in order, puts γ back at the buffer
@@ -39,10 +38,10 @@ import (
 //	REGISTER-STACK-k-TO-REGISTER  adds σ1 → Rk
 //	REGISTER-STACK-k-TO-STACK     adds Rk → σ1, pops σ1 iff σ1 < Rk
 //
-// Preconditions (§10.4): every arc h → m needs m ≠ 0, m headless and h, m
+// Preconditions: every arc h → m needs m ≠ 0, m headless and h, m
 // not yet connected (State.Connected; with single heads this is exactly
 // "h is not a descendant of m"). REDUCE needs σ1 to have a head. The class
-// preconditions are those of PM15 Table 4, read as in §10.4 (a missing σ2
+// preconditions are those of PM15 Table 4, read so (a missing σ2
 // satisfies "σ2 < x", a comparison with a null register is vacuous, Store
 // with an arc needs R1 ≠ null, the initial Last is None = −1). IsCovered is
 // kept in O(1) as PM15 fn. 2 says: R1 can only be covered by an arc of R2
@@ -51,19 +50,20 @@ import (
 // symmetrically for R2).
 //
 // Type-(3) preconditions. With Literal false ("two-registers", the default)
-// they are the corrected ones of §10.6, which state the paper's intent
+// they are the corrected ones (docs/transition-systems.md, "Two-registers:
+// corrected type-(3) preconditions"), which state the paper's intent
 // (only registers have children on the far side of their parent) directly:
 // REGISTER-STACK-k-TO-REGISTER (σ1 → Rk) is illegal if σ1's head lies
 // strictly between σ1 and Rk, and REGISTER-STACK-k-TO-STACK (Rk → σ1) is
 // illegal if σ1 has a dependent m with Rk strictly between σ1 and m. With
 // Literal true ("two-registers-literal") they are Table 4 as printed:
 // (Rclose, σ1) ∉ A and (σ1, Rfar) ∉ A. The literal reading is unsound and
-// incomplete (§10.6: it derives the non-2-CI tree X1 and cannot derive X2);
+// incomplete (it derives the non-2-CI tree X1 and cannot derive X2);
 // it is kept to show the defect. The corrected reading is sound: by
 // exhaustive search, every complete tree it derives for n ≤ 7 is 2-CI, and
 // its forests satisfy Def. 3 on their crossed arcs (a far-side arc under a
 // headless parent is uncrossed, so attaching headless words to 0 may leave
-// the class, §10.6). It misses a few 2-CI trees that no register choice can
+// the class). It misses a few 2-CI trees that no register choice can
 // derive: X3 and X4 at n = 6, 44 of 31,454 single-root 2-CI trees at n = 7.
 //
 // Single root: an arc from node 0 is legal only while no word is attached
@@ -77,34 +77,29 @@ import (
 // derives is unchanged. Every non-terminal configuration then has a legal
 // move: with a non-empty buffer SHIFT always is.
 //
-// The static oracle (§10.7, our reconstruction of PM15 §5.2, which
-// reproduces Table 3) needs a register pair per crossing interval; the
-// system implements Sequencer, which tries the pairs in order and retries
-// the next pair of the failing interval. InClass is "the tree is 2-CI and
+// The static oracle (our reconstruction of PM15 §5.2, which reproduces
+// Table 3; docs/transition-systems.md, "Two-registers: static oracle")
+// needs a register pair per crossing interval; Oracle tries the pairs in
+// order and retries the next pair of the failing interval. InClass is "the tree is 2-CI and
 // the oracle derives it", so that training only uses derivable trees.
-//
-// A *TwoRegisters may be used from several goroutines: Oracle caches the
-// plan of the last gold tree in an atomic pointer.
 type TwoRegisters struct {
 	// Literal selects the type-(3) preconditions exactly as printed in
 	// PM15 Table 4 instead of the corrected ones.
 	Literal bool
 	// multiRoot drops the single-root rule (node 0 may take any number of
-	// dependents, as in the paper); the exhaustive counts of §10.6 are
+	// dependents, as in the paper); the exhaustive counts of docs/transition-systems.md are
 	// over all such trees.
 	multiRoot bool
-
-	cache atomic.Pointer[trPlan]
 }
 
 func init() {
-	register("two-registers", func() System { return &TwoRegisters{} })
-	register("two-registers-literal", func() System { return &TwoRegisters{Literal: true} })
+	register("two-registers", func() System { return TwoRegisters{} })
+	register("two-registers-literal", func() System { return TwoRegisters{Literal: true} })
 }
 
 // Name returns "two-registers", or "two-registers-literal" for the literal
 // Table 4 preconditions.
-func (t *TwoRegisters) Name() string {
+func (t TwoRegisters) Name() string {
 	if t.Literal {
 		return "two-registers-literal"
 	}
@@ -113,19 +108,19 @@ func (t *TwoRegisters) Name() string {
 
 // Moves returns the arc-eager moves, the three Stores, CLEAR and the four
 // Register-Stack moves.
-func (t *TwoRegisters) Moves() []Move {
+func (t TwoRegisters) Moves() []Move {
 	return []Move{Shift, Reduce, LeftArc, RightArc, Store, StoreLeft, StoreRight, Clear,
 		RegToReg1, RegToStack1, RegToReg2, RegToStack2}
 }
 
 // Init makes ([], [0..n], null, null, ∅) with Last = None.
-func (t *TwoRegisters) Init(s *State, n int) {
+func (t TwoRegisters) Init(s *State, n int) {
 	s.Reset(n)
 	s.FillBuffer(0)
 }
 
 // Terminal: the buffer is empty and both registers are null.
-func (t *TwoRegisters) Terminal(s *State) bool {
+func (t TwoRegisters) Terminal(s *State) bool {
 	return len(s.Buffer) == 0 && s.Reg[0] == None && s.Reg[1] == None
 }
 
@@ -141,9 +136,9 @@ func trBetween(x, a, b int32) bool {
 	return a < x && x < b
 }
 
-// arcOK: the standard preconditions for adding h → d (§10.4) and the
+// arcOK: the standard preconditions for adding h → d (PM15 §4) and the
 // single-root rule.
-func (t *TwoRegisters) arcOK(s *State, h, d int32) bool {
+func (t TwoRegisters) arcOK(s *State, h, d int32) bool {
 	return h != None && d > 0 && s.Head[d] == None && !s.Connected(h, d) &&
 		(h != 0 || s.Roots == 0 || t.multiRoot)
 }
@@ -164,10 +159,10 @@ func trCovered(s *State, k int) bool {
 	return (h != None && h > r2) || (r != None && r > r2)
 }
 
-// Legal implements System: the preconditions of §10.4 (Table 4, with the
+// Legal implements System: the preconditions of PM15 §4 (Table 4, with the
 // corrected or literal type-(3) rows), the single-root rule, and the
 // dead-end REDUCE described on the type.
-func (t *TwoRegisters) Legal(s *State, m Move) bool {
+func (t TwoRegisters) Legal(s *State, m Move) bool {
 	if t.legal(s, m) {
 		return true
 	}
@@ -177,7 +172,7 @@ func (t *TwoRegisters) Legal(s *State, m Move) bool {
 // stuck reports whether s is a dead end of the paper's rules with a
 // headless σ1 ≠ 0 on top: buffer empty, a register loaded, and neither
 // CLEAR nor any Register-Stack move legal.
-func (t *TwoRegisters) stuck(s *State) bool {
+func (t TwoRegisters) stuck(s *State) bool {
 	if len(s.Buffer) > 0 || s.Reg[0] == None || len(s.Stack) == 0 {
 		return false
 	}
@@ -192,7 +187,7 @@ func (t *TwoRegisters) stuck(s *State) bool {
 	return true
 }
 
-func (t *TwoRegisters) legal(s *State, m Move) bool {
+func (t TwoRegisters) legal(s *State, m Move) bool {
 	ns, nb := len(s.Stack), len(s.Buffer)
 	r1, r2 := s.Reg[0], s.Reg[1]
 	switch m {
@@ -288,7 +283,7 @@ func (t *TwoRegisters) legal(s *State, m Move) bool {
 }
 
 // Arc implements System.
-func (t *TwoRegisters) Arc(s *State, m Move) (int32, int32) {
+func (t TwoRegisters) Arc(s *State, m Move) (int32, int32) {
 	switch m {
 	case LeftArc:
 		return s.B(0), s.S(0)
@@ -311,9 +306,7 @@ func (t *TwoRegisters) Arc(s *State, m Move) (int32, int32) {
 }
 
 // Apply implements System.
-func (t *TwoRegisters) Apply(s *State, tr Transition) {
-	s.Steps++
-	s.Prev = tr.Move
+func (t TwoRegisters) Apply(s *State, tr Transition) {
 	switch tr.Move {
 	case Shift:
 		s.push(s.shiftOut())
@@ -359,7 +352,7 @@ func (t *TwoRegisters) Apply(s *State, tr Transition) {
 	}
 }
 
-// trClear performs CLEAR (Table 2; §10.3).
+// trClear performs CLEAR (PM15 Table 2; with the buffer empty, β1 is taken as n+1).
 func trClear(s *State) {
 	r1, r2 := s.Reg[0], s.Reg[1]
 	b1 := int32(s.N + 1)
@@ -420,15 +413,15 @@ func trClear(s *State) {
 // stored), so #CLEAR ≤ (n+2)/2. Summing, a derivation has at most
 // 2(n+1) + #Register-Stack + 2·#CLEAR ≤ 4n + 4 transitions, which is ≤ 5n
 // for n ≥ 4; for n ≤ 3 exhaustive search gives the maxima 5, 8 and 12.
-// (The measured maxima for n = 1..6 are 5, 8, 12, 16, 19, 23.)
-func (t *TwoRegisters) MaxTransitions(n int) int { return max(5*n, 2) }
+// (Exhaustive search gives the maxima 5, 8, 12, 16, 19, 23 for n = 1..6.)
+func (t TwoRegisters) MaxTransitions(n int) int { return max(5*n, 2) }
 
-// trPlan is the oracle's preprocessing of a gold tree (§10.7): the crossing
-// intervals, their valid register pairs in preference order (smallest b,
-// then largest a), the chosen pair of each interval, and per node the
-// interval whose chosen a it is.
+// trPlan is the oracle's preprocessing of a gold tree
+// (docs/transition-systems.md, "Two-registers: static oracle"): the
+// crossing intervals, their valid register pairs in preference order
+// (smallest b, then largest a), the chosen pair of each interval, and per
+// node the interval whose chosen a it is.
 type trPlan struct {
-	head   []int32 // copy of the gold heads, to validate the cache
 	ivs    []tree.Interval
 	pairs  [][][2]int32
 	choice []int   // index into pairs[i]; len(pairs[i]) when exhausted
@@ -439,7 +432,7 @@ type trPlan struct {
 // newTRPlan computes the intervals and pairs of the tree head and chooses
 // the first pair of every interval.
 func newTRPlan(head []int32) *trPlan {
-	p := &trPlan{head: append([]int32(nil), head...), ivs: tree.CrossingIntervals(head), in2CI: true}
+	p := &trPlan{ivs: tree.CrossingIntervals(head), in2CI: true}
 	p.pairs = make([][][2]int32, len(p.ivs))
 	p.choice = make([]int, len(p.ivs))
 	p.ofA = make([]int32, len(head))
@@ -473,37 +466,43 @@ func (p *trPlan) pair(i int32) (int32, int32) {
 	return None, None
 }
 
-// planFor returns the default plan (first pair of every interval) for g,
-// from the cache when g's heads are those of the cached plan.
-func (t *TwoRegisters) planFor(g *Gold) *trPlan {
-	if p := t.cache.Load(); p != nil && trEqualHeads(p.head, g.Head) {
-		return p
-	}
+// Oracle plans the static oracle of g once: the crossing intervals of g
+// and a register pair for each, trying the pairs in preference order and
+// retrying the next pair of the interval that failed (the one in the
+// registers when the rule oracle got stuck, or the one holding the first
+// wrong arc). Its Next is the rule oracle (rules A–D) under that plan. It
+// returns an error when g is not 2-Crossing-Interval or no tried choice
+// derives it.
+func (t TwoRegisters) Oracle(g *Gold) (TreeOracle, error) {
 	p := newTRPlan(g.Head)
-	t.cache.Store(p)
-	return p
-}
-
-// trEqualHeads reports whether two head arrays are equal.
-func trEqualHeads(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
+	if !p.in2CI {
+		return nil, fmt.Errorf("transition: %s: tree is not 2-Crossing-Interval", t.Name())
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	var s State
+	for {
+		blame, err := t.runPlan(&s, g, p)
+		if err == nil {
+			return trOracle{t, g, p}, nil
 		}
+		if blame == None {
+			return nil, err
+		}
+		p.choice[blame]++
+		if p.choice[blame] >= len(p.pairs[blame]) {
+			return nil, fmt.Errorf("%w (no register pair of interval [%d, %d] works)", err, p.ivs[blame].L, p.ivs[blame].R)
+		}
+		p.index()
 	}
-	return true
 }
 
-// Oracle is the static oracle of §10.7 with the default register pair of
-// every crossing interval (smallest b, then largest a). For trees that need
-// another pair use Sequence (Derive does). On a tree outside the class it
-// returns some transition, possibly illegal; Run then reports the failure.
-func (t *TwoRegisters) Oracle(s *State, g *Gold) Transition {
-	return t.oracle(s, g, t.planFor(g))
+// trOracle is the rule oracle of one gold tree under its register plan.
+type trOracle struct {
+	t TwoRegisters
+	g *Gold
+	p *trPlan
 }
+
+func (o trOracle) Next(s *State) Transition { return o.t.oracle(s, o.g, o.p) }
 
 // trUnbuilt reports whether x still lacks its gold head or a gold dependent.
 func trUnbuilt(s *State, g *Gold, x int32) bool {
@@ -536,9 +535,9 @@ func trBelowTop(s *State, y int32) bool {
 	return false
 }
 
-// ae is the arc-eager step of §10.7: LEFT-ARC or RIGHT-ARC for a gold arc,
+// ae is the arc-eager step of the oracle: LEFT-ARC or RIGHT-ARC for a gold arc,
 // REDUCE when σ1 is done or β1 needs a node deeper in the stack, else SHIFT.
-func (t *TwoRegisters) ae(s *State, g *Gold) Transition {
+func (t TwoRegisters) ae(s *State, g *Gold) Transition {
 	i, j := s.S(0), s.B(0)
 	if j == None {
 		return Transition{Reduce, None}
@@ -567,8 +566,9 @@ func (t *TwoRegisters) ae(s *State, g *Gold) Transition {
 	return Transition{Shift, None}
 }
 
-// oracle is the rule-based oracle of §10.7 (rules A–D) under plan p.
-func (t *TwoRegisters) oracle(s *State, g *Gold, p *trPlan) Transition {
+// oracle is the rule-based oracle (rules A–D of docs/transition-systems.md)
+// under plan p.
+func (t TwoRegisters) oracle(s *State, g *Gold, p *trPlan) Transition {
 	r1, r2 := s.Reg[0], s.Reg[1]
 	s1, b1 := s.S(0), s.B(0)
 	// [A] registers empty: store the chosen a of an interval, else arc-eager.
@@ -671,8 +671,8 @@ func trRegToStack(k int) Move {
 }
 
 // pending reports whether a register has an unbuilt gold arc whose other end
-// y is in [l, r], or y < l for the register a (§10.7 D2).
-func (t *TwoRegisters) pending(s *State, g *Gold, l, r, a int32) bool {
+// y is in [l, r], or y < l for the register a (rule D2).
+func (t TwoRegisters) pending(s *State, g *Gold, l, r, a int32) bool {
 	for _, rk := range s.Reg {
 		if rk == None {
 			continue
@@ -703,51 +703,22 @@ func trRegArc(s *State, g *Gold, x int32) bool {
 	return false
 }
 
-// Sequence implements Sequencer: it plans the crossing intervals of g and
-// their register pairs, runs the oracle, and when a derivation fails it
-// retries with the next pair of the interval that failed (the one in the
-// registers when the oracle got stuck, or the one holding the first wrong
-// arc). It returns an error when g is not 2-CI or no tried choice derives
-// it.
-func (t *TwoRegisters) Sequence(s *State, g *Gold) ([]Transition, error) {
-	p := newTRPlan(g.Head)
-	if !p.in2CI {
-		return nil, fmt.Errorf("transition: %s: tree is not 2-Crossing-Interval", t.Name())
-	}
-	for {
-		seq, blame, err := t.runPlan(s, g, p)
-		if err == nil {
-			return seq, nil
-		}
-		if blame == None {
-			return nil, err
-		}
-		p.choice[blame]++
-		if p.choice[blame] >= len(p.pairs[blame]) {
-			return nil, fmt.Errorf("%w (no register pair of interval [%d, %d] works)", err, p.ivs[blame].L, p.ivs[blame].R)
-		}
-		p.index()
-	}
-}
-
 // runPlan runs the oracle under p from the initial state. On failure it
 // returns the interval to blame (None if unknown).
-func (t *TwoRegisters) runPlan(s *State, g *Gold, p *trPlan) ([]Transition, int32, error) {
+func (t TwoRegisters) runPlan(s *State, g *Gold, p *trPlan) (int32, error) {
 	n := len(g.Head) - 1
 	t.Init(s, n)
 	bound := t.MaxTransitions(n)
-	seq := make([]Transition, 0, 3*n+4)
 	for !t.Terminal(s) {
 		tr := t.oracle(s, g, p)
-		if !t.Legal(s, tr.Move) || len(seq) >= bound {
+		if !t.Legal(s, tr.Move) || s.Steps >= bound {
 			blame := int32(None)
 			if r1 := s.Reg[0]; r1 != None {
 				blame = p.ofA[r1]
 			}
-			return nil, blame, fmt.Errorf("transition: %s: oracle stuck at step %d (%v)", t.Name(), len(seq), tr)
+			return blame, fmt.Errorf("transition: %s: oracle stuck at step %d (%v)", t.Name(), s.Steps, tr)
 		}
-		t.Apply(s, tr)
-		seq = append(seq, tr)
+		Step(t, s, tr)
 	}
 	for d := 1; d <= n; d++ {
 		if s.Head[d] == g.Head[d] && s.Label[d] == g.Label[d] {
@@ -761,21 +732,20 @@ func (t *TwoRegisters) runPlan(s *State, g *Gold, p *trPlan) ([]Transition, int3
 				break
 			}
 		}
-		return nil, blame, fmt.Errorf("transition: %s: derivation misses the arc %d → %d", t.Name(), h, d)
+		return blame, fmt.Errorf("transition: %s: derivation misses the arc %d → %d", t.Name(), h, d)
 	}
-	return seq, None, nil
+	return None, nil
 }
 
 // InClass reports whether the system derives g: g is 2-Crossing-Interval
-// (PM15 Def. 3) and the oracle with register-pair retry (Sequence) builds
-// it. This is stricter than 2-CI: a few 2-CI trees (X3, X4 of §10.6) are
+// (PM15 Def. 3) and the oracle with register-pair retry (Oracle) builds
+// it. This is stricter than 2-CI: a few 2-CI trees (X3, X4 of docs/transition-systems.md) are
 // derivable by no register choice, and under the literal preconditions
 // more fail. Training on InClass trees only uses derivable trees.
-func (t *TwoRegisters) InClass(g *Gold) bool {
+func (t TwoRegisters) InClass(g *Gold) bool {
 	if !tree.KCrossingInterval(g.Head, 2) {
 		return false
 	}
-	var s State
-	_, err := t.Sequence(&s, g)
+	_, err := t.Oracle(g)
 	return err == nil
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +13,7 @@ import (
 )
 
 // trAbbrev writes a two-registers transition in the notation of
-// transition-systems.md §10.8.
+// docs/transition-systems.md (two-registers worked examples).
 func trAbbrev(m Move) string {
 	switch m {
 	case Shift:
@@ -93,7 +91,7 @@ func trReplay(sys System, n int, seq []Transition) (*State, int) {
 		if sys.Terminal(&s) || !sys.Legal(&s, tr.Move) {
 			return &s, i
 		}
-		sys.Apply(&s, tr)
+		Step(sys, &s, tr)
 	}
 	return &s, len(seq)
 }
@@ -118,9 +116,9 @@ func trDerive(t *testing.T, sys System, head []int32) ([]Transition, *State, err
 var (
 	// TV-S: PM15 Fig. 3 / Table 3, "root that we Hans the house helped paint".
 	tvSHeads = []int32{None, 0, 6, 6, 5, 7, 1, 6}
-	// TV-W: PM15 Fig. 1 with the completion of transition-systems.md §10.1.
+	// TV-W: PM15 Fig. 1 with the completion of docs/transition-systems.md.
 	tvWHeads = []int32{None, 5, 4, 4, 0, 4, 5, 6, 12, 10, 12, 12, 7, 10, 13}
-	// §10.6 edge cases.
+	// The edge cases X1–X4 of docs/transition-systems.md.
 	x1Heads = []int32{None, 3, 4, 2, 0, 1}
 	x2Heads = []int32{None, 2, 4, 1, 0, 1}
 	x3Heads = []int32{None, 3, 5, 4, 5, 0, 1}
@@ -130,10 +128,10 @@ var (
 // trSys returns the registered form of either reading (single root).
 func trSys(literal bool) *TwoRegisters { return &TwoRegisters{Literal: literal} }
 
-// TV-S (transition-systems.md §10.8): the whole 16-step derivation, and at
+// TV-S (PM15 Table 3): the whole 16-step derivation, and at
 // steps 8–14 exactly the rows of PM15 Table 3 (stack, buffer, registers,
 // added arc; the table leaves out "root" at the stack bottom).
-func TestTwoRegistersTVS(t *testing.T) {
+func exTwoRegistersTVS(t *testing.T) {
 	want := "Shift Right-Arc Shift Shift Shift Left-Arc Shift Store(no) Store(right) RS(2,to-stack) " +
 		"RS(1,to-stack) RS(1,to-stack) RS(1,to-register) Clear Reduce Shift"
 	type row struct {
@@ -171,7 +169,7 @@ func TestTwoRegistersTVS(t *testing.T) {
 		sys.Init(&s, 7)
 		for i, tr := range seq {
 			h, d := sys.Arc(&s, tr.Move)
-			sys.Apply(&s, tr)
+			Step(sys, &s, tr)
 			if i < 7 || i > 13 {
 				continue
 			}
@@ -195,11 +193,11 @@ func TestTwoRegistersTVS(t *testing.T) {
 	}
 }
 
-// TV-W (§10.8): 31 transitions with the pairs (think, came) and (parade,
+// TV-W: 31 transitions with the pairs (think, came) and (parade,
 // held); the first Clear returns came to the buffer and drops think, the
 // second returns "for" and drops parade and held. With (root, came) for the
-// first interval the oracle needs 33 transitions (§10.2).
-func TestTwoRegistersTVW(t *testing.T) {
+// first interval the oracle needs 33 transitions.
+func exTwoRegistersTVW(t *testing.T) {
 	want := "Shift Shift Shift Shift Store(no) Store(right) RS(1,to-stack) RS(1,to-stack) RS(2,to-stack) " +
 		"RS(1,to-register) Clear Shift Right-Arc Right-Arc Shift Shift Store(no) Shift Store(left) " +
 		"RS(2,to-stack) RS(1,to-stack) RS(2,to-stack) RS(2,to-register) Reduce Reduce Reduce Shift " +
@@ -231,9 +229,8 @@ func TestTwoRegistersTVW(t *testing.T) {
 		p.choice[0] = 1
 		p.index()
 		var s2 State
-		seq2, _, err := sys.runPlan(&s2, g, p)
-		if err != nil || len(seq2) != 33 {
-			t.Errorf("%s TV-W with (root, came): %d transitions, %v; want 33", sys.Name(), len(seq2), err)
+		if _, err := sys.runPlan(&s2, g, p); err != nil || s2.Steps != 33 {
+			t.Errorf("%s TV-W with (root, came): %d transitions, %v; want 33", sys.Name(), s2.Steps, err)
 		}
 	}
 }
@@ -244,7 +241,7 @@ func TestTwoRegistersTVW(t *testing.T) {
 type trKey [24]byte
 
 // trSearch explores every derivation of the two-registers system for n words
-// with unlabeled moves (transition-systems.md §10.6): a depth-first search
+// with unlabeled moves: a depth-first search
 // over configurations, memoised by their encoding, that records the trees
 // of the terminal configurations and the longest derivation.
 type trSearch struct {
@@ -352,7 +349,7 @@ func (x *trSearch) dfs(k trKey, depth int) int32 {
 		}
 		c := &x.pool[depth+1]
 		x.decode(&k, c)
-		x.sys.Apply(c, Transition{m, 0})
+		Step(x.sys, c, Transition{m, 0})
 		if v := x.dfs(x.encode(c), depth+1); v+1 > best {
 			best = v + 1
 		}
@@ -377,15 +374,15 @@ func trExplore(sys *TwoRegisters, n int, paper bool) (*trSearch, int) {
 	return x, int(longest)
 }
 
-// X1–X4 of transition-systems.md §10.6. X1 is not 2-CI; the literal Table 4
-// derives it (the 13 steps of §10.6), the corrected preconditions stop the
+// X1–X4 of docs/transition-systems.md. X1 is not 2-CI; the literal Table 4
+// derives it in 13 steps, the corrected preconditions stop the
 // derivation at step 9 (RS(1,to-register) 3 → 1: the head 2 of σ1 = 3 lies
 // between 3 and R1 = 1). X2 is 2-CI (pair (1, 4)); the corrected system
-// derives it in the 14 steps of §10.8, the literal one cannot (with σ1
+// derives it in 14 steps, the literal one cannot (with σ1
 // between the registers, Rclose = R2 and Rfar = R1 block the chain
 // R2 → 2 → 1). X3 and X4 are 2-CI but derivable by neither reading (the
 // exhaustive search below proves it); InClass is false for them.
-func TestTwoRegistersX1X4(t *testing.T) {
+func exTwoRegistersX1X4(t *testing.T) {
 	lit, cor := trSys(true), trSys(false)
 	x1Seq := trParse(t, "Shift Store(no) Shift Right-Arc Store(no) Shift RS(1,to-stack) Reduce RS(1,to-register) Reduce RS(2,to-stack) RS(2,to-register) Clear")
 	if tree.KCrossingInterval(x1Heads, 2) {
@@ -431,11 +428,11 @@ func TestTwoRegistersX1X4(t *testing.T) {
 	if !trGoldReachable(cor, x2Heads) || trGoldReachable(lit, x2Heads) {
 		t.Errorf("X2 derivable: corrected %v literal %v, want true false", trGoldReachable(cor, x2Heads), trGoldReachable(lit, x2Heads))
 	}
-	// The 10-word example of §10.6 (two words on node 0) is 2-CI and, like
+	// A 10-word example found by random sampling (two words on node 0) is 2-CI and, like
 	// X3 and X4, derivable by no register choice.
 	ex10 := []int32{None, 0, 1, 6, 10, 4, 8, 8, 10, 3, 0}
 	if mr := (&TwoRegisters{multiRoot: true}); !tree.KCrossingInterval(ex10, 2) || mr.InClass(NewGold(ex10, trLabels(ex10))) || trGoldReachable(mr, ex10) {
-		t.Errorf("§10.6 example %v: want 2-CI and underivable", ex10[1:])
+		t.Errorf("10-word example %v: want 2-CI and underivable", ex10[1:])
 	}
 	for _, h := range [][]int32{x3Heads, x4Heads} {
 		if !tree.KCrossingInterval(h, 2) {
@@ -525,7 +522,7 @@ func trForestInClass(head []int32) bool {
 // any number of words as in the paper. It checks the invariants (no dead
 // end, no cycle in the configuration graph, increasing stack, IsCovered in
 // O(1) equals its definition), and compares the complete trees derived with
-// the 2-CI trees, reproducing the table of transition-systems.md §10.6:
+// the 2-CI trees:
 //
 //	literal:   n ≤ 4 exact; n = 5: 2 derived trees not 2-CI, 4 2-CI trees
 //	           unreachable; n = 6: 41 and 82
@@ -533,8 +530,7 @@ func trForestInClass(head []int32) bool {
 //
 // The corrected oracle (InClass) derives exactly the reachable trees. The
 // longest derivations are within MaxTransitions. With the paper's rules only
-// (no dead-end REDUCE) the search also reproduces the forest counts of
-// §10.6 at n = 6 (18,118 forests of which 1,168 become non-2-CI when their
+// (no dead-end REDUCE) the search also counts the forests at n = 6 (18,118 forests of which 1,168 become non-2-CI when their
 // headless words are attached to 0; literal 18,073 and 1,213).
 func TestTwoRegistersExhaustive(t *testing.T) {
 	maxN := 6
@@ -616,7 +612,7 @@ func TestTwoRegistersExhaustive(t *testing.T) {
 			}
 		}
 	}
-	// The paper's rules alone: dead ends, and the forest counts of §10.6.
+	// The paper's rules alone: dead ends, and the forest counts.
 	wantForests := map[bool][2]int{true: {18073, 1213}, false: {18118, 1168}}
 	for _, literal := range []bool{true, false} {
 		n := maxN
@@ -675,8 +671,8 @@ func TestTwoRegistersAllTrees(t *testing.T) {
 				if inClass {
 					in++
 					maxLen = max(maxLen, len(seq))
-					if _, err := Run(sys, &s, g); err != nil || !trSameHeads(&s, h) {
-						retried++
+					if _, err := sys.runPlan(&s, g, newTRPlan(h)); err != nil {
+						retried++ // the first register pair of some interval fails
 					}
 				} else if is2CI {
 					out++
@@ -740,7 +736,7 @@ func TestTwoRegistersRandomDerivations(t *testing.T) {
 					_, d := sys.Arc(&s, m)
 					label[d] = tr.Label
 				}
-				sys.Apply(&s, tr)
+				Step(sys, &s, tr)
 				if s.Steps > sys.MaxTransitions(n) {
 					t.Fatalf("%s sentence %d: more than %d transitions for n=%d", sys.Name(), k, sys.MaxTransitions(n), n)
 				}
@@ -800,13 +796,20 @@ func TestTwoRegistersRandomDerivations(t *testing.T) {
 	}
 }
 
-// Oracle keeps the plan of the last gold tree in an atomic pointer: it must
-// stay right when trees alternate and when goroutines share the system
-// (run with -race), and Legal, Apply and Oracle allocate nothing once the
-// plan is cached.
-func TestTwoRegistersOracleCache(t *testing.T) {
+// A tree oracle is read-only once built: goroutines that share the tree
+// oracles of several trees (run with -race) each derive every tree, and
+// Legal, Apply and Next allocate nothing.
+func TestTwoRegistersOracleShared(t *testing.T) {
 	sys := trSys(false)
 	trees := [][]int32{tvSHeads, tvWHeads, x2Heads, {None, 0, 1, 2}}
+	oracles := make([]TreeOracle, len(trees))
+	for i, h := range trees {
+		o, err := sys.Oracle(NewGold(h, trLabels(h)))
+		if err != nil {
+			t.Fatalf("tree %v: %v", h[1:], err)
+		}
+		oracles[i] = o
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for w := 0; w < 4; w++ {
@@ -815,16 +818,16 @@ func TestTwoRegistersOracleCache(t *testing.T) {
 			defer wg.Done()
 			var s State
 			for i := 0; i < 200; i++ {
-				h := trees[(i+w)%len(trees)]
-				g := NewGold(h, trLabels(h))
+				k := (i + w) % len(trees)
+				h, o := trees[k], oracles[k]
 				sys.Init(&s, len(h)-1)
 				for steps := 0; !sys.Terminal(&s) && steps <= sys.MaxTransitions(len(h)-1); steps++ {
-					tr := sys.Oracle(&s, g) // interleaved with other trees
+					tr := o.Next(&s)
 					if !sys.Legal(&s, tr.Move) {
 						errs <- fmt.Errorf("tree %v: oracle proposed illegal %v", h[1:], tr)
 						return
 					}
-					sys.Apply(&s, tr)
+					Step(sys, &s, tr)
 				}
 				if !trSameHeads(&s, h) {
 					errs <- fmt.Errorf("tree %v: got heads %v", h[1:], s.Head[1:])
@@ -838,18 +841,16 @@ func TestTwoRegistersOracleCache(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	g := NewGold(tvWHeads, trLabels(tvWHeads))
+	o := oracles[1]
 	var s State
-	sys.Init(&s, 14)
-	sys.Oracle(&s, g)
 	allocs := testing.AllocsPerRun(20, func() {
 		sys.Init(&s, 14)
 		for !sys.Terminal(&s) {
-			tr := sys.Oracle(&s, g)
+			tr := o.Next(&s)
 			for _, m := range sys.Moves() {
 				sys.Legal(&s, m)
 			}
-			sys.Apply(&s, tr)
+			Step(sys, &s, tr)
 		}
 	})
 	if allocs != 0 {
@@ -887,7 +888,8 @@ func trNoPunct(sent *conllu.Sentence) []int32 {
 	return head
 }
 
-// Every sentence of the nine shared treebank files, under both readings:
+// Every sentence of the full treebank files (or the EWT slice without
+// them), under both readings:
 // every tree in the class (InClass) is rebuilt exactly, heads and labels,
 // by Derive within MaxTransitions; InClass implies 2-CI; projective trees
 // are always in the class; the 2-CI trees outside it are counted as oracle
@@ -900,7 +902,7 @@ func trNoPunct(sent *conllu.Sentence) []int32 {
 // it), the transitions per word and the oracle failures.
 func TestTwoRegistersTreebanks(t *testing.T) {
 	for _, file := range treebankFiles(t) {
-		sents, err := conllu.ReadFile(filepath.Join(udDir, file))
+		sents, err := conllu.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1084,7 +1086,7 @@ func trGoldReachable(sys *TwoRegisters, head []int32) bool {
 			}
 			c := &pool[depth+1]
 			dec(k, c)
-			sys.Apply(c, Transition{m, 0})
+			Step(sys, c, Transition{m, 0})
 			if lost(c) {
 				continue
 			}
@@ -1140,9 +1142,8 @@ func trRandomTree(rng *rand.Rand, n int) []int32 {
 }
 
 // Random trees of 3..25 words until 20,000 of them are 2-CI (about half
-// non-projective): the corrected oracle derives all but a handful
-// (transition-systems.md §10.7 reports 8 of 80,000, all underivable by
-// any register choice); every failure of up to 14 words is checked with
+// non-projective): the corrected oracle derives all but a handful (trees
+// underivable by any register choice); every failure of up to 14 words is checked with
 // trGoldReachable to be underivable by the system, not a gap of the oracle.
 func TestTwoRegistersRandomTrees(t *testing.T) {
 	for _, literal := range []bool{false, true} {
@@ -1183,52 +1184,6 @@ func TestTwoRegistersRandomTrees(t *testing.T) {
 	}
 }
 
-// The exhaustive search at n = 7 with one root word (6.6 M configurations,
-// about 12 s of CPU and 400 MB) shows that the corrected system derives no
-// tree outside 2-CI, that the 44 2-CI trees the oracle misses
-// (TestTwoRegistersAllTrees) are exactly those no derivation reaches, and
-// that the longest derivation has 27 transitions. Run it with
-// TRANSPARSE_TWOREG_N7=1.
-func TestTwoRegistersExhaustiveN7(t *testing.T) {
-	if os.Getenv("TRANSPARSE_TWOREG_N7") == "" {
-		t.Skip("set TRANSPARSE_TWOREG_N7=1 to run the n = 7 exhaustive search")
-	}
-	sys := trSys(false)
-	x, longest := trExplore(sys, 7, false)
-	if x.err != nil {
-		t.Fatal(x.err)
-	}
-	for k := range x.complete {
-		if !tree.KCrossingInterval(trKeyHeads(k), 2) {
-			t.Errorf("derived %v, not 2-CI", trKeyHeads(k)[1:])
-		}
-	}
-	unreachable := 0
-	tree.Each(7, true, func(h []int32) {
-		if !tree.KCrossingInterval(h, 2) {
-			return
-		}
-		reach := x.complete[trHeadsKey(h)]
-		if !reach {
-			unreachable++
-		}
-		if in := sys.InClass(NewGold(h, trLabels(h))); in != reach {
-			t.Errorf("%v: reachable %v, InClass %v", h[1:], reach, in)
-		}
-	})
-	bad := 0
-	for k := range x.forests {
-		if !trForestInClass(trKeyHeads(k)) {
-			bad++
-		}
-	}
-	t.Logf("n=7: %d configurations, %d complete trees, %d 2-CI trees unreachable, %d forests (%d not 2-CI on crossed arcs), longest %d",
-		len(x.memo), len(x.complete), unreachable, len(x.forests), bad, longest)
-	if unreachable != 44 || longest != 27 || bad != 0 {
-		t.Errorf("n=7: %d unreachable, longest %d, %d bad forests; want 44, 27, 0", unreachable, longest, bad)
-	}
-}
-
 // Both readings are registered under their names.
 func TestTwoRegistersLookup(t *testing.T) {
 	for name, literal := range map[string]bool{"two-registers": false, "two-registers-literal": true} {
@@ -1236,12 +1191,9 @@ func TestTwoRegistersLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, ok := sys.(*TwoRegisters)
+		tr, ok := sys.(TwoRegisters)
 		if !ok || tr.Literal != literal || tr.Name() != name || tr.multiRoot {
 			t.Errorf("Lookup(%q) = %#v", name, sys)
-		}
-		if _, ok := sys.(Sequencer); !ok {
-			t.Errorf("%s is not a Sequencer", name)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package tree
 import "sort"
 
 // Crossing-based tree classes: the crossing intervals and k-Crossing-Interval
-// trees of Pitler & McDonald (2015) §3 (transition-systems.md §10.1), and
+// trees of Pitler & McDonald (2015) §3 (docs/transition-systems.md), and
 // the 1-Endpoint-Crossing trees of Pitler, Kannan & Marcus (2013) that
 // contain them (PM15 §3.1). PM15 Table 1 reports the share of treebank trees
 // in each class.
@@ -199,9 +199,9 @@ func ciCoverable(arcs [][2]int32, k int) bool {
 // crossing interval iv of the tree that satisfies PM15 Def. 3 for k = 2:
 // every crossed arc of iv is incident to a or b, and every vertex of iv with
 // a child on the far side of its parent is a or b. These are the register
-// pairs of the two-registers system (PM15 §5.2; transition-systems.md §10.1,
-// preprocessing). The result is ordered by increasing b, then decreasing a
-// (the oracle's preference, §10.7); it is empty when the interval needs more
+// pairs of the two-registers system (PM15 §5.2; docs/transition-systems.md,
+// "Two-registers: static oracle"). The result is ordered by increasing b,
+// then decreasing a (the oracle's preference); it is empty when the interval needs more
 // than two vertices. Since the first crossed arc (u, v) must be covered,
 // every valid pair holds u or v, and the other vertex must cover the first
 // crossed arc not incident to it: at most four pairs are candidates.

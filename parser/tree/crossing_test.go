@@ -136,7 +136,7 @@ func ciBruteOneEC(head []int32) bool {
 	return true
 }
 
-// TV-W (PM15 Fig. 1 with the completion of transition-systems.md §10.1):
+// TV-W (PM15 Fig. 1 with the completion of docs/transition-systems.md):
 // the crossed arcs of Fig. 1b, the intervals [root, came] and [DC, for], and
 // the valid register pairs {(root, came), (think, came)} and {(parade, held)}.
 func TestCrossingIntervalsFig1(t *testing.T) {
@@ -170,7 +170,7 @@ func TestCrossingIntervalsFig1(t *testing.T) {
 }
 
 // TV-S (PM15 Fig. 3) has one crossing interval [that, paint] whose only
-// register pair is (helped, paint); X1 of transition-systems.md §10.6 is not
+// register pair is (helped, paint); X1 of docs/transition-systems.md is not
 // 2-CI: 1 and 3 both have children beyond their parents and {1, 3} misses
 // the crossed arc (0, 4).
 func TestCrossingIntervalsVectors(t *testing.T) {
@@ -197,7 +197,7 @@ func TestCrossingIntervalsVectors(t *testing.T) {
 		{-1, 2, 4, 1, 0, 1},       // X2: pair (1, 4)
 		{-1, 3, 5, 4, 5, 0, 1},    // X3
 		{-1, 3, 6, 4, 6, 1, 0},    // X4
-		{-1, 5, 7, 7, 5, 6, 7, 0}, // §10.6 case A: pairs (5,7) and (1,7)
+		{-1, 5, 7, 7, 5, 6, 7, 0}, // the sketch of PM15 §5.2 fails with (1,7), (5,7) works
 	} {
 		if !KCrossingInterval(h, 2) {
 			t.Errorf("%v is not 2-CI", h[1:])
@@ -222,8 +222,8 @@ func TestCrossingIntervalsVectors(t *testing.T) {
 // register pairs agree with a literal reading of Defs. 1–3, the 1-EC test
 // with a set-based one, and the class inclusions of PM15 §3.1 hold:
 // projective = 0-CI = 1-CI ⊂ 2-CI ⊂ 3-CI, 2-CI ⊂ 1-EC. The number of 2-CI
-// trees is that of transition-systems.md §10.6: 1,018 of 1,296 at n = 5 and
-// 8,521 of 16,807 at n = 6.
+// trees (with any number of words on node 0) is 1,018 of 1,296 at n = 5
+// and 8,521 of 16,807 at n = 6.
 func TestCrossingClassesExhaustive(t *testing.T) {
 	want2CI := map[int][2]int{5: {1018, 1296}, 6: {8521, 16807}}
 	for n := 1; n <= 6; n++ {

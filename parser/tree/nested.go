@@ -1,7 +1,7 @@
 package tree
 
 // This file holds two mildly non-projective tree classes used for coverage
-// statistics (transition-systems.md §1.2; Gómez-Rodríguez & Nivre 2013
+// statistics (Gómez-Rodríguez & Nivre 2013
 // Table 1 reports ill-nestedness): well-nestedness (Bodirsky, Kuhlmann &
 // Möhl 2005, "Well-nested drawings as models of syntactic structure") and
 // gap degree (Kuhlmann & Nivre 2006, "Mildly non-projective dependency

@@ -6,7 +6,7 @@ import (
 )
 
 // plTVC1 is the Czech tree of Nivre (2008) Fig. 1 = GN13 Fig. 1 with ROOT at
-// 0 (transition-systems.md TV-C1): Z nich je jen jedna na kvalitu .
+// 0 (TV-C1 of the transition tests): Z nich je jen jedna na kvalitu .
 var plTVC1 = []int32{-1, 5, 1, 0, 5, 3, 3, 6, 0}
 
 // plTVE1 is the projective English tree of Nivre (2008) Fig. 2 (TV-E1).
