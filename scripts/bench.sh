@@ -16,6 +16,12 @@
 # size, peak RSS, training time (from the model card). Then the Go
 # benchmarks of the hot paths with allocations.
 #
+# The peer, measured in the same run before the table: MaltParser 1.9.2
+# (stacklazy, liblinear) warm in-process on one thread with gold tags
+# (scripts/malt/peer.sh; the first run fetches and trains it, several
+# minutes). Its row states its words/s and LAS; every words/s of ours is
+# followed by its ratio to the peer's. PEER=0 leaves the peer out.
+#
 # DATA defaults to en_ewt-ud-test.conllu in the UD directory
 # ($TRANSPARSE_UD_DIR, else ../shared/data/ud beside the repository, as for
 # the tests).
@@ -25,6 +31,7 @@ cd "$ROOT"
 DATA=${DATA:-${TRANSPARSE_UD_DIR:-$ROOT/../shared/data/ud}/en_ewt-ud-test.conllu}
 PASSES=${PASSES:-3}
 OUT=${OUT:-docs/bench-results.md}
+PEER=${PEER:-1}
 
 # header: the title and what the figures depend on (when, where, which code).
 header() {
@@ -56,6 +63,13 @@ ${CC:-cc} -std=c11 -O2 -Wall -Wextra $(pkg-config --cflags transparse) bindings/
     -o bindings/c/bench/bench $(pkg-config --libs transparse) -lpthread
 
 get() { awk -v k="$1" '$1==k{print $2}' <<<"$2"; }
+malt="" peer=""
+if [[ $PEER == 1 ]]; then
+    peer=$(scripts/malt/peer.sh -p "$PASSES" "$DATA")
+    malt=$(get malt_words_per_s "$peer")
+fi
+# r FIGURE: a words/s figure of ours, with its ratio to the peer's.
+r() { awk -v a="$1" -v b="$malt" 'BEGIN { if (a == "" || a == "-" || b == "") print a; else printf "%s (%.2f×)", a, a / b }'; }
 card() { bin/transparse inspect "$1" | awk -v k="$2" '$1==k && $2=="=" {print $3}'; }
 
 tmp=$(mktemp)
@@ -64,6 +78,9 @@ trap 'rm -f "$tmp"' EXIT
 header
 echo
 echo "Data: $(basename "$DATA") ($(grep -c . "$DATA" >/dev/null; awk -F'\t' 'NF==10 && $1 ~ /^[0-9]+$/' "$DATA" | wc -l) words). Best of $PASSES passes after a warm-up."
+if [[ -n $malt ]]; then
+    echo "Peer: MaltParser 1.9.2, stacklazy, liblinear, default features, trained on $(basename "${MALT_TRAIN:-en_ewt-ud-train.conllu}"); one thread, gold tags, in-process, best of $PASSES passes after JIT warm-up (\`scripts/malt/peer.sh\`), measured before the table. (N×): a figure's ratio to the peer's words/s."
+fi
 echo "words/s: C API \`tp_parse\` per sentence; Python \`Model.parse\` per sentence, \`Model.parse_many\` (batches of 64 sentences with gold tags) and \`Model.parse_conllu\` (CoNLL-U with gold tags, one call per thread's share)."
 echo
 echo "| model | system | C 1 thread gold | C 1 thread tagging | C all cores gold | C all cores tagging | Python 1 thread gold | Python N threads gold | Python parse_many 1 / N threads | Python parse_conllu 1 / N threads | load cold | load file | load memory | file | peak RSS | RSS after parsing | training |"
@@ -80,8 +97,11 @@ for m in "${models[@]}"; do
         py=$(python3 scripts/bench_python.py -k -p "$PASSES" -m "$m" "$DATA")
     fi
     tag1=$(get tagged_1 "$c"); tagn=$(get tagged_n "$c")
-    echo "| $(basename "$m") | $sys | $(get gold_1 "$c") | ${tag1:--} | $(get gold_n "$c") | ${tagn:--} | $(get py_gold_1 "$py") | $(get py_gold_n "$py") | $(get py_many_1 "$py") / $(get py_many_n "$py") | $(get py_conllu_1 "$py") / $(get py_conllu_n "$py") | $(get load_cold_ms "$c") ms | $(get load_file_ms "$c") ms | $(get load_memory_ms "$c") ms | $(get model_mb "$c") MB | $(get peak_rss_mb "$c") MB | $(get rss_end_mb "$c") MB | $(card "$m" training_seconds) s |"
+    echo "| $(basename "$m") | $sys | $(r "$(get gold_1 "$c")") | $(r "${tag1:--}") | $(r "$(get gold_n "$c")") | $(r "${tagn:--}") | $(r "$(get py_gold_1 "$py")") | $(r "$(get py_gold_n "$py")") | $(r "$(get py_many_1 "$py")") / $(r "$(get py_many_n "$py")") | $(r "$(get py_conllu_1 "$py")") / $(r "$(get py_conllu_n "$py")") | $(get load_cold_ms "$c") ms | $(get load_file_ms "$c") ms | $(get load_memory_ms "$c") ms | $(get model_mb "$c") MB | $(get peak_rss_mb "$c") MB | $(get rss_end_mb "$c") MB | $(card "$m" training_seconds) s |"
 done
+if [[ -n $malt ]]; then
+    echo "| MaltParser 1.9.2 (peer; LAS $(get malt_las "$peer")) | stacklazy | $malt (1.00×) | - | - | - | - | - | - | - | - | $(get malt_load_ms "$peer") ms | - | $(get malt_model_mb "$peer") MB | - | - | $(get malt_training_s "$peer") s |"
+fi
 echo
 echo "Threads: $(nproc) (C: one model shared by pthreads; Python: ThreadPoolExecutor)."
 echo
