@@ -10,9 +10,11 @@
 # CONLLU defaults to en_ewt-ud-test.conllu in $TRANSPARSE_UD_DIR (else
 # ../shared/data/ud beside the repository); the model is $TRANSPARSE_MODEL,
 # else models/en_ewt.tpm. Each round runs bindings/c/bench/bench -t 1 and then
-# the peer, each with PASSES timed passes (default 3); the best of ROUNDS
-# rounds (default 2) is reported, so both sides see the same stretch of the
-# machine's speed. The first call also fetches and trains MaltParser
+# the peer (which goes first alternates), each with PASSES timed passes
+# (default 3). Each round's ratios come from figures measured a minute apart,
+# so that both sides see the same stretch of the machine's speed; the table
+# gives the best words/s of ROUNDS rounds (default 3) and the median of the
+# rounds' ratios. The first call also fetches and trains MaltParser
 # (see scripts/malt/peer.sh), which takes several minutes.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,7 +25,7 @@ cd "$ROOT"
 MODEL=${TRANSPARSE_MODEL:-$ROOT/models/en_ewt.tpm}
 [[ -f $MODEL ]] || { echo "bench_peer.sh: no model at $MODEL (set TRANSPARSE_MODEL)" >&2; exit 1; }
 PASSES=${PASSES:-3}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 
 [[ -f lib/libtransparse.so.0 && -f lib/pkgconfig/transparse.pc && -x bin/transparse ]] || ./build.sh >/dev/null
 export PKG_CONFIG_PATH="$ROOT/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
@@ -34,25 +36,41 @@ scripts/malt/peer.sh --setup
 
 get() { awk -v k="$1" '$1==k{print $2}' <<<"$2"; }
 max() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { print (a > b ? a : b) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 gflag=()
 [[ $(bin/transparse inspect "$MODEL" | awk '$1=="gold_only" && $2=="=" {print $3}') == true ]] && gflag=(-g)
 
-gold=0 tagged=0 malt=0 las="" uas=""
+gold=0 tagged=0 malt=0 las="" uas="" gold_r=() tagged_r=()
 for ((r = 1; r <= ROUNDS; r++)); do
-    c=$(bindings/c/bench/bench -k -t 1 -p "$PASSES" "${gflag[@]}" -m "$MODEL" "$DATA")
-    p=$(scripts/malt/peer.sh -p "$PASSES" "$DATA")
-    echo "round $r: transparse gold $(get gold_1 "$c"), tagging $(get tagged_1 "$c"); MaltParser $(get malt_words_per_s "$p") words/s" >&2
+    # The side that goes first alternates between rounds.
+    if ((r % 2)); then
+        c=$(bindings/c/bench/bench -k -t 1 -p "$PASSES" "${gflag[@]}" -m "$MODEL" "$DATA")
+        p=$(scripts/malt/peer.sh -p "$PASSES" "$DATA")
+    else
+        p=$(scripts/malt/peer.sh -p "$PASSES" "$DATA")
+        c=$(bindings/c/bench/bench -k -t 1 -p "$PASSES" "${gflag[@]}" -m "$MODEL" "$DATA")
+    fi
+    m=$(get malt_words_per_s "$p")
+    gold_r+=("$(ratio "$(get gold_1 "$c")" "$m")")
+    line="round $r: MaltParser $m words/s; transparse gold tags $(get gold_1 "$c") (${gold_r[-1]}×)"
+    if [[ ${#gflag[@]} -eq 0 ]]; then
+        tagged_r+=("$(ratio "$(get tagged_1 "$c")" "$m")")
+        line+=", tagging + parsing $(get tagged_1 "$c") (${tagged_r[-1]}×)"
+    fi
+    echo "$line" >&2
     gold=$(max "$gold" "$(get gold_1 "$c")")
     tagged=$(max "$tagged" "$(get tagged_1 "$c")")
-    malt=$(max "$malt" "$(get malt_words_per_s "$p")")
+    malt=$(max "$malt" "$m")
     las=$(get malt_las "$p") uas=$(get malt_uas "$p")
 done
 
-ratio() { awk -v a="$1" -v b="$malt" 'BEGIN { printf "%.2f", a / b }'; }
-echo "Data: $(basename "$DATA"); model: $(basename "$MODEL"); one thread; best of $ROUNDS rounds of $PASSES passes."
+echo "Data: $(basename "$DATA"); model: $(basename "$MODEL"); one thread; words/s: the best of $ROUNDS rounds of $PASSES passes; × MaltParser: the median over the rounds of each round's ratio."
 echo
 echo "| parser | words/s | × MaltParser |"
 echo "|---|---:|---:|"
-echo "| transparse C API, gold tags | $gold | $(ratio "$gold") |"
-[[ ${#gflag[@]} -eq 0 ]] && echo "| transparse C API, tagging + parsing | $tagged | $(ratio "$tagged") |"
+echo "| transparse C API, gold tags | $gold | $(median "${gold_r[@]}") |"
+if [[ ${#gflag[@]} -eq 0 ]]; then
+    echo "| transparse C API, tagging + parsing | $tagged | $(median "${tagged_r[@]}") |"
+fi
 echo "| MaltParser 1.9.2 stacklazy, gold tags (LAS $las, UAS $uas) | $malt | 1.00 |"
