@@ -21,6 +21,8 @@
 # ../shared/data/ud beside the repository). Prints "key value" lines:
 #   malt_words_per_s  best of PASSES timed passes after the JIT warm-up passes
 #   malt_las          LAS of the last pass against DATA (`transparse eval`)
+#   malt_extra_roots  words moved off the root so that eval accepts the parse
+#                     (scripts/malt/MaltBench.java says how)
 #   malt_uas, malt_words, malt_load_ms (initializeParserModel in the fresh
 #   JVM), malt_model_mb (the .mco file), malt_training_s (when this cache
 #   trained it)
