@@ -1,0 +1,359 @@
+package tagger
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/transparse/transparse/internal/par"
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+// Classifier encodes the tagger for the model file, named
+// ClassifierName(Column()): Classes are the tags, Templates name the feature
+// templates, and besides the linear model's params and blobs (layout
+// linear.Layout) it holds the tag dictionary in the blobs
+// "tagger.dict.keys" (sorted 40-bit key hashes as uvarint deltas) and
+// "tagger.dict.masks" (one uvarint tag bit set per key), and the params
+// "tagger.feature_version" (FeatureVersion), "tagger.passes",
+// "tagger.dict_entries" and "tagger.pass2_margin_bits" (the float32 bits of
+// the second-pass margin threshold). The result shares no memory with the
+// tagger. It does not hold the fast model (Classifiers encodes it as a
+// classifier of its own): FromClassifier of it gives the tagger without.
+func (t *Tagger) Classifier() modelfmt.Classifier {
+	c := t.model.Classifier(ClassifierName(t.Column()), templateNames[1:], t.tags)
+	c.Params["tagger.feature_version"] = FeatureVersion
+	c.Params["tagger.passes"] = passes
+	c.Params[dictEntries] = int64(t.dict.n)
+	c.Params["tagger.pass2_margin_bits"] = int64(math.Float32bits(t.margin))
+	keys, masks := t.dict.encode()
+	c.Blobs[dictKeysBlob] = keys
+	c.Blobs[dictMasksBlob] = masks
+	return c
+}
+
+// FromClassifier decodes a tagger written by Tagger.Classifier; its column
+// comes from the classifier name. A corrupted or incompatible classifier
+// (an unknown name, another feature version or pass count, empty or
+// repeated tags, inconsistent sizes, a bad dictionary or linear model) gives
+// an error, never a panic. The result shares no memory with c.
+func FromClassifier(c *modelfmt.Classifier) (*Tagger, error) { return fromClassifier(c, true) }
+
+// fromClassifier is FromClassifier, without the dictionary unless
+// withDict (the caller then decodes it).
+func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
+	if c == nil {
+		return nil, errors.New("tagger: nil classifier")
+	}
+	fail := func(format string, args ...any) (*Tagger, error) { return nil, classifierError(c, format, args...) }
+	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
+		return fail("feature version %d, this tagger computes version %d", v, FeatureVersion)
+	}
+	if p := c.Params["tagger.passes"]; p != passes {
+		return fail("%d passes, this tagger runs %d", p, passes)
+	}
+	if len(c.Classes) == 0 || len(c.Classes) > MaxTags {
+		return fail("%d tags, want 1..%d", len(c.Classes), MaxTags)
+	}
+	seen := map[string]bool{}
+	for _, tag := range c.Classes {
+		if tag == "" || seen[tag] {
+			return fail("empty or repeated tag %q", tag)
+		}
+		seen[tag] = true
+	}
+	m, err := linear.FromClassifier(c)
+	if err != nil {
+		return nil, fmt.Errorf("tagger: %w", err)
+	}
+	margin, ok := float32Param(c, "tagger.pass2_margin_bits")
+	if !ok {
+		return fail("missing or invalid param \"tagger.pass2_margin_bits\"")
+	}
+	var d dict
+	if withDict {
+		if d, err = decodeDict(c.Blobs[dictKeysBlob], c.Blobs[dictMasksBlob], c.Params[dictEntries], len(c.Classes)); err != nil {
+			return fail("%v", err)
+		}
+	}
+	col := columnFromName(c.Name)
+	if col == "" {
+		return fail("unknown tagger name (want %q or %q)", ClassifierName(UPOS), ClassifierName(XPOS))
+	}
+	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col}, nil
+}
+
+// Params and blobs of the dictionary shared by a model's two taggers.
+const (
+	dictKeysBlob  = "tagger.dict.keys"
+	dictMasksBlob = "tagger.dict.masks"
+	dictEntries   = "tagger.dict_entries"
+	// DictKeysShared is the XPOS tagger's param that, set to 1, says its
+	// dictionary keys are the UPOS tagger's blob "tagger.dict.keys" (both
+	// taggers are trained on the same words), which it then does not hold.
+	DictKeysShared = "tagger.dict.keys_shared"
+)
+
+// Classifiers encodes a model's taggers for its document, UPOS first,
+// then their fast models (ClassifierName(column) + FastSuffix); either
+// tagger may be nil. When the two dictionaries have the same keys, the
+// XPOS tagger's are not stored again (DictKeysShared): FromDocument and
+// PairFromDocument restore them.
+func Classifiers(upos, xpos *Tagger) []modelfmt.Classifier {
+	var out []modelfmt.Classifier
+	if upos != nil {
+		out = append(out, upos.Classifier())
+	}
+	if xpos != nil {
+		x := xpos.Classifier()
+		if upos != nil && bytes.Equal(x.Blobs[dictKeysBlob], out[0].Blobs[dictKeysBlob]) {
+			delete(x.Blobs, dictKeysBlob)
+			x.Params[DictKeysShared] = 1
+		}
+		out = append(out, x)
+	}
+	for _, t := range []*Tagger{upos, xpos} {
+		if t != nil && t.fast != nil {
+			out = append(out, t.fastClassifier())
+		}
+	}
+	return out
+}
+
+// FastSuffix ends the name of a tagger's fast model in a model file:
+// ClassifierName(column) + FastSuffix.
+const FastSuffix = ".fast"
+
+// fastMarginParam is the param of a fast model's classifier holding the
+// float32 bits of its margin (Tagger.fastMargin).
+const fastMarginParam = "tagger.fast_margin_bits"
+
+// fastClassifier encodes t's fast model (t.fast must not be nil): a
+// linear classifier named ClassifierName(Column()) + FastSuffix with the
+// tagger's tags as classes, fastTemplates as templates, and the params
+// "tagger.feature_version" and "tagger.fast_margin_bits" (the float32
+// bits of the margin from which its decisions stand).
+func (t *Tagger) fastClassifier() modelfmt.Classifier {
+	c := t.fast.Classifier(ClassifierName(t.Column())+FastSuffix, fastTemplateNames(), t.tags)
+	c.Params["tagger.feature_version"] = FeatureVersion
+	c.Params[fastMarginParam] = int64(math.Float32bits(t.fastMargin))
+	return c
+}
+
+// attachFast decodes the fast model of t from classifiers, if there is
+// one (see fastModel).
+func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
+	m, margin, err := fastModel(classifiers, t.Column(), t.tags)
+	if err == nil && m != nil {
+		t.fast, t.fastMargin = m, margin
+	}
+	return err
+}
+
+// fastModel decodes the fast model of the tagger of column with the given
+// tags from classifiers: nil without error if there is none. Its tags
+// must be the tagger's, its feature version this tagger's, its margin a
+// float32 that is not NaN.
+func fastModel(classifiers []modelfmt.Classifier, column string, tags []string) (*linear.Model, float32, error) {
+	c := findClassifier(classifiers, ClassifierName(column)+FastSuffix)
+	if c == nil {
+		return nil, 0, nil
+	}
+	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
+		return nil, 0, classifierError(c, "feature version %d, this tagger computes version %d", v, FeatureVersion)
+	}
+	if !slices.Equal(c.Classes, tags) {
+		return nil, 0, classifierError(c, "its %d tags are not those of its tagger", len(c.Classes))
+	}
+	margin, ok := float32Param(c, fastMarginParam)
+	if !ok {
+		return nil, 0, classifierError(c, "missing or invalid param %q", fastMarginParam)
+	}
+	m, err := linear.FromClassifier(c)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tagger: %w", err)
+	}
+	return m, margin, nil
+}
+
+// FromDocument decodes the tagger of column (UPOS or XPOS) from the
+// classifiers of a model document, with its fast model if the document
+// has one, nil without error if there is no tagger. An XPOS tagger whose
+// dictionary keys are shared (DictKeysShared) takes them from the UPOS
+// tagger; sharing without a UPOS tagger, or with keys of its own, is an
+// error, as is anything FromClassifier rejects or a fast model that does
+// not fit its tagger.
+func FromDocument(classifiers []modelfmt.Classifier, column string) (*Tagger, error) {
+	c := findClassifier(classifiers, ClassifierName(column))
+	if c == nil {
+		return nil, nil
+	}
+	u, err := sharedKeys(classifiers, c, column)
+	if err != nil {
+		return nil, err
+	}
+	if u != nil {
+		shared := *c
+		shared.Blobs = make(map[string][]byte, len(c.Blobs)+1) // c.Blobs may be nil
+		maps.Copy(shared.Blobs, c.Blobs)
+		shared.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob]
+		c = &shared
+	}
+	t, err := FromClassifier(c)
+	if err != nil {
+		return nil, err
+	}
+	if t.Column() != column {
+		return nil, fmt.Errorf("tagger: classifier %q tags %s", c.Name, t.Column())
+	}
+	if err := t.attachFast(classifiers); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// findClassifier returns the classifier called name, nil if there is none.
+func findClassifier(classifiers []modelfmt.Classifier, name string) *modelfmt.Classifier {
+	for i := range classifiers {
+		if classifiers[i].Name == name {
+			return &classifiers[i]
+		}
+	}
+	return nil
+}
+
+// classifierError is the error for what is wrong with classifier c.
+func classifierError(c *modelfmt.Classifier, format string, args ...any) error {
+	return fmt.Errorf("tagger: classifier %q: %s", c.Name, fmt.Sprintf(format, args...))
+}
+
+// float32Param returns the float32 whose bits param name of c holds; ok
+// is false if the param is missing, out of range or NaN.
+func float32Param(c *modelfmt.Classifier, name string) (v float32, ok bool) {
+	b, ok := c.Params[name]
+	v = math.Float32frombits(uint32(b))
+	return v, ok && b >= 0 && b <= math.MaxUint32 && !math.IsNaN(float64(v))
+}
+
+// sharedKeys returns the UPOS tagger's classifier if c, the tagger of
+// column, shares its dictionary keys (DictKeysShared), nil if it does not,
+// and an error if it claims to wrongly: in another column, without a UPOS
+// tagger, or with keys of its own.
+func sharedKeys(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, column string) (*modelfmt.Classifier, error) {
+	v, ok := c.Params[DictKeysShared]
+	if !ok {
+		return nil, nil
+	}
+	u := findClassifier(classifiers, ClassifierName(UPOS))
+	switch {
+	case v != 1 || column != XPOS:
+		return nil, fmt.Errorf("tagger: classifier %q: param %q = %d", c.Name, DictKeysShared, v)
+	case u == nil:
+		return nil, fmt.Errorf("tagger: classifier %q shares the dictionary keys of a missing UPOS tagger", c.Name)
+	case c.Blobs[dictKeysBlob] != nil:
+		return nil, fmt.Errorf("tagger: classifier %q shares dictionary keys but has its own", c.Name)
+	}
+	return u, nil
+}
+
+// PairFromDocument decodes a model's UPOS and XPOS taggers as FromDocument
+// does for each column (a tagger the document lacks is nil; errU and errX
+// are the errors of each). When the XPOS tagger shares the UPOS tagger's
+// dictionary keys, the two read one dictionary table holding both
+// columns' tag sets, which TagPair looks up once per key for both (and
+// which is decoded once). The decoding steps run on all CPUs (PairSteps).
+func PairFromDocument(classifiers []modelfmt.Classifier) (upos, xpos *Tagger, errU, errX error) {
+	steps, done := PairSteps(classifiers)
+	par.Do(steps)
+	return done()
+}
+
+// PairSteps returns the independent steps that decode a model's UPOS and
+// XPOS taggers, for a caller to run with par.Do beside steps of its own,
+// and done, which returns what PairFromDocument does once all the steps
+// have run (not before). The steps are the taggers' linear models, their
+// fast models and the shared dictionary, each with its cost estimate.
+func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func() (upos, xpos *Tagger, errU, errX error)) {
+	u := findClassifier(classifiers, ClassifierName(UPOS))
+	x := findClassifier(classifiers, ClassifierName(XPOS))
+	var upos, xpos *Tagger
+	var errU, errX error
+	result := func() (*Tagger, *Tagger, error, error) { return upos, xpos, errU, errX }
+	// alone decodes the tagger of column by itself (FromDocument).
+	alone := func(c *modelfmt.Classifier, column string, t **Tagger, err *error) par.Step {
+		return par.Step{Cost: linear.BuildCost(c) + dictCost(c), Run: func() { *t, *err = FromDocument(classifiers, column) }}
+	}
+	var uk *modelfmt.Classifier
+	if x != nil {
+		if uk, errX = sharedKeys(classifiers, x, XPOS); errX != nil {
+			return []par.Step{alone(u, UPOS, &upos, &errU)}, result
+		}
+	}
+	if uk == nil || u != uk {
+		// Two dictionaries (or none to share): each tagger on its own.
+		return []par.Step{alone(u, UPOS, &upos, &errU), alone(x, XPOS, &xpos, &errX)}, result
+	}
+	var d dict
+	var dictErr, colErr error
+	var uf, xf *linear.Model
+	var ufMargin, xfMargin float32
+	var errUF, errXF error
+	steps = []par.Step{
+		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false) }},
+		{Cost: linear.BuildCost(x), Run: func() { xpos, errX = fromClassifier(x, false) }},
+		{Cost: dictCost(u), Run: func() {
+			d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
+			switch {
+			case dictErr != nil:
+			case x.Params[dictEntries] != u.Params[dictEntries]:
+				colErr = classifierError(x, "%d dictionary entries for the %d shared keys", x.Params[dictEntries], u.Params[dictEntries])
+			default:
+				if err := d.addColumn(x.Blobs[dictMasksBlob], len(x.Classes)); err != nil {
+					colErr = classifierError(x, "%v", err)
+				}
+			}
+		}},
+		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(UPOS)+FastSuffix)), Run: func() {
+			uf, ufMargin, errUF = fastModel(classifiers, UPOS, u.Classes)
+		}},
+		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(XPOS)+FastSuffix)), Run: func() {
+			xf, xfMargin, errXF = fastModel(classifiers, XPOS, x.Classes)
+		}},
+	}
+	return steps, func() (*Tagger, *Tagger, error, error) {
+		switch {
+		case errU != nil:
+			return nil, nil, errU, errX
+		case dictErr != nil:
+			return nil, nil, classifierError(u, "%v", dictErr), errX
+		case errX != nil:
+			return nil, nil, nil, errX
+		case colErr != nil:
+			return nil, nil, nil, colErr
+		case errUF != nil:
+			return nil, nil, errUF, nil
+		case errXF != nil:
+			return nil, nil, nil, errXF
+		}
+		upos.fast, upos.fastMargin = uf, ufMargin
+		xpos.fast, xpos.fastMargin = xf, xfMargin
+		upos.dict = d
+		xpos.dict = d
+		xpos.dict.col = 1
+		return upos, xpos, nil, nil
+	}
+}
+
+// dictCost estimates the time decoding the tag dictionary of c takes, in
+// nanoseconds of one core: about 65 per entry, both columns
+// (linear.BuildCost's unit).
+func dictCost(c *modelfmt.Classifier) int64 {
+	if c == nil {
+		return 0
+	}
+	return 65 * min(max(0, c.Params[dictEntries]), 1<<40)
+}

@@ -1,0 +1,322 @@
+package tagger
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"math/rand"
+	"slices"
+	"sort"
+
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+// DefaultEpochs is the number of training epochs when Options.Epochs is 0.
+const DefaultEpochs = 12
+
+// Options configures Train.
+type Options struct {
+	// Column is the column to predict: UPOS (the default) or XPOS.
+	Column string
+	// Epochs is the number of passes over the training data (0 means
+	// DefaultEpochs). The epoch that scores best on the development data is
+	// kept, unless KeepLast is set.
+	Epochs int
+	// KeepLast keeps the last epoch without scoring the others on the
+	// development data, which then only sets the second-pass threshold:
+	// for taggers whose epoch count was already chosen (the jackknife
+	// taggers of parser training use Epoch of the tagger trained on all
+	// the data).
+	KeepLast bool
+	// Seed seeds the shuffling of the training sentences: the same data,
+	// options and seed give the same tagger.
+	Seed int64
+	// Progress, if not nil, is called after each training sentence with the
+	// words tagged so far and the words of all the epochs.
+	Progress func(done, total int64)
+	// Log, if non-nil, receives one line per epoch with the development
+	// accuracy, and the epoch kept.
+	Log io.Writer
+}
+
+// trainState is what run needs to learn from a sentence.
+type trainState struct {
+	t      *linear.Trainer
+	gold   []int     // gold class of each word, -1 for none
+	counts tagCounts // training tag counts, for leave-one-out dictionary classes
+}
+
+// setGold sets the gold class of each word (-1 where the column is absent)
+// and returns the number of words with one.
+func (ts *trainState) setGold(words []conllu.Word, column string, tagID map[string]int) (tagged int) {
+	ts.gold = ts.gold[:0]
+	for i := range words {
+		g := -1
+		if v := *columnOf(&words[i], column); !conllu.Absent(v) {
+			g = tagID[v]
+			tagged++
+		}
+		ts.gold = append(ts.gold, g)
+	}
+	return tagged
+}
+
+// masks sets sc.masks to the training dictionary's tag sets of the keys in
+// sc.keys, each word's own occurrence left out.
+func (ts *trainState) masks(sc *scratch) {
+	sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
+	for j, k := range sc.keys {
+		sc.masks[j] = ts.counts.mask(k, ts.gold[j/4])
+	}
+}
+
+// freezeOptions returns how the averaged weights of a tagger trained on the
+// given number of words become the stored model: weights are quantized to
+// linear.TrainedWeightBits bits, keys are truncated to 40 bits (an unknown feature has a chance of
+// about 1 in 10 million of matching a stored one), and with enough data
+// features updated fewer than 2 or 3 times are dropped. On EWT (200,000
+// words) dropping them halves the model and makes tagging faster at no
+// measurable cost in accuracy; on 30,000 words it would cost 0.15 points.
+func freezeOptions(words int) linear.FreezeOptions {
+	return linear.FreezeOptions{MinUpdates: min(3, max(1, words/50000)), Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
+}
+
+// Train trains a tagger on the tags of train in opt.Column (UPOS by
+// default), keeping the epoch with the best accuracy on dev (the last epoch
+// when dev has no tagged words). Words whose tag is absent ("" or "_") are
+// neither learned from nor scored. The sentences are not modified. It
+// returns an error if the column is not UPOS or XPOS, if train has no tagged
+// word or more than MaxTags distinct tags, or if opt.Epochs < 0. On EWT it
+// takes about 25 seconds.
+func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
+	if opt.Column == "" {
+		opt.Column = UPOS
+	}
+	if opt.Column != UPOS && opt.Column != XPOS {
+		return nil, fmt.Errorf("tagger: unknown column %q (want UPOS or XPOS)", opt.Column)
+	}
+	epochs := opt.Epochs
+	if epochs == 0 {
+		epochs = DefaultEpochs
+	}
+	if epochs < 0 {
+		return nil, fmt.Errorf("tagger: %d epochs", epochs)
+	}
+	// The tag set, sorted.
+	tagID := map[string]int{}
+	words := 0
+	for _, s := range train {
+		for _, w := range s.Words {
+			if v := *columnOf(&w, opt.Column); !conllu.Absent(v) {
+				tagID[v] = 0
+				words++
+			}
+		}
+	}
+	if words == 0 {
+		return nil, fmt.Errorf("tagger: no training word has a %s tag", opt.Column)
+	}
+	if len(tagID) > MaxTags {
+		return nil, fmt.Errorf("tagger: %d distinct %s tags in the training data, at most %d supported", len(tagID), opt.Column, MaxTags)
+	}
+	tags := make([]string, 0, len(tagID))
+	for tag := range tagID {
+		tags = append(tags, tag)
+	}
+	sort.Strings(tags)
+	for i, tag := range tags {
+		tagID[tag] = i
+	}
+
+	d, counts := buildDict(train, opt.Column, tagID)
+	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
+	tr := linear.NewTrainer(len(tags))
+	sc := t.getScratch()
+	state := &trainState{t: tr, counts: counts}
+	order := make([]int, 0, len(train))
+	for i, s := range train {
+		if len(s.Words) > 0 {
+			order = append(order, i)
+		}
+	}
+	rng := rand.New(rand.NewSource(opt.Seed))
+
+	total, done := int64(words)*int64(epochs), int64(0)
+	var best *linear.Model
+	bestAcc, bestEpoch, hasDev := -1.0, 0, false
+	for epoch := 1; epoch <= epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			s := train[si]
+			tagged := state.setGold(s.Words, opt.Column, tagID)
+			t.run(sc, s.Words, tr, state)
+			if opt.Progress != nil {
+				done += int64(tagged)
+				opt.Progress(done, total)
+			}
+		}
+		if opt.KeepLast && epoch < epochs {
+			continue
+		}
+		t.model = tr.Freeze(freezeOptions(words))
+		acc, scored := t.Accuracy(dev)
+		hasDev = scored > 0
+		if !hasDev || acc > bestAcc {
+			best, bestAcc, bestEpoch = t.model, acc, epoch
+		}
+		if opt.Log != nil {
+			if scored > 0 {
+				fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: dev %s %.2f%% (%d words); %d features, %d weights\n",
+					epoch, epochs, opt.Column, 100*acc, scored, t.model.NumFeatures(), t.model.NumWeights())
+			} else {
+				fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: no dev words; %d features, %d weights\n",
+					epoch, epochs, t.model.NumFeatures(), t.model.NumWeights())
+			}
+		}
+	}
+	if opt.Log != nil && hasDev {
+		fmt.Fprintf(opt.Log, "tagger: keeping epoch %d (dev %s %.2f%%)\n", bestEpoch, opt.Column, 100*bestAcc)
+	}
+	t.model, t.epoch = best, bestEpoch
+	// The second-pass threshold: a quantile of the first-pass margins on
+	// the development data (on part of the training data without it).
+	sample := dev
+	if !hasDev {
+		sample = train[:min(len(train), 2000)]
+	}
+	t.margin = t.marginQuantile(sample, redoShare)
+	if opt.Log != nil && hasDev {
+		acc, _ := t.Accuracy(dev)
+		fmt.Fprintf(opt.Log, "tagger: second pass on %.0f%% of the words (margin < %.3g): dev %s %.2f%%\n",
+			100*redoShare, t.margin, opt.Column, 100*acc)
+	}
+	if !opt.KeepLast && hasDev {
+		t.trainFast(train, dev, order, rng, state, tagID, words)
+		if opt.Log != nil && t.fast != nil {
+			acc, _ := t.Accuracy(dev)
+			fmt.Fprintf(opt.Log, "tagger: fast model (%d templates) in front, margin %.3g: dev %s %.2f%%\n",
+				len(fastTemplates), t.fastMargin, opt.Column, 100*acc)
+		}
+	}
+	return t, nil
+}
+
+// fastMaxChange is the share of the words the first pass scores on the
+// development data whose tag the fast model may change (see trainFast).
+const fastMaxChange = 2e-4
+
+// trainFast trains t's fast model (Tagger.fast) for as many epochs as t's
+// model was trained (t.epoch), over train in the order rng shuffles,
+// with the dictionary classes of t's training (state.counts, leave one
+// out) and its own predictions as left context; then picks its margin on
+// dev: the smallest at which the first-pass tags it decides differ from
+// t's final tags in at most fastMaxChange of the words scored. It leaves
+// t.fast nil if no margin qualifies.
+func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand.Rand, state *trainState, tagID map[string]int, words int) {
+	nc := len(t.tags)
+	tr := linear.NewTrainer(nc)
+	sc := t.getScratch()
+	defer t.pool.Put(sc)
+	scores := make([]float32, nc)
+	for epoch := 1; epoch <= max(t.epoch, 1); epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			s := train[si]
+			state.setGold(s.Words, t.column, tagID)
+			n := len(s.Words)
+			prepare(sc, s.Words)
+			state.masks(sc)
+			setAmbs(sc, n)
+			sc.left = slices.Grow(sc.left[:0], n+4)[:n+4]
+			clear(sc.left)
+			for i := range n {
+				sc.feats = extractFast(sc.feats[:0], sc.ws, sc.left, i)
+				tr.Scores(sc.feats, scores)
+				best, _ := decide(scores)
+				if g := state.gold[i]; g >= 0 && g != best {
+					tr.Update(sc.feats, g, best)
+				}
+				tr.Tick()
+				sc.left[i+2] = uint64(best) + 1
+			}
+		}
+	}
+	fast := tr.Freeze(freezeOptions(words))
+
+	// Margin and change (fast tag != final tag) of every word of dev the
+	// first pass scores, the left context being the final tags.
+	type rec struct {
+		margin  float32
+		changed bool
+	}
+	var recs []rec
+	final := make([]uint64, 0, 256)
+	for _, s := range dev {
+		n := len(s.Words)
+		if n == 0 {
+			continue
+		}
+		t.run(sc, s.Words, t.model, nil)
+		final = append(final[:0], sc.left[:n+4]...)
+		for i := range n {
+			if sureUnscored && sc.ws[i+2].sure() {
+				continue
+			}
+			sc.feats = extractFast(sc.feats[:0], sc.ws, final, i)
+			fast.Scores(sc.feats, scores)
+			best, margin := decide(scores)
+			recs = append(recs, rec{margin, uint64(best)+1 != final[i+2]})
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(b.margin, a.margin) })
+	limit := int(fastMaxChange * float64(len(recs)))
+	margin, changes := float32(math.Inf(1)), 0
+	for j := 0; j < len(recs); {
+		// All words with this margin are decided together.
+		e := j
+		for e < len(recs) && recs[e].margin == recs[j].margin {
+			if recs[e].changed {
+				changes++
+			}
+			e++
+		}
+		if changes > limit || math.IsNaN(float64(recs[j].margin)) {
+			break
+		}
+		margin = recs[j].margin
+		j = e
+	}
+	if !math.IsInf(float64(margin), 1) {
+		t.fast, t.fastMargin = fast, margin
+	}
+}
+
+// redoShare is the share of words (with the smallest first-pass margins)
+// the second pass revisits. On EWT dev, revisiting the 20 % least certain
+// words gives the accuracy of revisiting all of them, for a fifth of the
+// cost; revisiting none loses 0.1 points.
+var redoShare = 0.2
+
+// marginQuantile returns the q-quantile of the first-pass margins of the
+// words of sents (+Inf if there are none).
+func (t *Tagger) marginQuantile(sents []*conllu.Sentence, q float64) float32 {
+	var margins []float32
+	sc := t.getScratch()
+	saved := t.margin
+	t.margin = float32(math.Inf(-1)) // first pass only
+	for _, s := range sents {
+		if len(s.Words) > 0 {
+			t.run(sc, s.Words, t.model, nil)
+			margins = append(margins, sc.margin[:len(s.Words)]...)
+		}
+	}
+	t.margin = saved
+	t.pool.Put(sc)
+	if len(margins) == 0 {
+		return float32(math.Inf(1))
+	}
+	slices.Sort(margins)
+	return margins[min(len(margins)-1, int(q*float64(len(margins))))]
+}
