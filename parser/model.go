@@ -259,30 +259,25 @@ func (m *Model) Parse(words []conllu.Word) error {
 	sc := m.scratch()
 	defer m.pool.Put(sc)
 	if morph {
-		m.parse(&m.gold, words, sc, false)
+		m.parse(&m.gold, words, sc)
 		return nil
 	}
-	// Tag, keeping each form's ambiguity classes from the same analysis.
-	m.taggers.fill(words, &sc.tags)
-	m.parse(&m.plain, words, sc, true)
+	// The words go down once: analyzed once, tagged from the analysis,
+	// and parsed with features from the same analysis.
+	sc.tags.an.Analyze(words, m.taggers.UPOS, m.taggers.XPOS)
+	m.taggers.tag(words, &sc.tags)
+	m.parse(&m.plain, words, sc)
 	return nil
 }
 
-// parse parses words with v. For the plain-token variant the ambiguity
-// classes come from sc.tags when tagged is true (Parse), else they are
-// looked up (ParseWith).
-func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, tagged bool) {
+// parse parses words with v. The plain-token variant reads the analysis
+// of the words in sc.tags.an (Analyze must have run on them).
+func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
 	c := m.classes
-	feature.FillWords(&sc.words, words, v.Morph)
-	if !v.Morph {
-		if tagged {
-			for i := range words {
-				val := &sc.words.Values[i+1]
-				val[feature.A], val[feature.AX] = sc.tags.amb[0][i], sc.tags.amb[1][i]
-			}
-		} else {
-			m.taggers.Ambiguity(words, &sc.words)
-		}
+	if v.Morph {
+		feature.FillWords(&sc.words, words, true)
+	} else {
+		feature.FillAnalyzed(&sc.words, words, sc.tags.an.Words)
 	}
 	s := &sc.state
 	c.Sys.Init(s, len(words))
@@ -397,5 +392,8 @@ func (m *Model) parseWith(morph bool, words []conllu.Word) {
 	}
 	sc := m.scratch()
 	defer m.pool.Put(sc)
-	m.parse(v, words, sc, false)
+	if !morph {
+		sc.tags.an.Analyze(words, m.taggers.UPOS, m.taggers.XPOS)
+	}
+	m.parse(v, words, sc)
 }

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -473,11 +474,7 @@ func mix(h uint64) uint64 {
 
 // Hash hashes a string value of kind v (FNV-1a, then mixed with v), for
 // filling Words. It does not allocate.
-func Hash(v Value, s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return mix(h ^ uint64(v)<<56)
-}
+func Hash(v Value, s string) uint64 { return hashOf(v, form.HashBytes(form.Offset, s)) }
+
+// hashOf is Hash of a string whose FNV-1a hash is h.
+func hashOf(v Value, h uint64) uint64 { return mix(h ^ uint64(v)<<56) }

@@ -2,11 +2,13 @@ package feature
 
 import (
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -218,7 +220,8 @@ func TestFillWords(t *testing.T) {
 			}
 		}
 		d, b := w.Values[1], w.Values[2]
-		if d[W] != Hash(W, "Dogs") || d[LW] != hashLower("Dogs") || d[P] != Hash(P, "NNS") || b[P] != Hash(P, "VERB") || d[U] != Hash(U, "NOUN") {
+		if d[W] != Hash(W, "Dogs") || d[LW] != lowerSeed^fnv64a("dogs")*0x9E3779B97F4A7C15 || d[SF] != Hash(SF, "ogs") ||
+			d[P] != Hash(P, "NNS") || b[P] != Hash(P, "VERB") || d[U] != Hash(U, "NOUN") || d[A] != 0 {
 			t.Errorf("morph=%v: word values %x %x", morph, d, b)
 		}
 		if wantLM := map[bool]uint64{true: Hash(LM, "dog"), false: 0}[morph]; d[LM] != wantLM || (morph && d[CS] != Hash(CS, "Nom")) {
@@ -229,4 +232,44 @@ func TestFillWords(t *testing.T) {
 	if len(w.Values) != 6 || w.Values[5][W] != nullValue || w.Values[3][W] != Hash(W, "Dogs") {
 		t.Errorf("longer sentence: %d rows, null row %x", len(w.Values), w.Values[5][W])
 	}
+}
+
+// fnv64a is FNV-1a of s, from the standard library.
+func fnv64a(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// FillAnalyzed gives the values FillWords gives without morphology, with
+// the ambiguity classes of the analysis; the lowercased form and suffix
+// values are those of the lowercased form and of the last three runes.
+func TestFillAnalyzed(t *testing.T) {
+	words := []conllu.Word{{Form: "Ärger", UPOS: "NOUN"}, {Form: "ÄRGER", XPOS: "NN"}, {Form: "ärger"}, {Form: "Ü"}, {Form: "rger"}}
+	forms := make([]form.Word, len(words))
+	for i, x := range words {
+		forms[i] = form.Word{Hashes: form.Of(x.Form), Amb: [2]uint64{uint64(i + 1), uint64(i + 10)}}
+	}
+	var a, b Words
+	FillAnalyzed(&a, words, forms)
+	FillWords(&b, words, false)
+	for i := range b.Values {
+		if i >= 1 && i <= len(words) {
+			b.Values[i][A], b.Values[i][AX] = uint64(i), uint64(i+9)
+		}
+		if a.Values[i] != b.Values[i] {
+			t.Errorf("row %d: FillAnalyzed %x, FillWords %x", i, a.Values[i], b.Values[i])
+		}
+	}
+	v := a.Values
+	if v[1][LW] != v[2][LW] || v[1][LW] != v[3][LW] || v[1][W] == v[3][W] || v[1][SF] != Hash(SF, "ger") || v[4][SF] != Hash(SF, "Ü") ||
+		v[1][SF] != v[5][SF] || v[5][LW] == v[1][LW] {
+		t.Errorf("form values %x", v[1:6])
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("FillAnalyzed with too few forms does not panic")
+		}
+	}()
+	FillAnalyzed(&a, words, forms[1:])
 }

@@ -1,11 +1,11 @@
 package feature
 
 import (
+	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 )
 
 // rootValues are the values of node 0, the root.
@@ -19,9 +19,37 @@ var rootValues = func() (r [NumWordValues]uint64) {
 // FillWords computes the per-word feature values of a sentence into w
 // (node 0 is the root, node n+1 the null row). The main tag p is XPOS, or
 // UPOS where XPOS is absent. Lemma and FEATS values are filled only when
-// morph is true.
+// morph is true; the ambiguity classes A and AX are 0 (FillAnalyzed sets
+// them).
 func FillWords(w *Words, words []conllu.Word, morph bool) {
-	n := len(words)
+	vals := start(w, len(words))
+	for i := range words {
+		x := &words[i]
+		fillWord(&vals[i+1], x, form.Of(x.Form), morph)
+		vals[i+1][A], vals[i+1][AX] = 0, 0
+	}
+}
+
+// FillAnalyzed is FillWords for a sentence without morphology (morph
+// false) whose words were analyzed for tagging: the form values (W, LW,
+// SF) come from the hashes in forms[i] instead of reading the forms again,
+// with the same results, and A and AX are its ambiguity classes. forms
+// holds one entry per word (tagger.Analysis.Words); FillAnalyzed panics if
+// it does not.
+func FillAnalyzed(w *Words, words []conllu.Word, forms []form.Word) {
+	if len(forms) != len(words) {
+		panic(fmt.Sprintf("feature: %d analyzed forms for %d words", len(forms), len(words)))
+	}
+	vals := start(w, len(words))
+	for i := range words {
+		f := &forms[i]
+		fillWord(&vals[i+1], &words[i], f.Hashes, false)
+		vals[i+1][A], vals[i+1][AX] = f.Amb[0], f.Amb[1]
+	}
+}
+
+// start sizes w for n words and sets its root and null rows.
+func start(w *Words, n int) [][NumWordValues]uint64 {
 	if cap(w.Values) < n+2 {
 		w.Values = make([][NumWordValues]uint64, n+2)
 	}
@@ -30,29 +58,33 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 	for v := 0; v < NumWordValues; v++ {
 		w.Values[n+1][v] = nullValue
 	}
-	for i := range words {
-		x := &words[i]
-		vals := &w.Values[i+1]
-		vals[W] = Hash(W, x.Form)
-		vals[LW] = hashLower(x.Form)
-		vals[SF] = hashSuffix(x.Form, 3)
-		vals[U] = Hash(U, orAbsent(x.UPOS))
-		vals[X] = Hash(X, orAbsent(x.XPOS))
-		tag := x.XPOS
-		if conllu.Absent(tag) {
-			tag = x.UPOS
-		}
-		vals[P] = Hash(P, orAbsent(tag))
-		vals[A], vals[AX] = 0, 0
-		if morph {
-			vals[LM] = Hash(LM, orAbsent(x.Lemma))
-			vals[M] = Hash(M, orAbsent(x.Feats))
-			vals[CS] = Hash(CS, featValue(x.Feats, "Case="))
-		} else {
-			vals[LM] = 0
-			vals[M] = 0
-			vals[CS] = 0
-		}
+	return w.Values
+}
+
+// lowerSeed is the value LW mixes with its hash.
+var lowerSeed = Hash(LW, "")
+
+// fillWord sets the values of word x but A and AX, from h, the hashes of
+// its form.
+func fillWord(vals *[NumWordValues]uint64, x *conllu.Word, h form.Hashes, morph bool) {
+	vals[W] = hashOf(W, h.Form)
+	vals[LW] = lowerSeed ^ h.Lower*0x9E3779B97F4A7C15
+	vals[SF] = hashOf(SF, h.Suffix3)
+	vals[U] = Hash(U, orAbsent(x.UPOS))
+	vals[X] = Hash(X, orAbsent(x.XPOS))
+	tag := x.XPOS
+	if conllu.Absent(tag) {
+		tag = x.UPOS
+	}
+	vals[P] = Hash(P, orAbsent(tag))
+	if morph {
+		vals[LM] = Hash(LM, orAbsent(x.Lemma))
+		vals[M] = Hash(M, orAbsent(x.Feats))
+		vals[CS] = Hash(CS, featValue(x.Feats, "Case="))
+	} else {
+		vals[LM] = 0
+		vals[M] = 0
+		vals[CS] = 0
 	}
 }
 
@@ -78,29 +110,4 @@ func orAbsent(v string) string {
 		return "_"
 	}
 	return v
-}
-
-// hashLower hashes the lowercased form without allocating.
-func hashLower(s string) uint64 {
-	h := uint64(14695981039346656037)
-	var buf [4]byte
-	for _, r := range s {
-		r = unicode.ToLower(r)
-		k := utf8.EncodeRune(buf[:], r)
-		for _, b := range buf[:k] {
-			h ^= uint64(b)
-			h *= 1099511628211
-		}
-	}
-	return Hash(LW, "") ^ h*0x9E3779B97F4A7C15
-}
-
-// hashSuffix hashes the last k runes of s.
-func hashSuffix(s string, k int) uint64 {
-	i := len(s)
-	for j := 0; j < k && i > 0; j++ {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-	}
-	return Hash(SF, s[i:])
 }

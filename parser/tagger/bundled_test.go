@@ -12,6 +12,7 @@ import (
 
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 )
 
 // The bundled model (../../models/en_ewt.tpm, or $TRANSPARSE_MODEL) holds a
@@ -92,29 +93,41 @@ func BenchmarkFromClassifierBundled(b *testing.B) {
 	}
 }
 
-// TestTagWithAmbiguity checks on EWT test that TagWithAmbiguity tags as
-// Tag does and gives each word AmbiguityClass of its form, without
-// allocating.
-func TestTagWithAmbiguity(t *testing.T) {
+// TestAnalysisOneTagger checks on EWT test that tagging from an Analysis
+// made for one tagger tags as Tag does and gives each word AmbiguityClass
+// of its form and the hashes form.Of gives it, without allocating.
+func TestAnalysisOneTagger(t *testing.T) {
 	sents, _ := testForms(t)
 	for _, col := range []string{UPOS, XPOS} {
 		tg := bundledTagger(t, col)
-		amb := make([]uint64, 512)
+		var an Analysis
+		analyze := func(ws []conllu.Word) {
+			if col == UPOS {
+				an.Analyze(ws, tg, nil)
+			} else {
+				an.Analyze(ws, nil, tg)
+			}
+		}
 		known := 0
 		words := 0
 		for _, s := range sents {
 			a := append([]conllu.Word(nil), s...)
 			b := append([]conllu.Word(nil), s...)
 			tg.Tag(a)
-			tg.TagWithAmbiguity(b, amb)
+			analyze(b)
+			tg.TagAnalyzed(&an, b)
 			for i := range s {
 				if *columnOf(&a[i], col) != *columnOf(&b[i], col) {
-					t.Fatalf("%s: %q tagged %q by Tag, %q by TagWithAmbiguity", col, s[i].Form, *columnOf(&a[i], col), *columnOf(&b[i], col))
+					t.Fatalf("%s: %q tagged %q by Tag, %q by TagAnalyzed", col, s[i].Form, *columnOf(&a[i], col), *columnOf(&b[i], col))
 				}
-				if want := tg.AmbiguityClass(s[i].Form); amb[i] != want {
-					t.Fatalf("%s: ambiguity class of %q is %#x, AmbiguityClass says %#x", col, s[i].Form, amb[i], want)
+				w := an.Words[i]
+				if want := tg.AmbiguityClass(s[i].Form); w.Amb[slot(col)] != want || w.Amb[1-slot(col)] != 0 {
+					t.Fatalf("%s: ambiguity classes of %q are %#x, AmbiguityClass says %#x", col, s[i].Form, w.Amb, want)
 				}
-				if amb[i] != 0 {
+				if w.Hashes != form.Of(s[i].Form) {
+					t.Fatalf("%s: hashes of %q are %#x, form.Of says %#x", col, s[i].Form, w.Hashes, form.Of(s[i].Form))
+				}
+				if w.Amb[slot(col)] != 0 {
 					known++
 				}
 				words++
@@ -125,9 +138,17 @@ func TestTagWithAmbiguity(t *testing.T) {
 			t.Errorf("%s: %d of %d words have an ambiguity class", col, known, words)
 		}
 		ws := append([]conllu.Word(nil), sents[5]...)
-		if n := testing.AllocsPerRun(50, func() { tg.TagWithAmbiguity(ws, amb) }); n != 0 {
-			t.Errorf("%s: TagWithAmbiguity allocates %v times per sentence", col, n)
+		if n := testing.AllocsPerRun(50, func() { analyze(ws); tg.TagAnalyzed(&an, ws) }); n != 0 {
+			t.Errorf("%s: Analyze and TagAnalyzed allocate %v times per sentence", col, n)
 		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: TagAnalyzed of the analysis of other words does not panic", col)
+				}
+			}()
+			tg.TagAnalyzed(&an, ws[1:])
+		}()
 	}
 }
 
@@ -272,12 +293,13 @@ func TestSureWordsUnscored(t *testing.T) {
 }
 
 // The bundled model's taggers, loaded as a pair, share one dictionary
-// table (its XPOS tagger shares the UPOS tagger's keys); TagPair gives
-// every word of EWT test the tags and ambiguity classes that tagging with
-// each tagger on its own gives (through the shared table, and through
-// taggers decoded one by one, each with a table of its own), without
-// allocating; each column's entries encode back to the stored blobs.
-func TestTagPairBundled(t *testing.T) {
+// table (its XPOS tagger shares the UPOS tagger's keys); an Analysis for
+// both gives every word of EWT test the tags and ambiguity classes that
+// tagging with each tagger on its own gives (through the shared table,
+// and through taggers decoded one by one, each with a table of its own),
+// without allocating; each column's entries encode back to the stored
+// blobs.
+func TestAnalysisPairBundled(t *testing.T) {
 	doc := testenv.BundledDoc(t)
 	u, x, errU, errX := PairFromDocument(doc.Classifiers)
 	if errU != nil || errX != nil {
@@ -302,36 +324,44 @@ func TestTagPairBundled(t *testing.T) {
 		}
 	}
 	sents, _ := testForms(t)
-	ambU, ambX := make([]uint64, 512), make([]uint64, 512)
-	refU, refX := make([]uint64, 512), make([]uint64, 512)
+	var an, ref Analysis
+	tagPair := func(an *Analysis, u, x *Tagger, ws []conllu.Word) {
+		an.Analyze(ws, u, x)
+		u.TagAnalyzed(an, ws)
+		x.TagAnalyzed(an, ws)
+	}
 	for _, s := range sents {
 		a := append([]conllu.Word(nil), s...)
-		TagPair(u, x, a, ambU, ambX)
+		tagPair(&an, u, x, a)
 		for _, pair := range [][2]*Tagger{{u, x}, {u1, x1}} {
 			b := append([]conllu.Word(nil), s...)
-			pair[0].TagWithAmbiguity(b, refU)
-			pair[1].TagWithAmbiguity(b, refX)
+			pair[0].Tag(b)
+			pair[1].Tag(b)
 			for i := range s {
-				if a[i].UPOS != b[i].UPOS || a[i].XPOS != b[i].XPOS || ambU[i] != refU[i] || ambX[i] != refX[i] {
-					t.Fatalf("%q: TagPair gives %s/%s (%#x, %#x), the taggers one by one %s/%s (%#x, %#x)",
-						s[i].Form, a[i].UPOS, a[i].XPOS, ambU[i], ambX[i], b[i].UPOS, b[i].XPOS, refU[i], refX[i])
+				wantU, wantX := pair[0].AmbiguityClass(s[i].Form), pair[1].AmbiguityClass(s[i].Form)
+				if a[i].UPOS != b[i].UPOS || a[i].XPOS != b[i].XPOS || an.Words[i].Amb != [2]uint64{wantU, wantX} {
+					t.Fatalf("%q: the pair's analysis gives %s/%s (%#x), the taggers one by one %s/%s (%#x, %#x)",
+						s[i].Form, a[i].UPOS, a[i].XPOS, an.Words[i].Amb, b[i].UPOS, b[i].XPOS, wantU, wantX)
 				}
 			}
 		}
 	}
-	// Taggers that do not share a table take the separate path.
+	// Taggers that do not share a table look the keys up in each.
 	a := append([]conllu.Word(nil), sents[3]...)
-	TagPair(u1, x1, a, ambU, ambX)
+	tagPair(&an, u1, x1, a)
 	b := append([]conllu.Word(nil), sents[3]...)
-	TagPair(u, x, b, refU, refX)
-	if !slices.Equal(a, b) || !slices.Equal(ambU[:len(a)], refU[:len(a)]) || !slices.Equal(ambX[:len(a)], refX[:len(a)]) {
-		t.Error("TagPair of taggers with their own tables differs")
+	tagPair(&ref, u, x, b)
+	if !slices.Equal(a, b) || !slices.Equal(an.Words, ref.Words) {
+		t.Error("the analysis of taggers with their own tables differs")
 	}
 	ws := append([]conllu.Word(nil), sents[5]...)
-	if n := testing.AllocsPerRun(50, func() { TagPair(u, x, ws, ambU, ambX) }); n != 0 {
-		t.Errorf("TagPair allocates %v times per sentence", n)
+	if n := testing.AllocsPerRun(50, func() { tagPair(&an, u, x, ws) }); n != 0 {
+		t.Errorf("analyzing and tagging with the pair allocates %v times per sentence", n)
 	}
-	TagPair(u, x, nil, nil, nil) // no words: nothing to do
+	tagPair(&an, u, x, nil) // no words: nothing to do
+	if len(an.Words) != 0 {
+		t.Errorf("the analysis of no words has %d words", len(an.Words))
+	}
 }
 
 // PairFromDocument reports a damaged tagger under its column: the

@@ -47,8 +47,8 @@ func columnFromName(name string) string {
 // gives form (from the exact form, else the lowercased form), computed from
 // the tag names so that taggers with different tag ids agree; 0 when form
 // is not in the dictionary. Parsers use it as a feature that does not
-// depend on the tagger's choice. TagWithAmbiguity computes it for every
-// word of a sentence while tagging.
+// depend on the tagger's choice. An Analysis computes it for every word
+// of a sentence.
 func (t *Tagger) AmbiguityClass(form string) uint64 {
 	w := analyze(form)
 	t.dict.amb(&w)

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/transparse/transparse/parser/form"
 )
 
 // FeatureVersion identifies the feature extraction code. A model stores it,
@@ -13,8 +15,8 @@ const FeatureVersion = 1
 
 // FNV-1a, for hashing the bytes of a word.
 const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
+	fnvOffset = form.Offset
+	fnvPrime  = form.Prime
 )
 
 // mix2 combines two 64-bit values into a well-mixed hash (the wyhash "mum"
@@ -96,37 +98,18 @@ func shapeClass(r rune) rune {
 	return r
 }
 
-func lowerRune(r rune) rune {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return r
-	}
-	return unicode.ToLower(r)
-}
-
-// hashRune adds the UTF-8 bytes of r to the FNV-1a state h.
-func hashRune(h uint64, r rune) uint64 {
-	if r < utf8.RuneSelf {
-		return (h ^ uint64(r)) * fnvPrime
-	}
-	var buf [utf8.UTFMax]byte
-	n := utf8.EncodeRune(buf[:], r)
-	for _, b := range buf[:n] {
-		h = (h ^ uint64(b)) * fnvPrime
-	}
-	return h
-}
-
 // analyze computes the spelling attributes of form without allocating
 // (amb, src and sent are left zero).
-func analyze(form string) wordInfo {
-	var w wordInfo
-	h := uint64(fnvOffset)
-	for i := 0; i < len(form); i++ {
-		h = (h ^ uint64(form[i])) * fnvPrime
-	}
+func analyze(s string) wordInfo {
+	w, _ := analyzeHashes(s)
+	return w
+}
+
+// analyzeHashes is analyze, which also returns the hashes of s that the
+// parser's features read, as form.Of gives them, from the same pass over
+// its runes.
+func analyzeHashes(s string) (w wordInfo, fh form.Hashes) {
+	h := form.HashBytes(fnvOffset, s)
 	w.form = h
 
 	lower := uint64(fnvOffset)
@@ -135,8 +118,8 @@ func analyze(form string) wordInfo {
 	var prevClass rune = -1
 	n := 0
 	upper, letters := 0, 0
-	for _, r := range form {
-		lower = hashRune(lower, lowerRune(r))
+	for _, r := range s {
+		lower = form.HashRune(lower, form.LowerRune(r))
 		if n < 4 {
 			w.pre[n] = lower
 		}
@@ -157,10 +140,10 @@ func analyze(form string) wordInfo {
 			w.flags |= flagHyphen
 		}
 		if n < 8 {
-			shape = hashRune(shape, c)
+			shape = form.HashRune(shape, c)
 		}
 		if c != prevClass {
-			short = hashRune(short, c)
+			short = form.HashRune(short, c)
 			prevClass = c
 		}
 		n++
@@ -183,17 +166,20 @@ func analyze(form string) wordInfo {
 	w.runes = uint64(min(n, 12))
 
 	suf := uint64(fnvOffset)
-	k := 0
-	for end := len(form); end > 0 && k < 4; k++ {
-		r, size := utf8.DecodeLastRuneInString(form[:end])
+	k, end3 := 0, 0 // end3: where the last three runes start
+	for end := len(s); end > 0 && k < 4; k++ {
+		r, size := utf8.DecodeLastRuneInString(s[:end])
 		end -= size
-		suf = hashRune(suf, lowerRune(r))
+		suf = form.HashRune(suf, form.LowerRune(r))
 		w.suf[k] = suf
+		if k == 2 {
+			end3 = end
+		}
 	}
 	for ; k < 4; k++ {
 		w.suf[k] = suf
 	}
-	return w
+	return w, form.Hashes{Form: h, Lower: lower, Suffix3: form.HashBytes(fnvOffset, s[end3:])}
 }
 
 // Feature templates. The hash of a feature mixes its template id with its

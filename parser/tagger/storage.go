@@ -264,7 +264,7 @@ func sharedKeys(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, colum
 // does for each column (a tagger the document lacks is nil; errU and errX
 // are the errors of each). When the XPOS tagger shares the UPOS tagger's
 // dictionary keys, the two read one dictionary table holding both
-// columns' tag sets, which TagPair looks up once per key for both (and
+// columns' tag sets, which an Analysis for both looks up once per key (and
 // which is decoded once). The decoding steps run on all CPUs (PairSteps).
 func PairFromDocument(classifiers []modelfmt.Classifier) (upos, xpos *Tagger, errU, errX error) {
 	steps, done := PairSteps(classifiers)

@@ -41,6 +41,7 @@ import (
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/internal/top2"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/linear"
 )
 
@@ -101,77 +102,44 @@ func (t *Tagger) Tags() []string { return t.tags }
 // forms alone, and sets the tagger's column (Word.UPOS or Word.XPOS) to it,
 // overwriting any value (callers that want to keep given tags decide before
 // calling). Only Form is read. Tag is safe for concurrent use, and in the
-// steady state it does not allocate.
-func (t *Tagger) Tag(words []conllu.Word) { t.TagWithAmbiguity(words, nil) }
-
-// TagWithAmbiguity is Tag, and also sets amb[i] to AmbiguityClass of the
-// form of words[i] when amb is not nil (the tagger looks the forms up in
-// its dictionary anyway, so this costs almost nothing). It panics if amb is
-// not nil and shorter than words.
-func (t *Tagger) TagWithAmbiguity(words []conllu.Word, amb []uint64) {
+// steady state it does not allocate. To tag a sentence with both of a
+// model's taggers, or to keep its forms' ambiguity classes, analyze it
+// once (Analysis) and tag it with TagAnalyzed.
+func (t *Tagger) Tag(words []conllu.Word) {
 	if len(words) == 0 {
 		return
 	}
-	if amb != nil {
-		amb = amb[:len(words)]
-	}
 	sc := t.getScratch()
 	t.run(sc, words, t.model, nil)
-	t.finish(sc, words, amb)
-}
-
-// finish writes the tags that run or passes left in sc to the words and
-// their ambiguity classes to amb (if not nil), and gives sc back.
-func (t *Tagger) finish(sc *scratch, words []conllu.Word, amb []uint64) {
-	for i := range words {
-		*columnOf(&words[i], t.column) = t.tags[sc.left[i+2]-1]
-	}
-	for i := range amb {
-		amb[i] = t.ambiguityHash(sc.ws[i+2].amb)
-	}
+	t.setTags(sc, words)
 	t.pool.Put(sc)
 }
 
-// TagPair tags words with u and then with x, taggers of two different
-// columns, as u.TagWithAmbiguity(words, ambU) and then
-// x.TagWithAmbiguity(words, ambX) do, with the same results. When the two
-// share their dictionary (the UPOS and XPOS taggers of a model whose XPOS
-// tagger shares the UPOS tagger's keys, as PairFromDocument loads them),
-// the words are analyzed and their dictionary keys looked up once for
-// both: a fifth of each tagger's work. Safe for concurrent use; it does
-// not allocate in the steady state.
-func TagPair(u, x *Tagger, words []conllu.Word, ambU, ambX []uint64) {
-	if !u.sharesDict(x) {
-		u.TagWithAmbiguity(words, ambU)
-		x.TagWithAmbiguity(words, ambX)
+// TagAnalyzed is Tag for the words a was analyzed from, with t as the
+// tagger of its column (Analysis.Analyze): it tags from the analysis
+// instead of analyzing the words again, with the same result. It panics
+// if a is the analysis of other words or other taggers. Safe for
+// concurrent use with other analyses; it does not allocate in the steady
+// state.
+func (t *Tagger) TagAnalyzed(a *Analysis, words []conllu.Word) {
+	k := slot(t.column)
+	if a.taggers[k] != t || len(words) != len(a.Words) {
+		panic("tagger: TagAnalyzed with the analysis of other words or another tagger")
+	}
+	if len(words) == 0 {
 		return
 	}
-	n := len(words)
-	if n == 0 {
-		return
+	sc := t.getScratch()
+	t.passes(sc, a.ws[k], len(words), t.model, nil)
+	t.setTags(sc, words)
+	t.pool.Put(sc)
+}
+
+// setTags writes the tags that passes left in sc to the words.
+func (t *Tagger) setTags(sc *scratch, words []conllu.Word) {
+	for i := range words {
+		*columnOf(&words[i], t.column) = t.tags[sc.left[i+2]-1]
 	}
-	if ambU != nil {
-		ambU = ambU[:n]
-	}
-	if ambX != nil {
-		ambX = ambX[:n]
-	}
-	su, sx := u.getScratch(), x.getScratch()
-	prepare(su, words)
-	sx.ws = append(sx.ws[:0], su.ws...)
-	su.masks = slices.Grow(su.masks[:0], len(su.keys))[:len(su.keys)]
-	sx.masks = slices.Grow(sx.masks[:0], len(su.keys))[:len(su.keys)]
-	m0, m1 := su.masks, sx.masks
-	if u.dict.col == 1 {
-		m0, m1 = m1, m0
-	}
-	su.sink += u.dict.lookupAll2(su.keys, m0, m1)
-	setAmbs(su, n)
-	setAmbs(sx, n)
-	u.passes(su, n, u.model, nil)
-	x.passes(sx, n, x.model, nil)
-	u.finish(su, words, ambU)
-	x.finish(sx, words, ambX)
 }
 
 // decide returns the best class of scores (the first of equal ones) and
@@ -205,30 +173,36 @@ type scorer interface {
 // prediction that differs from the gold class is followed by a perceptron
 // update.
 func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainState) {
-	prepare(sc, words)
+	prepare(&sc.ws, &sc.keys, nil, words)
 	if train != nil {
 		train.masks(sc)
 	} else {
 		sc.masks = slices.Grow(sc.masks[:0], len(sc.keys))[:len(sc.keys)]
 		sc.sink += t.dict.lookupAll(sc.keys, sc.masks)
 	}
-	setAmbs(sc, len(words))
-	t.passes(sc, len(words), s, train)
+	setAmbs(sc.ws, sc.masks, len(words))
+	t.passes(sc, sc.ws, len(words), s, train)
 }
 
-// prepare analyzes the words of a sentence into sc.ws (two padding words
-// on each side) and lists their dictionary keys in sc.keys: the exact
+// prepare analyzes the words of a sentence into *ws (two padding words
+// on each side) and lists their dictionary keys in *keys: the exact
 // form, the lowercased form and the lowercased bigrams with the previous
-// and the next word, four per word.
-func prepare(sc *scratch, words []conllu.Word) {
+// and the next word, four per word. When fw is not nil (it then has a
+// place for each word), fw[i].Hashes are set to the hashes of word i's
+// form.
+func prepare(ws *[]wordInfo, keys *[]uint64, fw []form.Word, words []conllu.Word) {
 	n := len(words)
-	sc.ws = slices.Grow(sc.ws[:0], n+4)[:n+4]
-	ws := sc.ws
-	ws[0], ws[1], ws[n+2], ws[n+3] = bos, bos, eos, eos
+	*ws = slices.Grow((*ws)[:0], n+4)[:n+4]
+	w4 := *ws
+	w4[0], w4[1], w4[n+2], w4[n+3] = bos, bos, eos, eos
 	upper, letters := 0, 0
 	for i := range words {
-		w := &ws[i+2]
-		*w = analyze(words[i].Form)
+		w := &w4[i+2]
+		if fw != nil {
+			*w, fw[i].Hashes = analyzeHashes(words[i].Form)
+		} else {
+			*w = analyze(words[i].Form)
+		}
 		if w.flags&flagLetter != 0 {
 			letters++
 			if w.flags&flagInitUpper != 0 {
@@ -237,30 +211,30 @@ func prepare(sc *scratch, words []conllu.Word) {
 		}
 	}
 	sent := sentenceCase(upper, letters)
-	sc.keys = slices.Grow(sc.keys[:0], 4*n)
+	k := slices.Grow((*keys)[:0], 4*n)
 	for i := range words {
-		w := &ws[i+2]
+		w := &w4[i+2]
 		w.sent = sent
-		sc.keys = append(sc.keys, w.form, mix2(w.lower, lowerSalt),
-			bigramKey(ws[i+1].rawLower, w.rawLower, leftSalt), bigramKey(w.rawLower, ws[i+3].rawLower, rightSalt))
+		k = append(k, w.form, mix2(w.lower, lowerSalt),
+			bigramKey(w4[i+1].rawLower, w.rawLower, leftSalt), bigramKey(w.rawLower, w4[i+3].rawLower, rightSalt))
 	}
+	*keys = k
 }
 
-// setAmbs sets the dictionary attributes of the n words of sc.ws from
-// their keys' tag sets in sc.masks.
-func setAmbs(sc *scratch, n int) {
+// setAmbs sets the dictionary attributes of the n words of ws (padded as
+// prepare leaves them) from their keys' tag sets in masks.
+func setAmbs(ws []wordInfo, masks []uint64, n int) {
 	for i := range n {
-		w, m := &sc.ws[i+2], sc.masks[4*i:4*i+4]
+		w, m := &ws[i+2], masks[4*i:4*i+4]
 		setAmb(w, m[0], m[1])
 		w.lbi, w.rbi = m[2], m[3]
 	}
 }
 
-// passes tags the n words of sc.ws (set up by prepare and setAmbs) with s:
-// see run.
-func (t *Tagger) passes(sc *scratch, n int, s scorer, train *trainState) {
+// passes tags the n words of ws (set up by prepare and setAmbs) with s,
+// in sc: see run.
+func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trainState) {
 	nc := len(t.tags)
-	ws := sc.ws
 	sc.left = slices.Grow(sc.left[:0], n+4)[:n+4]
 	sc.right = slices.Grow(sc.right[:0], n+4)[:n+4]
 	clear(sc.left)

@@ -12,6 +12,7 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 )
 
 // smallTagger trains a tagger once on the first 2000 sentences of EWT
@@ -446,5 +447,16 @@ func TestTemplates(t *testing.T) {
 	left := make([]uint64, len(ws))
 	if n := len(extractDynamic(nil, ws, left, left, 0)); n != numTemplates-numStatic {
 		t.Errorf("%d dynamic features, want %d", n, numTemplates-numStatic)
+	}
+}
+
+// The tagger's analysis of a form gives the hashes form.Of gives it, and
+// the spelling attributes analyze gives it.
+func TestAnalyzeHashes(t *testing.T) {
+	for _, s := range []string{"Dogs", "ÄRGER", "Straße", "a", "ab", "n't", "日本語です", "3.14", "--"} {
+		w, h := analyzeHashes(s)
+		if h != form.Of(s) || w != analyze(s) {
+			t.Errorf("%q: hashes %#x, form.Of %#x", s, h, form.Of(s))
+		}
 	}
 }

@@ -226,9 +226,9 @@ func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand
 			s := train[si]
 			state.setGold(s.Words, t.column, tagID)
 			n := len(s.Words)
-			prepare(sc, s.Words)
+			prepare(&sc.ws, &sc.keys, nil, s.Words)
 			state.masks(sc)
-			setAmbs(sc, n)
+			setAmbs(sc.ws, sc.masks, n)
 			sc.left = slices.Grow(sc.left[:0], n+4)[:n+4]
 			clear(sc.left)
 			for i := range n {
