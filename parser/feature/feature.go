@@ -12,10 +12,13 @@
 // dependent) and l2 / r2 (second leftmost / rightmost dependent), for
 // example s0h2 is the head of the head, s0l2 the second leftmost dependent.
 //
-// Values: w form, lw lowercased form, p tag (the model's main tag: XPOS for
-// gold-tag models, UPOS for plain-token models), u UPOS, x XPOS, lm lemma,
-// m FEATS, cs the Case feature of FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
-// class in the UPOS / XPOS tagger's dictionary (set by the caller), d deprel of the node's arc,
+// Values: w form, lw lowercased form, p the word's main tag (its XPOS, or
+// its UPOS where it has no XPOS: for plain tokens, the XPOS the model's
+// XPOS tagger predicts, or the predicted UPOS when the model has no XPOS
+// tagger), u UPOS, x XPOS, lm lemma, m FEATS, cs the Case feature of
+// FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
+// class in the UPOS / XPOS tagger's dictionary (FillAnalyzed; 0 from
+// FillWords), d deprel of the node's arc,
 // vl / vr number of left / right dependents, sl / sr set of left / right
 // dependents' labels; and the node-free value "dist", the distance between
 // s0 and n0 (capped at 10). The feature set of Zhang & Nivre (2011) is

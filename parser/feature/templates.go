@@ -4,10 +4,10 @@ import "strings"
 
 // ZhangNivre2011 returns the "rich" non-local feature templates of Zhang &
 // Nivre (2011, "Transition-based Dependency Parsing with Rich Non-local
-// Features", ACL), Table 1, with p standing for the model's main tag, plus
-// templates over the second and third stack nodes (which arc-hybrid and
-// arc-standard decide on) and, when morph is true, over UPOS, lemmas and
-// FEATS (for models that are given gold morphology).
+// Features", ACL), Table 1, with p standing for the word's main tag (XPOS,
+// else UPOS), plus templates over the second and third stack nodes (which
+// arc-hybrid and arc-standard decide on) and, when morph is true, over
+// UPOS, lemmas and FEATS (for models that are given gold morphology).
 func ZhangNivre2011(morph bool) []string {
 	t := []string{
 		// single words
