@@ -5,10 +5,13 @@
 // classifiers over feature templates (parser/feature, parser/linear) — one
 // for sentences whose morphology is given ("gold" tags: UPOS with XPOS,
 // LEMMA or FEATS), one for plain tokens with predicted tags — and the
-// taggers that predict UPOS, and XPOS where the training treebank has it
-// (parser/tagger). Parsing is greedy: at every configuration the
-// best-scoring legal transition is applied (Nivre 2008 §3). docs/design.md
-// follows a sentence through the package.
+// taggers (parser/tagger) that predict them: UPOS, and XPOS when the
+// training treebank has it. A plain sentence goes down the layers once:
+// its words are analyzed once (tagger.Analysis), tagged from the
+// analysis, and parsed with features that read the same analysis.
+// Parsing is greedy: at every configuration the best-scoring legal
+// transition is applied (Nivre 2008 §3). docs/design.md follows a
+// sentence through the package.
 package parser
 
 import (
@@ -229,9 +232,8 @@ func printable(v string) bool {
 // whose papers bound them by n(n+3)/2 and n²+n) parse in time linear in the
 // sentence length whatever the model predicts. A derivation that reaches the
 // cap is completed like any unfinished one: headless words are attached to
-// the root word. The oracles of every system stay far below it on the
-// shared treebanks (at most 3.44 transitions per word on average, and a few
-// times that on the worst sentence).
+// the root word. The oracles of every system stay far below it on the UD
+// treebanks, on average and on the worst sentence.
 const MaxTransitionsPerWord = 40
 
 // Parse assigns Head and Deprel to every word of words (one sentence, in
