@@ -42,13 +42,18 @@ func Of(s string) Hashes {
 	for _, r := range s {
 		h.Lower = HashRune(h.Lower, LowerRune(r))
 	}
+	h.Suffix3 = Suffix3(s)
+	return h
+}
+
+// Suffix3 returns Of(s).Suffix3.
+func Suffix3(s string) uint64 {
 	i := len(s)
 	for j := 0; j < 3 && i > 0; j++ {
 		_, size := utf8.DecodeLastRuneInString(s[:i])
 		i -= size
 	}
-	h.Suffix3 = HashBytes(Offset, s[i:])
-	return h
+	return HashBytes(Offset, s[i:])
 }
 
 // HashBytes adds the bytes of s to the FNV-1a state h.

@@ -98,19 +98,12 @@ func shapeClass(r rune) rune {
 	return r
 }
 
-// analyze computes the spelling attributes of form without allocating
-// (amb, src and sent are left zero).
+// analyze computes the spelling attributes of the form s without
+// allocating (amb, src and sent are left zero); its form and rawLower are
+// the Form and Lower of form.Of(s).
 func analyze(s string) wordInfo {
-	w, _ := analyzeHashes(s)
-	return w
-}
-
-// analyzeHashes is analyze, which also returns the hashes of s that the
-// parser's features read, as form.Of gives them, from the same pass over
-// its runes.
-func analyzeHashes(s string) (w wordInfo, fh form.Hashes) {
-	h := form.HashBytes(fnvOffset, s)
-	w.form = h
+	var w wordInfo
+	w.form = form.HashBytes(fnvOffset, s)
 
 	lower := uint64(fnvOffset)
 	shape := uint64(fnvOffset)
@@ -166,20 +159,17 @@ func analyzeHashes(s string) (w wordInfo, fh form.Hashes) {
 	w.runes = uint64(min(n, 12))
 
 	suf := uint64(fnvOffset)
-	k, end3 := 0, 0 // end3: where the last three runes start
+	k := 0
 	for end := len(s); end > 0 && k < 4; k++ {
 		r, size := utf8.DecodeLastRuneInString(s[:end])
 		end -= size
 		suf = form.HashRune(suf, form.LowerRune(r))
 		w.suf[k] = suf
-		if k == 2 {
-			end3 = end
-		}
 	}
 	for ; k < 4; k++ {
 		w.suf[k] = suf
 	}
-	return w, form.Hashes{Form: h, Lower: lower, Suffix3: form.HashBytes(fnvOffset, s[end3:])}
+	return w
 }
 
 // Feature templates. The hash of a feature mixes its template id with its

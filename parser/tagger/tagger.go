@@ -195,10 +195,9 @@ func prepare(ws *[]wordInfo, keys *[]uint64, fw []form.Word, words []conllu.Word
 	upper, letters := 0, 0
 	for i := range words {
 		w := &w4[i+2]
+		*w = analyze(words[i].Form)
 		if fw != nil {
-			*w, fw[i].Hashes = analyzeHashes(words[i].Form)
-		} else {
-			*w = analyze(words[i].Form)
+			fw[i].Hashes = form.Hashes{Form: w.form, Lower: w.rawLower, Suffix3: form.Suffix3(words[i].Form)}
 		}
 		if w.flags&flagLetter != 0 {
 			letters++

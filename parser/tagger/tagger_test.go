@@ -450,13 +450,19 @@ func TestTemplates(t *testing.T) {
 	}
 }
 
-// The tagger's analysis of a form gives the hashes form.Of gives it, and
-// the spelling attributes analyze gives it.
-func TestAnalyzeHashes(t *testing.T) {
+// prepare gives each word the hashes form.Of gives its form.
+func TestPrepareHashes(t *testing.T) {
+	var words []conllu.Word
 	for _, s := range []string{"Dogs", "ÄRGER", "Straße", "a", "ab", "n't", "日本語です", "3.14", "--"} {
-		w, h := analyzeHashes(s)
-		if h != form.Of(s) || w != analyze(s) {
-			t.Errorf("%q: hashes %#x, form.Of %#x", s, h, form.Of(s))
+		words = append(words, conllu.Word{Form: s})
+	}
+	var ws []wordInfo
+	var keys []uint64
+	fw := make([]form.Word, len(words))
+	prepare(&ws, &keys, fw, words)
+	for i, w := range words {
+		if fw[i].Hashes != form.Of(w.Form) {
+			t.Errorf("%q: hashes %#x, form.Of %#x", w.Form, fw[i].Hashes, form.Of(w.Form))
 		}
 	}
 }
