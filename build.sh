@@ -186,7 +186,7 @@ suite() {
 t_go_vet() { "$GO" vet ./...; }
 t_go_test() { "$GO" test ./...; }
 # The packages that run inside a host's threads, under the race detector.
-t_go_race() { "$GO" test -race ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
+t_go_race() { "$GO" test -race -timeout 30m ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
 # The portable (non-amd64) scoring kernels, and a 32-bit int: the 386 build
 # runs on an amd64 machine without emulation.
 t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/tagger/ ./internal/top2/; }
