@@ -1,0 +1,443 @@
+package morph
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+// kind is what a component predicts.
+type kind int
+
+const (
+	kindLemma kind = iota
+	kindFeats
+)
+
+func (k kind) String() string {
+	if k == kindLemma {
+		return "lemma"
+	}
+	return "feats"
+}
+
+// The level bytes of dictionary and candidate-index keys (see the package
+// documentation).
+const (
+	levelTags  = '1'
+	levelUPOS  = '2'
+	levelLower = '3'
+	indexTags  = 't'
+	indexUPOS  = 'u'
+	indexRule  = 'c'
+)
+
+func key(level byte, fields ...string) string {
+	var b strings.Builder
+	b.WriteByte(level)
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte('\t')
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// maxSuffixDel is the longest SuffixDel (in bytes) looked up for unknown
+// words; longer rules are used only through the dictionary.
+const maxSuffixDel = 24
+
+// component is a lemmatizer or a FEATS tagger: a dictionary of candidate
+// classes for known words, a candidate index for unknown ones, and an
+// averaged perceptron that chooses among several candidates. It is
+// immutable after training and safe for concurrent use.
+type component struct {
+	kind    kind
+	classes []string
+	rules   []Rule // lemma: the rule of each class
+	cands   map[string][]int32
+	model   *linear.Model
+}
+
+// Options configures training.
+type Options struct {
+	// Epochs is the number of passes over the training data (0 means
+	// DefaultEpochs).
+	Epochs int
+	// Seed seeds the order of sentences in each epoch.
+	Seed int64
+}
+
+// DefaultEpochs is the number of training epochs when Options.Epochs is 0.
+const DefaultEpochs = 8
+
+// gold returns the gold class name of w, or "" when w has no annotation of
+// the kind (the word is then not learnt from).
+func (k kind) gold(w *conllu.Word, lower bool) string {
+	if k == kindFeats {
+		if w.Feats == "" {
+			return ""
+		}
+		return w.Feats
+	}
+	if w.Lemma == "" || w.Lemma == "_" && w.Form != "_" {
+		return ""
+	}
+	f := w.Form
+	if lower {
+		f = strings.ToLower(f)
+	}
+	return Derive(f, w.Lemma).String()
+}
+
+// train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
+// the predicted column).
+func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
+	c := &component{kind: k, cands: map[string][]int32{}}
+	ids := map[string]int32{}
+	class := func(name string) int32 {
+		id, ok := ids[name]
+		if !ok {
+			id = int32(len(c.classes))
+			ids[name] = id
+			c.classes = append(c.classes, name)
+		}
+		return id
+	}
+	// counts[key][class] and the number of occurrences of each key.
+	counts := map[string]map[int32]int{}
+	keyCount := map[string]int{}
+	add := func(key string, id int32) {
+		m := counts[key]
+		if m == nil {
+			m = map[int32]int{}
+			counts[key] = m
+		}
+		m[id]++
+		keyCount[key]++
+	}
+	// golds[si][2*i] is the class of word i of sentence si, -1 for words
+	// without annotation; golds[si][2*i+1] its class at the lowercase
+	// level of the dictionary.
+	golds := make([][]int32, len(sents))
+	words := 0
+	for si, s := range sents {
+		golds[si] = make([]int32, 2*len(s.Words))
+		for i := range s.Words {
+			w := &s.Words[i]
+			name := k.gold(w, false)
+			if name == "" {
+				golds[si][2*i], golds[si][2*i+1] = -1, -1
+				continue
+			}
+			words++
+			id := class(name)
+			golds[si][2*i], golds[si][2*i+1] = id, id
+			lower := strings.ToLower(w.Form)
+			add(key(levelTags, w.Form, w.UPOS, w.XPOS), id)
+			add(key(levelUPOS, w.Form, w.UPOS), id)
+			if k == kindLemma {
+				lid := class(k.gold(w, true))
+				golds[si][2*i+1] = lid
+				add(key(levelLower, lower, w.UPOS), lid)
+				r := Derive(w.Form, w.Lemma)
+				if len(r.SuffixDel) <= maxSuffixDel {
+					add(key(indexRule, string(r.Case), w.UPOS, r.SuffixDel), id)
+				}
+			} else {
+				add(key(levelLower, lower, w.UPOS), id)
+				add(key(indexTags, w.UPOS, w.XPOS), id)
+				add(key(indexUPOS, w.UPOS), id)
+			}
+		}
+	}
+	if words == 0 {
+		return nil, fmt.Errorf("morph: no training words with a %s", k)
+	}
+	if len(c.classes) > linear.MaxClasses {
+		return nil, fmt.Errorf("morph: %d %s classes, at most %d are supported", len(c.classes), k, linear.MaxClasses)
+	}
+	for key, m := range counts {
+		l := make([]int32, 0, len(m))
+		for id := range m {
+			l = append(l, id)
+		}
+		slices.SortFunc(l, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(m[b], m[a]), cmp.Compare(a, b))
+		})
+		c.cands[key] = l
+	}
+	if err := c.parseRules(); err != nil {
+		return nil, err
+	}
+
+	// The perceptron learns from the words whose candidates are several:
+	// ambiguous known words and, as unknown words, those whose dictionary
+	// entry was seen once (Ratnaparkhi 1996's rare words).
+	epochs := opt.Epochs
+	if epochs <= 0 {
+		epochs = DefaultEpochs
+	}
+	tr := linear.NewTrainer(len(c.classes))
+	rng := rand.New(rand.NewSource(opt.Seed))
+	order := make([]int, len(sents))
+	for i := range order {
+		order[i] = i
+	}
+	scores := make([]float32, len(c.classes))
+	var sc scratch
+	for e := 0; e < epochs; e++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			ws := sents[si].Words
+			sc.ws = analyze(ws, sc.ws)
+			prev := int32(-1)
+			for i := range ws {
+				cands, lower := c.candidates(&ws[i], &sc, func(key string) bool { return keyCount[key] >= 2 })
+				g := golds[si][2*i]
+				if lower {
+					g = golds[si][2*i+1]
+				}
+				if g < 0 || len(cands) == 0 {
+					prev = g
+					continue
+				}
+				pred := cands[0]
+				if len(cands) > 1 {
+					sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
+					tr.Scores(sc.feats, scores)
+					pred = best(cands, scores)
+					tr.Update(sc.feats, int(g), int(pred))
+					tr.Tick()
+				}
+				prev = pred
+			}
+		}
+	}
+	c.model = tr.Freeze(linear.FreezeOptions{
+		MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits,
+	})
+	return c, nil
+}
+
+func best(cands []int32, scores []float32) int32 {
+	b, bs := cands[0], float32(math.Inf(-1))
+	for _, id := range cands {
+		if scores[id] > bs {
+			b, bs = id, scores[id]
+		}
+	}
+	return b
+}
+
+// parseRules fills c.rules from c.classes (lemma components).
+func (c *component) parseRules() error {
+	if c.kind != kindLemma {
+		return nil
+	}
+	c.rules = make([]Rule, len(c.classes))
+	for i, name := range c.classes {
+		r, err := ParseRule(name)
+		if err != nil {
+			return err
+		}
+		c.rules[i] = r
+	}
+	return nil
+}
+
+// scratch is the per-call working memory of predict and train.
+type scratch struct {
+	ws     []word
+	feats  []uint64
+	cands  []int32
+	scores []float32
+}
+
+// candidates returns the candidate classes of w, most likely first, and
+// whether lemma rules are to be applied to the lowercased form (the
+// dictionary's lowercase level). known says whether a dictionary key counts
+// (in training: seen at least twice).
+func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) bool) ([]int32, bool) {
+	lower := strings.ToLower(w.Form)
+	for _, k := range [...]string{
+		key(levelTags, w.Form, w.UPOS, w.XPOS),
+		key(levelUPOS, w.Form, w.UPOS),
+		key(levelLower, lower, w.UPOS),
+	} {
+		if l, ok := c.cands[k]; ok {
+			if known != nil && !known(k) {
+				break
+			}
+			return l, k[0] == levelLower
+		}
+	}
+	if c.kind == kindFeats {
+		if l, ok := c.cands[key(indexTags, w.UPOS, w.XPOS)]; ok {
+			return l, false
+		}
+		return c.cands[key(indexUPOS, w.UPOS)], false
+	}
+	// Lemma rules of the word's UPOS that apply to the form, by casing and
+	// stripped suffix.
+	sc.cands = sc.cands[:0]
+	for _, cs := range casings {
+		f := applyCase(w.Form, cs)
+		for n := 0; n <= len(f) && n <= maxSuffixDel; n++ {
+			if n < len(f) && n > 0 && !startsRune(f[len(f)-n]) {
+				continue
+			}
+			for _, id := range c.cands[key(indexRule, string(cs), w.UPOS, f[len(f)-n:])] {
+				if c.rules[id].Applies(w.Form) {
+					sc.cands = append(sc.cands, id)
+				}
+			}
+		}
+	}
+	return sc.cands, false
+}
+
+func startsRune(b byte) bool { return b&0xC0 != 0x80 }
+
+// predict writes the predicted class name of each word of ws into out
+// (lemma components: the lemma).
+func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
+	sc.ws = analyze(ws, sc.ws)
+	if len(sc.scores) < len(c.classes) {
+		sc.scores = make([]float32, len(c.classes))
+	}
+	prev := int32(-1)
+	for i := range ws {
+		cands, lower := c.candidates(&ws[i], sc, nil)
+		if len(cands) == 0 {
+			prev = -1
+			out[i] = c.fallback(&ws[i])
+			continue
+		}
+		pred := cands[0]
+		if len(cands) > 1 {
+			sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
+			c.model.Scores(sc.feats, sc.scores)
+			pred = best(cands, sc.scores)
+		}
+		prev = pred
+		if c.kind == kindFeats {
+			out[i] = c.classes[pred]
+			continue
+		}
+		f := ws[i].Form
+		if lower {
+			f = strings.ToLower(f)
+		}
+		lemma, ok := c.rules[pred].Apply(f)
+		if !ok {
+			lemma = c.fallback(&ws[i])
+		}
+		out[i] = lemma
+	}
+}
+
+// fallback is the prediction for a word without candidates: its form as
+// lemma, no features.
+func (c *component) fallback(w *conllu.Word) string {
+	if c.kind == kindFeats {
+		return "_"
+	}
+	return w.Form
+}
+
+// Data is the serialisable form of a lemmatizer or a FEATS tagger: plain
+// fields that msgpack (github.com/vmihailenco/msgpack/v5) encodes as they
+// are, for storing beside the other classifiers of a model file.
+type Data struct {
+	// Kind is "lemma" or "feats".
+	Kind string `msgpack:"kind"`
+	// Classes are the class names: lemma rules (Rule.String) or FEATS
+	// strings, in class-id order.
+	Classes []string `msgpack:"classes"`
+	// Keys are the dictionary and candidate-index keys, sorted; the
+	// candidates of Keys[i] are Cands[Ends[i-1]:Ends[i]] (Ends[-1] = 0),
+	// class ids, most frequent first. A key is a level byte and
+	// tab-separated fields (see the package documentation).
+	Keys  []string `msgpack:"keys"`
+	Ends  []uint32 `msgpack:"ends"`
+	Cands []uint32 `msgpack:"cands"`
+	// Weights is the perceptron that chooses among candidates, in the
+	// layout of parser/linear.
+	Weights modelfmt.Classifier `msgpack:"weights"`
+}
+
+// data returns the serialisable form of c.
+func (c *component) data() *Data {
+	d := &Data{Kind: c.kind.String(), Classes: slices.Clone(c.classes)}
+	for k := range c.cands {
+		d.Keys = append(d.Keys, k)
+	}
+	slices.Sort(d.Keys)
+	for _, k := range d.Keys {
+		for _, id := range c.cands[k] {
+			d.Cands = append(d.Cands, uint32(id))
+		}
+		d.Ends = append(d.Ends, uint32(len(d.Cands)))
+	}
+	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
+	return d
+}
+
+// fromData checks d and builds the component it describes.
+func fromData(d *Data, want kind) (*component, error) {
+	if d == nil {
+		return nil, errors.New("morph: nil data")
+	}
+	if d.Kind != want.String() {
+		return nil, fmt.Errorf("morph: data of kind %q, want %q", d.Kind, want)
+	}
+	n := len(d.Classes)
+	if n == 0 || n > linear.MaxClasses {
+		return nil, fmt.Errorf("morph: %s: %d classes, want 1..%d", want, n, linear.MaxClasses)
+	}
+	if len(d.Ends) != len(d.Keys) {
+		return nil, fmt.Errorf("morph: %s: %d keys but %d ends", want, len(d.Keys), len(d.Ends))
+	}
+	c := &component{kind: want, classes: slices.Clone(d.Classes), cands: make(map[string][]int32, len(d.Keys))}
+	if err := c.parseRules(); err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(d.Cands))
+	for i, id := range d.Cands {
+		if id >= uint32(n) {
+			return nil, fmt.Errorf("morph: %s: candidate %d: class %d of %d", want, i, id, n)
+		}
+		ids[i] = int32(id)
+	}
+	start := uint32(0)
+	for i, k := range d.Keys {
+		end := d.Ends[i]
+		if end < start || end > uint32(len(ids)) {
+			return nil, fmt.Errorf("morph: %s: key %d: candidates end at %d, want %d..%d", want, i, end, start, len(ids))
+		}
+		if end == start || k == "" {
+			return nil, fmt.Errorf("morph: %s: key %d (%q) is empty or has no candidates", want, i, k)
+		}
+		c.cands[k] = ids[start:end:end]
+		start = end
+	}
+	m, err := linear.FromClassifier(&d.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("morph: %s: %w", want, err)
+	}
+	if m.NumClasses() != n {
+		return nil, fmt.Errorf("morph: %s: the weights have %d classes, want %d", want, m.NumClasses(), n)
+	}
+	c.model = m
+	return c, nil
+}
