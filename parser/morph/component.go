@@ -66,6 +66,14 @@ type component struct {
 	rules   []Rule // lemma: the rule of each class
 	cands   map[string][]int32
 	model   *linear.Model
+	// rank scores a candidate by features of the candidate itself (one
+	// class): for lemmas, whether the lemma it gives was seen in
+	// training; for FEATS, each of its features with the word's suffixes
+	// and tags. A candidate's score is its class score plus its rank
+	// score.
+	rank   *linear.Model
+	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training
+	parts  [][]uint64     // FEATS: the hashes of the features of each class
 }
 
 // Options configures training.
@@ -76,6 +84,10 @@ type Options struct {
 	// Seed seeds the order of sentences in each epoch.
 	Seed int64
 }
+
+// rareMax is the largest number of occurrences of a dictionary entry for
+// which a training word stands for an unknown word.
+const rareMax = 3
 
 // DefaultEpochs is the number of training epochs when Options.Epochs is 0.
 const DefaultEpochs = 8
@@ -102,7 +114,7 @@ func (k kind) gold(w *conllu.Word, lower bool) string {
 // train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
 // the predicted column).
 func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
-	c := &component{kind: k, cands: map[string][]int32{}}
+	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}}
 	ids := map[string]int32{}
 	class := func(name string) int32 {
 		id, ok := ids[name]
@@ -146,6 +158,9 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 			add(key(levelTags, w.Form, w.UPOS, w.XPOS), id)
 			add(key(levelUPOS, w.Form, w.UPOS), id)
 			if k == kindLemma {
+				lw := strings.ToLower(w.Lemma)
+				c.lemmas[lw+"\t"+w.UPOS]++
+				c.lemmas[lw+"\t"]++
 				lid := class(k.gold(w, true))
 				golds[si][2*i+1] = lid
 				add(key(levelLower, lower, w.UPOS), lid)
@@ -179,6 +194,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 	if err := c.parseRules(); err != nil {
 		return nil, err
 	}
+	c.splitFeats()
 
 	// The perceptron learns from the words whose candidates are several:
 	// ambiguous known words and, as unknown words, those whose dictionary
@@ -188,6 +204,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		epochs = DefaultEpochs
 	}
 	tr := linear.NewTrainer(len(c.classes))
+	rt := linear.NewTrainer(1)
 	rng := rand.New(rand.NewSource(opt.Seed))
 	order := make([]int, len(sents))
 	for i := range order {
@@ -202,7 +219,11 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 			sc.ws = analyze(ws, sc.ws)
 			prev := int32(-1)
 			for i := range ws {
-				cands, lower := c.candidates(&ws[i], &sc, func(key string) bool { return keyCount[key] >= 2 })
+				cands, lower, known := c.candidates(&ws[i], &sc, func(key string) bool { return keyCount[key] > rareMax })
+				sc.own = 0
+				if !known {
+					sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
+				}
 				g := golds[si][2*i]
 				if lower {
 					g = golds[si][2*i+1]
@@ -215,28 +236,118 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 				if len(cands) > 1 {
 					sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
 					tr.Scores(sc.feats, scores)
-					pred = best(cands, scores)
-					tr.Update(sc.feats, int(g), int(pred))
+					pred = c.choose(cands, &ws[i], lower, i, &sc, scores, rt.Scores)
+					if pred != g {
+						tr.Update(sc.feats, int(g), int(pred))
+						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, g), 0, 1)
+						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, pred), 0, -1)
+					}
 					tr.Tick()
+					rt.Tick()
 				}
 				prev = pred
 			}
 		}
 	}
-	c.model = tr.Freeze(linear.FreezeOptions{
-		MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits,
-	})
+	fo := linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
+	c.model = tr.Freeze(fo)
+	c.rank = rt.Freeze(fo)
 	return c, nil
 }
 
-func best(cands []int32, scores []float32) int32 {
-	b, bs := cands[0], float32(math.Inf(-1))
-	for _, id := range cands {
-		if scores[id] > bs {
-			b, bs = id, scores[id]
+// rerank is the number of candidates, best by class score, that rank
+// rescores.
+const rerank = 16
+
+// choose returns the best of cands: among the rerank best by class score
+// (scores), the one with the highest class plus rank score.
+func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc *scratch, scores []float32, rank func([]uint64, []float32)) int32 {
+	top := append(sc.top[:0], cands...)
+	if len(top) > rerank {
+		slices.SortStableFunc(top, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+		top = top[:rerank]
+	}
+	sc.top = top
+	b, bs := top[0], float32(math.Inf(-1))
+	var r [1]float32
+	for _, id := range top {
+		sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
+		rank(sc.cf, r[:])
+		if s := scores[id] + r[0]; s > bs {
+			b, bs = id, s
 		}
 	}
 	return b
+}
+
+// rankTemplateNames describes the templates of candFeatures.
+var rankTemplateNames = []string{
+	"lemma-seen-with-u+u", "lemma-seen", "lemma-seen-with-u+casing",
+	"feat+u", "feat+x", "feat+suf1+u", "feat+suf2+u", "feat+suf3+u", "feat+suf4+u",
+}
+
+// Templates of candFeatures (hashed with ids after those of extract).
+const (
+	rKnownU = numTemplates + iota
+	rKnownAny
+	rKnownCase
+	rFeatU
+	rFeatX
+	rFeatSuf // 4 templates
+)
+
+// candFeatures appends the rank features of class id for word i (w, whose
+// analysis is sc.ws[i]) to out.
+func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int, sc *scratch, id int32) []uint64 {
+	a := &sc.ws[i]
+	if c.kind == kindLemma {
+		f := w.Form
+		if lower {
+			f = a.lower
+		}
+		l, ok := c.rules[id].Apply(f)
+		if !ok {
+			return out
+		}
+		l = strings.ToLower(l)
+		// In training, a lemma counts as seen when words other than this
+		// one's dictionary entry had it (sc.own is the entry's count).
+		ku := b2u(c.lemmas[l+"\t"+w.UPOS] > sc.own)
+		ka := b2u(c.lemmas[l+"\t"] > sc.own)
+		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(c.rules[id].Case)))
+	}
+	n := len(a.runes) - 1
+	for _, p := range c.parts[id] {
+		out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
+		for k := 1; k <= 4 && k <= n; k++ {
+			out = append(out, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
+		}
+	}
+	return out
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// splitFeats fills c.parts (FEATS components).
+func (c *component) splitFeats() {
+	if c.kind != kindFeats {
+		return
+	}
+	c.parts = make([][]uint64, len(c.classes))
+	for i, name := range c.classes {
+		if name == "_" {
+			c.parts[i] = []uint64{hs("_")}
+			continue
+		}
+		for _, p := range strings.Split(name, "|") {
+			c.parts[i] = append(c.parts[i], hs(p))
+		}
+	}
 }
 
 // parseRules fills c.rules from c.classes (lemma components).
@@ -257,35 +368,38 @@ func (c *component) parseRules() error {
 
 // scratch is the per-call working memory of predict and train.
 type scratch struct {
+	own    int // training: occurrences of the word's dictionary entry
 	ws     []word
 	feats  []uint64
+	cf     []uint64
+	top    []int32
 	cands  []int32
 	scores []float32
 }
 
-// candidates returns the candidate classes of w, most likely first, and
+// candidates returns the candidate classes of w, most likely first,
 // whether lemma rules are to be applied to the lowercased form (the
-// dictionary's lowercase level). known says whether a dictionary key counts
-// (in training: seen at least twice).
-func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) bool) ([]int32, bool) {
-	lower := strings.ToLower(w.Form)
+// dictionary's lowercase level), and whether they come from the
+// dictionary. known says whether a dictionary key counts (in training:
+// seen more than rareMax times).
+func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
 	for _, k := range [...]string{
 		key(levelTags, w.Form, w.UPOS, w.XPOS),
 		key(levelUPOS, w.Form, w.UPOS),
-		key(levelLower, lower, w.UPOS),
+		key(levelLower, strings.ToLower(w.Form), w.UPOS),
 	} {
 		if l, ok := c.cands[k]; ok {
 			if known != nil && !known(k) {
 				break
 			}
-			return l, k[0] == levelLower
+			return l, k[0] == levelLower, true
 		}
 	}
 	if c.kind == kindFeats {
 		if l, ok := c.cands[key(indexTags, w.UPOS, w.XPOS)]; ok {
-			return l, false
+			return l, false, false
 		}
-		return c.cands[key(indexUPOS, w.UPOS)], false
+		return c.cands[key(indexUPOS, w.UPOS)], false, false
 	}
 	// Lemma rules of the word's UPOS that apply to the form, by casing and
 	// stripped suffix.
@@ -303,7 +417,7 @@ func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) b
 			}
 		}
 	}
-	return sc.cands, false
+	return sc.cands, false, false
 }
 
 func startsRune(b byte) bool { return b&0xC0 != 0x80 }
@@ -317,7 +431,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 	}
 	prev := int32(-1)
 	for i := range ws {
-		cands, lower := c.candidates(&ws[i], sc, nil)
+		cands, lower, _ := c.candidates(&ws[i], sc, nil)
 		if len(cands) == 0 {
 			prev = -1
 			out[i] = c.fallback(&ws[i])
@@ -327,7 +441,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 		if len(cands) > 1 {
 			sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
 			c.model.Scores(sc.feats, sc.scores)
-			pred = best(cands, sc.scores)
+			pred = c.choose(cands, &ws[i], lower, i, sc, sc.scores, c.rank.Scores)
 		}
 		prev = pred
 		if c.kind == kindFeats {
@@ -371,9 +485,14 @@ type Data struct {
 	Keys  []string `msgpack:"keys"`
 	Ends  []uint32 `msgpack:"ends"`
 	Cands []uint32 `msgpack:"cands"`
-	// Weights is the perceptron that chooses among candidates, in the
-	// layout of parser/linear.
+	// Weights is the perceptron that scores classes, and Rank the one
+	// that scores candidates by their own features, in the layout of
+	// parser/linear.
 	Weights modelfmt.Classifier `msgpack:"weights"`
+	Rank    modelfmt.Classifier `msgpack:"rank"`
+	// Lemmas (lemmatizers only) are the lowercased lemmas seen in
+	// training, each as "lemma\tUPOS" and as "lemma\t", sorted.
+	Lemmas []string `msgpack:"lemmas"`
 }
 
 // data returns the serialisable form of c.
@@ -390,6 +509,11 @@ func (c *component) data() *Data {
 		d.Ends = append(d.Ends, uint32(len(d.Cands)))
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
+	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
+	for l := range c.lemmas {
+		d.Lemmas = append(d.Lemmas, l)
+	}
+	slices.Sort(d.Lemmas)
 	return d
 }
 
@@ -439,5 +563,16 @@ func fromData(d *Data, want kind) (*component, error) {
 		return nil, fmt.Errorf("morph: %s: the weights have %d classes, want %d", want, m.NumClasses(), n)
 	}
 	c.model = m
+	if c.rank, err = linear.FromClassifier(&d.Rank); err != nil {
+		return nil, fmt.Errorf("morph: %s: %w", want, err)
+	}
+	if c.rank.NumClasses() != 1 {
+		return nil, fmt.Errorf("morph: %s: the rank weights have %d classes, want 1", want, c.rank.NumClasses())
+	}
+	c.lemmas = make(map[string]int, len(d.Lemmas))
+	for _, l := range d.Lemmas {
+		c.lemmas[l] = 1
+	}
+	c.splitFeats()
 	return c, nil
 }
