@@ -70,10 +70,11 @@ type component struct {
 	// class): for lemmas, whether the lemma it gives was seen in
 	// training; for FEATS, each of its features with the word's suffixes
 	// and tags. A candidate's score is its class score plus its rank
-	// score.
+	// score (plus, for FEATS, the scores of its parts).
 	rank   *linear.Model
 	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training
-	parts  [][]uint64     // FEATS: the hashes of the features of each class
+	hashes [][]uint64     // FEATS: the hashes of the features of each class
+	parts  *featParts     // FEATS: the per-feature classifiers
 }
 
 // Options configures training.
@@ -249,10 +250,44 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 			}
 		}
 	}
+	c.prune()
 	fo := linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
 	c.model = tr.Freeze(fo)
 	c.rank = rt.Freeze(fo)
+	if k == kindFeats {
+		p, err := trainFeatParts(c, sents, epochs, opt.Seed)
+		if err != nil {
+			return nil, err
+		}
+		c.parts = p // nil without features
+	}
 	return c, nil
+}
+
+// prune drops the dictionary entries that lookups do not need: a form's
+// entry with its tags when it equals the entry with its UPOS, and the
+// entry of a lowercase form with its UPOS when it equals the lowercase
+// level's. Lookups fall through to the same candidates.
+func (c *component) prune() {
+	// Two passes, so that the result does not depend on map order.
+	for _, level := range []byte{levelTags, levelUPOS} {
+		for k, l := range c.cands {
+			if k[0] != level {
+				continue
+			}
+			f := strings.Split(k[1:], "\t")
+			next := key(levelUPOS, f[0], f[1])
+			if level == levelUPOS {
+				if strings.ToLower(f[0]) != f[0] {
+					continue
+				}
+				next = key(levelLower, f[0], f[1])
+			}
+			if n, ok := c.cands[next]; ok && slices.Equal(n, l) {
+				delete(c.cands, k)
+			}
+		}
+	}
 }
 
 // rerank is the number of candidates, best by class score, that rank
@@ -268,12 +303,27 @@ func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc 
 		top = top[:rerank]
 	}
 	sc.top = top
+	var ps []float32
+	if c.parts != nil {
+		if len(sc.parts) < len(c.parts.classes) {
+			sc.parts = make([]float32, len(c.parts.classes))
+		}
+		ps = sc.parts
+		sc.cf = extract(sc.cf[:0], sc.ws, i, -1)
+		c.parts.model.Scores(sc.cf, ps)
+	}
 	b, bs := top[0], float32(math.Inf(-1))
 	var r [1]float32
 	for _, id := range top {
 		sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
 		rank(sc.cf, r[:])
-		if s := scores[id] + r[0]; s > bs {
+		s := scores[id] + r[0]
+		if ps != nil {
+			for _, pc := range c.parts.idx[id] {
+				s += ps[pc]
+			}
+		}
+		if s > bs {
 			b, bs = id, s
 		}
 	}
@@ -317,7 +367,7 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(c.rules[id].Case)))
 	}
 	n := len(a.runes) - 1
-	for _, p := range c.parts[id] {
+	for _, p := range c.hashes[id] {
 		out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
 		for k := 1; k <= 4 && k <= n; k++ {
 			out = append(out, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
@@ -333,19 +383,19 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// splitFeats fills c.parts (FEATS components).
+// splitFeats fills c.hashes (FEATS components).
 func (c *component) splitFeats() {
 	if c.kind != kindFeats {
 		return
 	}
-	c.parts = make([][]uint64, len(c.classes))
+	c.hashes = make([][]uint64, len(c.classes))
 	for i, name := range c.classes {
 		if name == "_" {
-			c.parts[i] = []uint64{hs("_")}
+			c.hashes[i] = []uint64{hs("_")}
 			continue
 		}
 		for _, p := range strings.Split(name, "|") {
-			c.parts[i] = append(c.parts[i], hs(p))
+			c.hashes[i] = append(c.hashes[i], hs(p))
 		}
 	}
 }
@@ -373,6 +423,7 @@ type scratch struct {
 	feats  []uint64
 	cf     []uint64
 	top    []int32
+	parts  []float32
 	cands  []int32
 	scores []float32
 }
@@ -493,6 +544,12 @@ type Data struct {
 	// Lemmas (lemmatizers only) are the lowercased lemmas seen in
 	// training, each as "lemma\tUPOS" and as "lemma\t", sorted.
 	Lemmas []string `msgpack:"lemmas"`
+	// Parts (FEATS taggers whose classes have features) are the classes
+	// of the per-feature classifiers, PartWeights their weights: for each
+	// feature name in order, "Name=" (its absence) then "Name=Value" for
+	// each value, sorted.
+	Parts       []string            `msgpack:"parts"`
+	PartWeights modelfmt.Classifier `msgpack:"part_weights"`
 }
 
 // data returns the serialisable form of c.
@@ -514,6 +571,10 @@ func (c *component) data() *Data {
 		d.Lemmas = append(d.Lemmas, l)
 	}
 	slices.Sort(d.Lemmas)
+	if c.parts != nil {
+		d.Parts = slices.Clone(c.parts.classes)
+		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
+	}
 	return d
 }
 
@@ -549,6 +610,9 @@ func fromData(d *Data, want kind) (*component, error) {
 		if end < start || end > uint32(len(ids)) {
 			return nil, fmt.Errorf("morph: %s: key %d: candidates end at %d, want %d..%d", want, i, end, start, len(ids))
 		}
+		if i > 0 && k <= d.Keys[i-1] {
+			return nil, fmt.Errorf("morph: %s: key %d (%q) is not after the one before", want, i, k)
+		}
 		if end == start || k == "" {
 			return nil, fmt.Errorf("morph: %s: key %d (%q) is empty or has no candidates", want, i, k)
 		}
@@ -574,5 +638,19 @@ func fromData(d *Data, want kind) (*component, error) {
 		c.lemmas[l] = 1
 	}
 	c.splitFeats()
+	if len(d.Parts) > 0 {
+		if want != kindFeats {
+			return nil, fmt.Errorf("morph: %s: FEATS parts in a %s", want, want)
+		}
+		if c.parts, err = newFeatParts(c.classes, slices.Clone(d.Parts)); err != nil {
+			return nil, err
+		}
+		if c.parts.model, err = linear.FromClassifier(&d.PartWeights); err != nil {
+			return nil, fmt.Errorf("morph: %s: %w", want, err)
+		}
+		if c.parts.model.NumClasses() != len(d.Parts) {
+			return nil, fmt.Errorf("morph: %s: the part weights have %d classes, want %d", want, c.parts.model.NumClasses(), len(d.Parts))
+		}
+	}
 	return c, nil
 }

@@ -263,6 +263,30 @@ func TestFromDataErrors(t *testing.T) {
 			t.Logf("%s: %v", name, err)
 		}
 	}
+	f, err := TrainFeatsTagger(readFixture(t, "en_ewt-dev-40.conllu"), Options{Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range map[string]func(d *Data){
+		"part order":     func(d *Data) { d.Parts[0], d.Parts[1] = d.Parts[1], d.Parts[0] },
+		"missing part":   func(d *Data) { d.Parts = d.Parts[:len(d.Parts)-1] },
+		"part weights":   func(d *Data) { d.PartWeights = d.Rank },
+		"parts in lemma": func(d *Data) { d.Kind = "lemma" },
+	} {
+		d := f.Data()
+		spoil(d)
+		var err error
+		if d.Kind == "lemma" {
+			_, err = LemmatizerFromData(d)
+		} else {
+			_, err = FeatsTaggerFromData(d)
+		}
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
 	if _, err := LemmatizerFromData(nil); err == nil {
 		t.Error("nil: no error")
 	}

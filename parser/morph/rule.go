@@ -49,13 +49,13 @@ func (r Rule) String() string {
 func ParseRule(s string) (Rule, error) {
 	f := strings.Split(s, "\t")
 	if len(f) != 5 || len(f[0]) != 1 {
-		return Rule{}, fmt.Errorf("lemma rule %q: want a casing letter and four tab-separated strings", s)
+		return Rule{}, fmt.Errorf("morph: lemma rule %q: want a casing letter and four tab-separated strings", s)
 	}
 	c := Casing(f[0][0])
 	switch c {
 	case KeepCase, Lower, Title, Upper:
 	default:
-		return Rule{}, fmt.Errorf("lemma rule %q: unknown casing %q", s, f[0])
+		return Rule{}, fmt.Errorf("morph: lemma rule %q: unknown casing %q", s, f[0])
 	}
 	return Rule{c, f[1], f[2], f[3], f[4]}, nil
 }
