@@ -24,13 +24,24 @@
 // missing from the dictionary is guessed: its candidates are the FEATS
 // seen with its UPOS and XPOS (else its UPOS), or the lemma rules seen with
 // its UPOS that apply to its form (the stripped prefix and suffix must
-// match). When there is one candidate it is taken; otherwise a multi-class
-// averaged perceptron (package linear; Collins 2002) chooses among them
-// from features of the form's suffixes, prefixes and shape, its UPOS and
-// XPOS, the neighbouring words and tags, and the class chosen for the
-// previous word. The perceptron learns from the ambiguous known words and,
-// standing for unknown words, from the words whose dictionary entry was
-// seen once in training (Ratnaparkhi 1996's rare words).
+// match). When there is one candidate it is taken; otherwise averaged
+// perceptrons (package linear; Collins 2002) choose among them. A
+// candidate's score is the sum of
+//
+//   - its class score, from features of the form's suffixes, prefixes and
+//     shape, its UPOS and XPOS, the neighbouring words and tags, and the
+//     class chosen for the previous word;
+//   - a score of the candidate's own features: for a lemma rule, whether
+//     the lemma it gives was a training lemma; for FEATS, each of its
+//     features with the word's suffixes and tags;
+//   - for FEATS, the per-feature classifiers' scores of its value of each
+//     feature name (or of the feature's absence), so that the prediction
+//     is always a FEATS string seen in training but rare strings share
+//     the evidence of their features.
+//
+// The perceptrons learn from the ambiguous known words and, standing for
+// unknown words, from the words whose dictionary entry was seen at most
+// three times in training (Ratnaparkhi 1996's rare words).
 //
 // The UPOS and XPOS decide between candidates: they are part of every
 // dictionary key and of every feature. At prediction time they are the
@@ -48,6 +59,10 @@
 //	'u' UPOS                 FEATS seen with the UPOS (unknown words)
 //	'c' casing UPOS suffix   lemma rules of the casing seen with the UPOS
 //	                         whose SuffixDel is suffix (unknown words)
+//
+// Entries a lookup does not need are dropped: a '1' entry equal to the
+// '2' entry of its form and UPOS, and a '2' entry of a lowercase form equal
+// to its '3' entry.
 //
 // A Lemmatizer or FeatsTagger is immutable once trained or decoded and
 // safe for concurrent use; each call allocates its own working memory.
