@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/linear"
@@ -40,17 +41,19 @@ const (
 	indexRule  = 'c'
 )
 
-func key(level byte, fields ...string) string {
-	var b strings.Builder
-	b.WriteByte(level)
+// appendKey appends the key of the level and fields to b.
+func appendKey(b []byte, level byte, fields ...string) []byte {
+	b = append(b, level)
 	for i, f := range fields {
 		if i > 0 {
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		}
-		b.WriteString(f)
+		b = append(b, f...)
 	}
-	return b.String()
+	return b
 }
+
+func key(level byte, fields ...string) string { return string(appendKey(nil, level, fields...)) }
 
 // maxSuffixDel is the longest SuffixDel (in bytes) looked up for unknown
 // words; longer rules are used only through the dictionary.
@@ -66,6 +69,7 @@ type component struct {
 	rules   []Rule // lemma: the rule of each class
 	cands   map[string][]int32
 	model   *linear.Model
+	free    freelist.List[scratch] // per-call working memory
 	// rank scores a candidate by features of the candidate itself (one
 	// class): for lemmas, whether the lemma it gives was seen in
 	// training; for FEATS, each of its features with the word's suffixes
@@ -217,10 +221,10 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws)
+			sc.ws = analyze(ws, sc.ws, &sc.offs)
 			prev := int32(-1)
 			for i := range ws {
-				cands, lower, known := c.candidates(&ws[i], &sc, func(key string) bool { return keyCount[key] > rareMax })
+				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
 				sc.own = 0
 				if !known {
 					sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
@@ -418,7 +422,9 @@ func (c *component) parseRules() error {
 
 // scratch is the per-call working memory of predict and train.
 type scratch struct {
-	own    int // training: occurrences of the word's dictionary entry
+	offs   []int  // rune offsets of the words (analyze)
+	kb     []byte // the key being looked up
+	own    int    // training: occurrences of the word's dictionary entry
 	ws     []word
 	feats  []uint64
 	cf     []uint64
@@ -433,24 +439,30 @@ type scratch struct {
 // dictionary's lowercase level), and whether they come from the
 // dictionary. known says whether a dictionary key counts (in training:
 // seen more than rareMax times).
-func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
-	for _, k := range [...]string{
-		key(levelTags, w.Form, w.UPOS, w.XPOS),
-		key(levelUPOS, w.Form, w.UPOS),
-		key(levelLower, strings.ToLower(w.Form), w.UPOS),
-	} {
-		if l, ok := c.cands[k]; ok {
-			if known != nil && !known(k) {
+func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
+	for _, level := range [...]byte{levelTags, levelUPOS, levelLower} {
+		switch level {
+		case levelTags:
+			sc.kb = appendKey(sc.kb[:0], level, w.Form, w.UPOS, w.XPOS)
+		case levelUPOS:
+			sc.kb = appendKey(sc.kb[:0], level, w.Form, w.UPOS)
+		default:
+			sc.kb = appendKey(sc.kb[:0], level, sc.ws[i].lower, w.UPOS)
+		}
+		if l, ok := c.cands[string(sc.kb)]; ok {
+			if known != nil && !known(string(sc.kb)) {
 				break
 			}
-			return l, k[0] == levelLower, true
+			return l, level == levelLower, true
 		}
 	}
 	if c.kind == kindFeats {
-		if l, ok := c.cands[key(indexTags, w.UPOS, w.XPOS)]; ok {
+		sc.kb = appendKey(sc.kb[:0], indexTags, w.UPOS, w.XPOS)
+		if l, ok := c.cands[string(sc.kb)]; ok {
 			return l, false, false
 		}
-		return c.cands[key(indexUPOS, w.UPOS)], false, false
+		sc.kb = appendKey(sc.kb[:0], indexUPOS, w.UPOS)
+		return c.cands[string(sc.kb)], false, false
 	}
 	// Lemma rules of the word's UPOS that apply to the form, by casing and
 	// stripped suffix.
@@ -461,7 +473,8 @@ func (c *component) candidates(w *conllu.Word, sc *scratch, known func(string) b
 			if n < len(f) && n > 0 && !startsRune(f[len(f)-n]) {
 				continue
 			}
-			for _, id := range c.cands[key(indexRule, string(cs), w.UPOS, f[len(f)-n:])] {
+			sc.kb = appendKey(sc.kb[:0], indexRule, string(cs), w.UPOS, f[len(f)-n:])
+			for _, id := range c.cands[string(sc.kb)] {
 				if c.rules[id].Applies(w.Form) {
 					sc.cands = append(sc.cands, id)
 				}
@@ -476,13 +489,13 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 // predict writes the predicted class name of each word of ws into out
 // (lemma components: the lemma).
 func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
-	sc.ws = analyze(ws, sc.ws)
+	sc.ws = analyze(ws, sc.ws, &sc.offs)
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}
 	prev := int32(-1)
 	for i := range ws {
-		cands, lower, _ := c.candidates(&ws[i], sc, nil)
+		cands, lower, _ := c.candidates(&ws[i], i, sc, nil)
 		if len(cands) == 0 {
 			prev = -1
 			out[i] = c.fallback(&ws[i])

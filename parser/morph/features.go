@@ -76,18 +76,29 @@ type word struct {
 }
 
 // analyze prepares the words of a sentence for extract.
-func analyze(ws []conllu.Word, out []word) []word {
+func analyze(ws []conllu.Word, out []word, offs *[]int) []word {
 	out = out[:0]
+	n := 0
 	for i := range ws {
 		w := &ws[i]
 		lw := strings.ToLower(w.Form)
-		a := word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)}
-		for off := range lw {
-			a.runes = append(a.runes, off)
-		}
-		a.runes = append(a.runes, len(lw))
-		out = append(out, a)
+		n += len(lw) + 1
+		out = append(out, word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)})
 	}
+	// The rune offsets of all words share one array.
+	if cap(*offs) < n {
+		*offs = make([]int, 0, n)
+	}
+	o := (*offs)[:0]
+	for i := range out {
+		start := len(o)
+		for off := range out[i].lower {
+			o = append(o, off)
+		}
+		o = append(o, len(out[i].lower))
+		out[i].runes = o[start:len(o):len(o)]
+	}
+	*offs = o
 	return out
 }
 

@@ -65,7 +65,8 @@
 // to its '3' entry.
 //
 // A Lemmatizer or FeatsTagger is immutable once trained or decoded and
-// safe for concurrent use; each call allocates its own working memory.
+// safe for concurrent use; calls reuse working memory from a free list
+// (internal/freelist).
 package morph
 
 import (
@@ -122,8 +123,12 @@ func (c *component) run(ws []conllu.Word, dst []string) []string {
 		dst = make([]string, len(ws))
 	}
 	dst = dst[:len(ws)]
-	var sc scratch
-	c.predict(ws, dst, &sc)
+	sc := c.free.Get()
+	if sc == nil {
+		sc = new(scratch)
+	}
+	c.predict(ws, dst, sc)
+	c.free.Put(sc)
 	return dst
 }
 

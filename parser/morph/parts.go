@@ -150,13 +150,13 @@ func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, seed int
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws)
+			sc.ws = analyze(ws, sc.ws, &sc.offs)
 			for i := range ws {
 				id, ok := classID[ws[i].Feats]
 				if !ok {
 					continue
 				}
-				if cands, _, _ := c.candidates(&ws[i], &sc, never); len(cands) <= 1 {
+				if cands, _, _ := c.candidates(&ws[i], i, &sc, never); len(cands) <= 1 {
 					continue
 				}
 				sc.feats = extract(sc.feats[:0], sc.ws, i, -1)
