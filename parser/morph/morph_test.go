@@ -61,11 +61,17 @@ func (s scores) String() string {
 }
 
 func evaluate(l *Lemmatizer, f *FeatsTagger, sents []*conllu.Sentence) scores {
+	return evaluatePredicted(l, f, sents, sents)
+}
+
+// evaluatePredicted scores the lemmas and FEATS predicted from in against
+// gold (the same sentences, with other tags).
+func evaluatePredicted(l *Lemmatizer, f *FeatsTagger, in, gold []*conllu.Sentence) scores {
 	var n, lem, uf, fe int
 	var lemmas, feats []string
-	for _, s := range sents {
-		lemmas = l.Lemmas(s.Words, lemmas)
-		feats = f.Feats(s.Words, feats)
+	for si, s := range gold {
+		lemmas = l.Lemmas(in[si].Words, lemmas)
+		feats = f.Feats(in[si].Words, feats)
 		for i, w := range s.Words {
 			n++
 			// conll18_ud_eval.py counts a gold lemma "_" as matched.
