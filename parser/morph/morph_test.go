@@ -3,6 +3,7 @@ package morph
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -323,5 +324,16 @@ func TestConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestDeterministic trains twice on the same data: the models must be
+// identical.
+func TestDeterministic(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	l1, f1 := trainBoth(t, train)
+	l2, f2 := trainBoth(t, train)
+	if !reflect.DeepEqual(l1.Data(), l2.Data()) || !reflect.DeepEqual(f1.Data(), f2.Data()) {
+		t.Error("two trainings on the same data gave different models")
 	}
 }
