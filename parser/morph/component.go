@@ -1,0 +1,669 @@
+package morph
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"github.com/transparse/transparse/internal/freelist"
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+// kind is what a component predicts.
+type kind int
+
+const (
+	kindLemma kind = iota
+	kindFeats
+)
+
+func (k kind) String() string {
+	if k == kindLemma {
+		return "lemma"
+	}
+	return "feats"
+}
+
+// The level bytes of dictionary and candidate-index keys (see the package
+// documentation).
+const (
+	levelTags  = '1'
+	levelUPOS  = '2'
+	levelLower = '3'
+	indexTags  = 't'
+	indexUPOS  = 'u'
+	indexRule  = 'c'
+)
+
+// appendKey appends the key of the level and fields to b.
+func appendKey(b []byte, level byte, fields ...string) []byte {
+	b = append(b, level)
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, '\t')
+		}
+		b = append(b, f...)
+	}
+	return b
+}
+
+func key(level byte, fields ...string) string { return string(appendKey(nil, level, fields...)) }
+
+// maxSuffixDel is the longest SuffixDel (in bytes) looked up for unknown
+// words; longer rules are used only through the dictionary.
+const maxSuffixDel = 24
+
+// component is a lemmatizer or a FEATS tagger: a dictionary of candidate
+// classes for known words, a candidate index for unknown ones, and an
+// averaged perceptron that chooses among several candidates. It is
+// immutable after training and safe for concurrent use.
+type component struct {
+	kind    kind
+	classes []string
+	rules   []Rule // lemma: the rule of each class
+	cands   map[string][]int32
+	model   *linear.Model
+	free    freelist.List[scratch] // per-call working memory
+	// rank scores a candidate by features of the candidate itself (one
+	// class): for lemmas, whether the lemma it gives was seen in
+	// training; for FEATS, each of its features with the word's suffixes
+	// and tags. A candidate's score is its class score plus its rank
+	// score (plus, for FEATS, the scores of its parts).
+	rank   *linear.Model
+	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training
+	hashes [][]uint64     // FEATS: the hashes of the features of each class
+	parts  *featParts     // FEATS: the per-feature classifiers
+}
+
+// Options configures training.
+type Options struct {
+	// Epochs is the number of passes over the training data (0 means
+	// DefaultEpochs).
+	Epochs int
+	// Seed seeds the order of sentences in each epoch.
+	Seed int64
+}
+
+// rareMax is the largest number of occurrences of a dictionary entry for
+// which a training word stands for an unknown word.
+const rareMax = 3
+
+// DefaultEpochs is the number of training epochs when Options.Epochs is 0.
+const DefaultEpochs = 8
+
+// gold returns the gold class name of w, or "" when w has no annotation of
+// the kind (the word is then not learnt from).
+func (k kind) gold(w *conllu.Word, lower bool) string {
+	if k == kindFeats {
+		if w.Feats == "" {
+			return ""
+		}
+		return w.Feats
+	}
+	if w.Lemma == "" || w.Lemma == "_" && w.Form != "_" {
+		return ""
+	}
+	f := w.Form
+	if lower {
+		f = strings.ToLower(f)
+	}
+	return Derive(f, w.Lemma).String()
+}
+
+// train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
+// the predicted column).
+func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
+	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}}
+	ids := map[string]int32{}
+	class := func(name string) int32 {
+		id, ok := ids[name]
+		if !ok {
+			id = int32(len(c.classes))
+			ids[name] = id
+			c.classes = append(c.classes, name)
+		}
+		return id
+	}
+	// counts[key][class] and the number of occurrences of each key.
+	counts := map[string]map[int32]int{}
+	keyCount := map[string]int{}
+	add := func(key string, id int32) {
+		m := counts[key]
+		if m == nil {
+			m = map[int32]int{}
+			counts[key] = m
+		}
+		m[id]++
+		keyCount[key]++
+	}
+	// golds[si][2*i] is the class of word i of sentence si, -1 for words
+	// without annotation; golds[si][2*i+1] its class at the lowercase
+	// level of the dictionary.
+	golds := make([][]int32, len(sents))
+	words := 0
+	for si, s := range sents {
+		golds[si] = make([]int32, 2*len(s.Words))
+		for i := range s.Words {
+			w := &s.Words[i]
+			name := k.gold(w, false)
+			if name == "" {
+				golds[si][2*i], golds[si][2*i+1] = -1, -1
+				continue
+			}
+			words++
+			id := class(name)
+			golds[si][2*i], golds[si][2*i+1] = id, id
+			lower := strings.ToLower(w.Form)
+			add(key(levelTags, w.Form, w.UPOS, w.XPOS), id)
+			add(key(levelUPOS, w.Form, w.UPOS), id)
+			if k == kindLemma {
+				lw := strings.ToLower(w.Lemma)
+				c.lemmas[lw+"\t"+w.UPOS]++
+				c.lemmas[lw+"\t"]++
+				lid := class(k.gold(w, true))
+				golds[si][2*i+1] = lid
+				add(key(levelLower, lower, w.UPOS), lid)
+				r := Derive(w.Form, w.Lemma)
+				if len(r.SuffixDel) <= maxSuffixDel {
+					add(key(indexRule, string(r.Case), w.UPOS, r.SuffixDel), id)
+				}
+			} else {
+				add(key(levelLower, lower, w.UPOS), id)
+				add(key(indexTags, w.UPOS, w.XPOS), id)
+				add(key(indexUPOS, w.UPOS), id)
+			}
+		}
+	}
+	if words == 0 {
+		return nil, fmt.Errorf("morph: no training words with a %s", k)
+	}
+	if len(c.classes) > linear.MaxClasses {
+		return nil, fmt.Errorf("morph: %d %s classes, at most %d are supported", len(c.classes), k, linear.MaxClasses)
+	}
+	for key, m := range counts {
+		l := make([]int32, 0, len(m))
+		for id := range m {
+			l = append(l, id)
+		}
+		slices.SortFunc(l, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(m[b], m[a]), cmp.Compare(a, b))
+		})
+		c.cands[key] = l
+	}
+	if err := c.parseRules(); err != nil {
+		return nil, err
+	}
+	c.splitFeats()
+
+	// The perceptron learns from the words whose candidates are several:
+	// ambiguous known words and, as unknown words, those whose dictionary
+	// entry was seen once (Ratnaparkhi 1996's rare words).
+	epochs := opt.Epochs
+	if epochs <= 0 {
+		epochs = DefaultEpochs
+	}
+	tr := linear.NewTrainer(len(c.classes))
+	rt := linear.NewTrainer(1)
+	rng := rand.New(rand.NewSource(opt.Seed))
+	order := make([]int, len(sents))
+	for i := range order {
+		order[i] = i
+	}
+	scores := make([]float32, len(c.classes))
+	var sc scratch
+	for e := 0; e < epochs; e++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			ws := sents[si].Words
+			sc.ws = analyze(ws, sc.ws, &sc.offs)
+			prev := int32(-1)
+			for i := range ws {
+				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
+				sc.own = 0
+				if !known {
+					sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
+				}
+				g := golds[si][2*i]
+				if lower {
+					g = golds[si][2*i+1]
+				}
+				if g < 0 || len(cands) == 0 {
+					prev = g
+					continue
+				}
+				pred := cands[0]
+				if len(cands) > 1 {
+					sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
+					tr.Scores(sc.feats, scores)
+					pred = c.choose(cands, &ws[i], lower, i, &sc, scores, rt.Scores)
+					if pred != g {
+						tr.Update(sc.feats, int(g), int(pred))
+						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, g), 0, 1)
+						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, pred), 0, -1)
+					}
+					tr.Tick()
+					rt.Tick()
+				}
+				prev = pred
+			}
+		}
+	}
+	c.prune()
+	fo := linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
+	c.model = tr.Freeze(fo)
+	c.rank = rt.Freeze(fo)
+	if k == kindFeats {
+		p, err := trainFeatParts(c, sents, epochs, opt.Seed)
+		if err != nil {
+			return nil, err
+		}
+		c.parts = p // nil without features
+	}
+	return c, nil
+}
+
+// prune drops the dictionary entries that lookups do not need: a form's
+// entry with its tags when it equals the entry with its UPOS, and the
+// entry of a lowercase form with its UPOS when it equals the lowercase
+// level's. Lookups fall through to the same candidates.
+func (c *component) prune() {
+	// Two passes, so that the result does not depend on map order.
+	for _, level := range []byte{levelTags, levelUPOS} {
+		for k, l := range c.cands {
+			if k[0] != level {
+				continue
+			}
+			f := strings.Split(k[1:], "\t")
+			next := key(levelUPOS, f[0], f[1])
+			if level == levelUPOS {
+				if strings.ToLower(f[0]) != f[0] {
+					continue
+				}
+				next = key(levelLower, f[0], f[1])
+			}
+			if n, ok := c.cands[next]; ok && slices.Equal(n, l) {
+				delete(c.cands, k)
+			}
+		}
+	}
+}
+
+// rerank is the number of candidates, best by class score, that rank
+// rescores.
+const rerank = 16
+
+// choose returns the best of cands: among the rerank best by class score
+// (scores), the one with the highest class plus rank score.
+func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc *scratch, scores []float32, rank func([]uint64, []float32)) int32 {
+	top := append(sc.top[:0], cands...)
+	if len(top) > rerank {
+		slices.SortStableFunc(top, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+		top = top[:rerank]
+	}
+	sc.top = top
+	var ps []float32
+	if c.parts != nil {
+		if len(sc.parts) < len(c.parts.classes) {
+			sc.parts = make([]float32, len(c.parts.classes))
+		}
+		ps = sc.parts
+		sc.cf = extract(sc.cf[:0], sc.ws, i, -1)
+		c.parts.model.Scores(sc.cf, ps)
+	}
+	b, bs := top[0], float32(math.Inf(-1))
+	var r [1]float32
+	for _, id := range top {
+		sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
+		rank(sc.cf, r[:])
+		s := scores[id] + r[0]
+		if ps != nil {
+			for _, pc := range c.parts.idx[id] {
+				s += ps[pc]
+			}
+		}
+		if s > bs {
+			b, bs = id, s
+		}
+	}
+	return b
+}
+
+// rankTemplateNames describes the templates of candFeatures.
+var rankTemplateNames = []string{
+	"lemma-seen-with-u+u", "lemma-seen", "lemma-seen-with-u+casing",
+	"feat+u", "feat+x", "feat+suf1+u", "feat+suf2+u", "feat+suf3+u", "feat+suf4+u",
+}
+
+// Templates of candFeatures (hashed with ids after those of extract).
+const (
+	rKnownU = numTemplates + iota
+	rKnownAny
+	rKnownCase
+	rFeatU
+	rFeatX
+	rFeatSuf // 4 templates
+)
+
+// candFeatures appends the rank features of class id for word i (w, whose
+// analysis is sc.ws[i]) to out.
+func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int, sc *scratch, id int32) []uint64 {
+	a := &sc.ws[i]
+	if c.kind == kindLemma {
+		f := w.Form
+		if lower {
+			f = a.lower
+		}
+		l, ok := c.rules[id].Apply(f)
+		if !ok {
+			return out
+		}
+		l = strings.ToLower(l)
+		// In training, a lemma counts as seen when words other than this
+		// one's dictionary entry had it (sc.own is the entry's count).
+		ku := b2u(c.lemmas[l+"\t"+w.UPOS] > sc.own)
+		ka := b2u(c.lemmas[l+"\t"] > sc.own)
+		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(c.rules[id].Case)))
+	}
+	n := len(a.runes) - 1
+	for _, p := range c.hashes[id] {
+		out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
+		for k := 1; k <= 4 && k <= n; k++ {
+			out = append(out, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
+		}
+	}
+	return out
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// splitFeats fills c.hashes (FEATS components).
+func (c *component) splitFeats() {
+	if c.kind != kindFeats {
+		return
+	}
+	c.hashes = make([][]uint64, len(c.classes))
+	for i, name := range c.classes {
+		if name == "_" {
+			c.hashes[i] = []uint64{hs("_")}
+			continue
+		}
+		for _, p := range strings.Split(name, "|") {
+			c.hashes[i] = append(c.hashes[i], hs(p))
+		}
+	}
+}
+
+// parseRules fills c.rules from c.classes (lemma components).
+func (c *component) parseRules() error {
+	if c.kind != kindLemma {
+		return nil
+	}
+	c.rules = make([]Rule, len(c.classes))
+	for i, name := range c.classes {
+		r, err := ParseRule(name)
+		if err != nil {
+			return err
+		}
+		c.rules[i] = r
+	}
+	return nil
+}
+
+// scratch is the per-call working memory of predict and train.
+type scratch struct {
+	offs   []int  // rune offsets of the words (analyze)
+	kb     []byte // the key being looked up
+	own    int    // training: occurrences of the word's dictionary entry
+	ws     []word
+	feats  []uint64
+	cf     []uint64
+	top    []int32
+	parts  []float32
+	cands  []int32
+	scores []float32
+}
+
+// candidates returns the candidate classes of w, most likely first,
+// whether lemma rules are to be applied to the lowercased form (the
+// dictionary's lowercase level), and whether they come from the
+// dictionary. known says whether a dictionary key counts (in training:
+// seen more than rareMax times).
+func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
+	for _, level := range [...]byte{levelTags, levelUPOS, levelLower} {
+		switch level {
+		case levelTags:
+			sc.kb = appendKey(sc.kb[:0], level, w.Form, w.UPOS, w.XPOS)
+		case levelUPOS:
+			sc.kb = appendKey(sc.kb[:0], level, w.Form, w.UPOS)
+		default:
+			sc.kb = appendKey(sc.kb[:0], level, sc.ws[i].lower, w.UPOS)
+		}
+		if l, ok := c.cands[string(sc.kb)]; ok {
+			if known != nil && !known(string(sc.kb)) {
+				break
+			}
+			return l, level == levelLower, true
+		}
+	}
+	if c.kind == kindFeats {
+		sc.kb = appendKey(sc.kb[:0], indexTags, w.UPOS, w.XPOS)
+		if l, ok := c.cands[string(sc.kb)]; ok {
+			return l, false, false
+		}
+		sc.kb = appendKey(sc.kb[:0], indexUPOS, w.UPOS)
+		return c.cands[string(sc.kb)], false, false
+	}
+	// Lemma rules of the word's UPOS that apply to the form, by casing and
+	// stripped suffix.
+	sc.cands = sc.cands[:0]
+	for _, cs := range casings {
+		f := applyCase(w.Form, cs)
+		for n := 0; n <= len(f) && n <= maxSuffixDel; n++ {
+			if n < len(f) && n > 0 && !startsRune(f[len(f)-n]) {
+				continue
+			}
+			sc.kb = appendKey(sc.kb[:0], indexRule, string(cs), w.UPOS, f[len(f)-n:])
+			for _, id := range c.cands[string(sc.kb)] {
+				if c.rules[id].Applies(w.Form) {
+					sc.cands = append(sc.cands, id)
+				}
+			}
+		}
+	}
+	return sc.cands, false, false
+}
+
+func startsRune(b byte) bool { return b&0xC0 != 0x80 }
+
+// predict writes the predicted class name of each word of ws into out
+// (lemma components: the lemma).
+func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
+	sc.ws = analyze(ws, sc.ws, &sc.offs)
+	if len(sc.scores) < len(c.classes) {
+		sc.scores = make([]float32, len(c.classes))
+	}
+	prev := int32(-1)
+	for i := range ws {
+		cands, lower, _ := c.candidates(&ws[i], i, sc, nil)
+		if len(cands) == 0 {
+			prev = -1
+			out[i] = c.fallback(&ws[i])
+			continue
+		}
+		pred := cands[0]
+		if len(cands) > 1 {
+			sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
+			c.model.Scores(sc.feats, sc.scores)
+			pred = c.choose(cands, &ws[i], lower, i, sc, sc.scores, c.rank.Scores)
+		}
+		prev = pred
+		if c.kind == kindFeats {
+			out[i] = c.classes[pred]
+			continue
+		}
+		f := ws[i].Form
+		if lower {
+			f = strings.ToLower(f)
+		}
+		lemma, ok := c.rules[pred].Apply(f)
+		if !ok {
+			lemma = c.fallback(&ws[i])
+		}
+		out[i] = lemma
+	}
+}
+
+// fallback is the prediction for a word without candidates: its form as
+// lemma, no features.
+func (c *component) fallback(w *conllu.Word) string {
+	if c.kind == kindFeats {
+		return "_"
+	}
+	return w.Form
+}
+
+// Data is the serialisable form of a lemmatizer or a FEATS tagger: plain
+// fields that msgpack (github.com/vmihailenco/msgpack/v5) encodes as they
+// are, for storing beside the other classifiers of a model file.
+type Data struct {
+	// Kind is "lemma" or "feats".
+	Kind string `msgpack:"kind"`
+	// Classes are the class names: lemma rules (Rule.String) or FEATS
+	// strings, in class-id order.
+	Classes []string `msgpack:"classes"`
+	// Keys are the dictionary and candidate-index keys, sorted; the
+	// candidates of Keys[i] are Cands[Ends[i-1]:Ends[i]] (Ends[-1] = 0),
+	// class ids, most frequent first. A key is a level byte and
+	// tab-separated fields (see the package documentation).
+	Keys  []string `msgpack:"keys"`
+	Ends  []uint32 `msgpack:"ends"`
+	Cands []uint32 `msgpack:"cands"`
+	// Weights is the perceptron that scores classes, and Rank the one
+	// that scores candidates by their own features, in the layout of
+	// parser/linear.
+	Weights modelfmt.Classifier `msgpack:"weights"`
+	Rank    modelfmt.Classifier `msgpack:"rank"`
+	// Lemmas (lemmatizers only) are the lowercased lemmas seen in
+	// training, each as "lemma\tUPOS" and as "lemma\t", sorted.
+	Lemmas []string `msgpack:"lemmas"`
+	// Parts (FEATS taggers whose classes have features) are the classes
+	// of the per-feature classifiers, PartWeights their weights: for each
+	// feature name in order, "Name=" (its absence) then "Name=Value" for
+	// each value, sorted.
+	Parts       []string            `msgpack:"parts"`
+	PartWeights modelfmt.Classifier `msgpack:"part_weights"`
+}
+
+// data returns the serialisable form of c.
+func (c *component) data() *Data {
+	d := &Data{Kind: c.kind.String(), Classes: slices.Clone(c.classes)}
+	for k := range c.cands {
+		d.Keys = append(d.Keys, k)
+	}
+	slices.Sort(d.Keys)
+	for _, k := range d.Keys {
+		for _, id := range c.cands[k] {
+			d.Cands = append(d.Cands, uint32(id))
+		}
+		d.Ends = append(d.Ends, uint32(len(d.Cands)))
+	}
+	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
+	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
+	for l := range c.lemmas {
+		d.Lemmas = append(d.Lemmas, l)
+	}
+	slices.Sort(d.Lemmas)
+	if c.parts != nil {
+		d.Parts = slices.Clone(c.parts.classes)
+		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
+	}
+	return d
+}
+
+// fromData checks d and builds the component it describes.
+func fromData(d *Data, want kind) (*component, error) {
+	if d == nil {
+		return nil, errors.New("morph: nil data")
+	}
+	if d.Kind != want.String() {
+		return nil, fmt.Errorf("morph: data of kind %q, want %q", d.Kind, want)
+	}
+	n := len(d.Classes)
+	if n == 0 || n > linear.MaxClasses {
+		return nil, fmt.Errorf("morph: %s: %d classes, want 1..%d", want, n, linear.MaxClasses)
+	}
+	if len(d.Ends) != len(d.Keys) {
+		return nil, fmt.Errorf("morph: %s: %d keys but %d ends", want, len(d.Keys), len(d.Ends))
+	}
+	c := &component{kind: want, classes: slices.Clone(d.Classes), cands: make(map[string][]int32, len(d.Keys))}
+	if err := c.parseRules(); err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(d.Cands))
+	for i, id := range d.Cands {
+		if id >= uint32(n) {
+			return nil, fmt.Errorf("morph: %s: candidate %d: class %d of %d", want, i, id, n)
+		}
+		ids[i] = int32(id)
+	}
+	start := uint32(0)
+	for i, k := range d.Keys {
+		end := d.Ends[i]
+		if end < start || end > uint32(len(ids)) {
+			return nil, fmt.Errorf("morph: %s: key %d: candidates end at %d, want %d..%d", want, i, end, start, len(ids))
+		}
+		if i > 0 && k <= d.Keys[i-1] {
+			return nil, fmt.Errorf("morph: %s: key %d (%q) is not after the one before", want, i, k)
+		}
+		if end == start || k == "" {
+			return nil, fmt.Errorf("morph: %s: key %d (%q) is empty or has no candidates", want, i, k)
+		}
+		c.cands[k] = ids[start:end:end]
+		start = end
+	}
+	m, err := linear.FromClassifier(&d.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("morph: %s: %w", want, err)
+	}
+	if m.NumClasses() != n {
+		return nil, fmt.Errorf("morph: %s: the weights have %d classes, want %d", want, m.NumClasses(), n)
+	}
+	c.model = m
+	if c.rank, err = linear.FromClassifier(&d.Rank); err != nil {
+		return nil, fmt.Errorf("morph: %s: %w", want, err)
+	}
+	if c.rank.NumClasses() != 1 {
+		return nil, fmt.Errorf("morph: %s: the rank weights have %d classes, want 1", want, c.rank.NumClasses())
+	}
+	c.lemmas = make(map[string]int, len(d.Lemmas))
+	for _, l := range d.Lemmas {
+		c.lemmas[l] = 1
+	}
+	c.splitFeats()
+	if len(d.Parts) > 0 {
+		if want != kindFeats {
+			return nil, fmt.Errorf("morph: %s: FEATS parts in a %s", want, want)
+		}
+		if c.parts, err = newFeatParts(c.classes, slices.Clone(d.Parts)); err != nil {
+			return nil, err
+		}
+		if c.parts.model, err = linear.FromClassifier(&d.PartWeights); err != nil {
+			return nil, fmt.Errorf("morph: %s: %w", want, err)
+		}
+		if c.parts.model.NumClasses() != len(d.Parts) {
+			return nil, fmt.Errorf("morph: %s: the part weights have %d classes, want %d", want, c.parts.model.NumClasses(), len(d.Parts))
+		}
+	}
+	return c, nil
+}

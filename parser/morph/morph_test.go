@@ -1,0 +1,339 @@
+package morph
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// readFixture reads a slice of UD English EWT committed with the tests of
+// parser/train (see its testdata/README.md).
+func readFixture(t testing.TB, name string) []*conllu.Sentence {
+	t.Helper()
+	s, err := conllu.ReadFile(filepath.Join("..", "train", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// universal is the set of universal features the CoNLL 2018 evaluation
+// script (conll18_ud_eval.py) compares for UFeats.
+var universal = map[string]bool{
+	"PronType": true, "NumType": true, "Poss": true, "Reflex": true, "Foreign": true,
+	"Abbr": true, "Gender": true, "Animacy": true, "Number": true, "Case": true,
+	"Definite": true, "Degree": true, "VerbForm": true, "Mood": true, "Tense": true,
+	"Aspect": true, "Voice": true, "Evident": true, "Polarity": true, "Person": true,
+	"Polite": true,
+}
+
+// ufeats is the UFeats value of a FEATS string as conll18_ud_eval.py
+// computes it: the universal features, sorted.
+func ufeats(feats string) string {
+	var keep []string
+	for _, f := range strings.Split(feats, "|") {
+		name, _, _ := strings.Cut(f, "=")
+		if universal[name] {
+			keep = append(keep, f)
+		}
+	}
+	slices.Sort(keep)
+	return strings.Join(keep, "|")
+}
+
+// scores are the CoNLL 2018 Lemmas and UFeats accuracies (percent) of a
+// lemmatizer and a FEATS tagger on gold-tagged sentences, and the
+// accuracy on full FEATS strings.
+type scores struct {
+	words                 int
+	lemmas, ufeats, feats float64
+}
+
+func (s scores) String() string {
+	return fmt.Sprintf("%d words: Lemmas %.2f, UFeats %.2f, FEATS %.2f", s.words, s.lemmas, s.ufeats, s.feats)
+}
+
+func evaluate(l *Lemmatizer, f *FeatsTagger, sents []*conllu.Sentence) scores {
+	return evaluatePredicted(l, f, sents, sents)
+}
+
+// evaluatePredicted scores the lemmas and FEATS predicted from in against
+// gold (the same sentences, with other tags).
+func evaluatePredicted(l *Lemmatizer, f *FeatsTagger, in, gold []*conllu.Sentence) scores {
+	var n, lem, uf, fe int
+	var lemmas, feats []string
+	for si, s := range gold {
+		lemmas = l.Lemmas(in[si].Words, lemmas)
+		feats = f.Feats(in[si].Words, feats)
+		for i, w := range s.Words {
+			n++
+			// conll18_ud_eval.py counts a gold lemma "_" as matched.
+			if w.Lemma == "_" || lemmas[i] == w.Lemma {
+				lem++
+			}
+			if ufeats(feats[i]) == ufeats(w.Feats) {
+				uf++
+			}
+			if feats[i] == w.Feats {
+				fe++
+			}
+		}
+	}
+	pc := func(k int) float64 { return 100 * float64(k) / float64(n) }
+	return scores{n, pc(lem), pc(uf), pc(fe)}
+}
+
+func trainBoth(t testing.TB, train []*conllu.Sentence) (*Lemmatizer, *FeatsTagger) {
+	t.Helper()
+	l, err := TrainLemmatizer(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := TrainFeatsTagger(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, f
+}
+
+func TestDeriveApply(t *testing.T) {
+	for _, c := range []struct{ form, lemma, rule string }{
+		{"running", "run", "f\t\t\tning\t"},
+		{"The", "the", "l\t\t\t\t"},
+		{"Running", "run", "l\t\t\tning\t"},
+		{"went", "go", "f\t\t\twent\tgo"},
+		{"children", "child", "f\t\t\tren\t"},
+		{"legnagyobb", "nagy", "f\tleg\t\tobb\t"},
+		{"evlerinden", "ev", "f\t\t\tlerinden\t"},
+		{"İstanbul'da", "İstanbul", "f\t\t\t'da\t"},
+		{"USA", "USA", "f\t\t\t\t"},
+		{"usa", "USA", "u\t\t\t\t"},
+		{"PARIS", "Paris", "t\t\t\t\t"},
+	} {
+		r := Derive(c.form, c.lemma)
+		if r.String() != c.rule {
+			t.Errorf("Derive(%q, %q) = %q, want %q", c.form, c.lemma, r, c.rule)
+		}
+		if got, ok := r.Apply(c.form); !ok || got != c.lemma {
+			t.Errorf("%q.Apply(%q) = %q, %v; want %q", r, c.form, got, ok, c.lemma)
+		}
+		p, err := ParseRule(r.String())
+		if err != nil || p != r {
+			t.Errorf("ParseRule(%q) = %+v, %v", r, p, err)
+		}
+	}
+	if _, ok := Derive("running", "run").Apply("walked"); ok {
+		t.Error("a rule stripping \"ning\" applied to \"walked\"")
+	}
+	for _, bad := range []string{"", "f\t\t\t", "x\t\t\t\t", "ff\t\t\t\t"} {
+		if _, err := ParseRule(bad); err == nil {
+			t.Errorf("ParseRule(%q) gave no error", bad)
+		}
+	}
+}
+
+// TestDeriveFixture checks that the rule derived from every (form, lemma)
+// of the fixture gives the lemma back.
+func TestDeriveFixture(t *testing.T) {
+	for _, s := range readFixture(t, "en_ewt-train-150.conllu") {
+		for _, w := range s.Words {
+			if got, ok := Derive(w.Form, w.Lemma).Apply(w.Form); !ok || got != w.Lemma {
+				t.Errorf("%q -> %q: the derived rule gives %q, %v", w.Form, w.Lemma, got, ok)
+			}
+		}
+	}
+}
+
+// baselines are the Lemmas accuracy of the lowercased form and the FEATS
+// accuracy of the most frequent FEATS of each UPOS in train.
+func baselines(train, dev []*conllu.Sentence) (lemma, feats float64) {
+	byUPOS := map[string]map[string]int{}
+	for _, s := range train {
+		for _, w := range s.Words {
+			if byUPOS[w.UPOS] == nil {
+				byUPOS[w.UPOS] = map[string]int{}
+			}
+			byUPOS[w.UPOS][w.Feats]++
+		}
+	}
+	var n, l, f int
+	for _, s := range dev {
+		for _, w := range s.Words {
+			n++
+			if strings.ToLower(w.Form) == w.Lemma {
+				l++
+			}
+			best, bc := "_", 0
+			for v, c := range byUPOS[w.UPOS] {
+				if c > bc || c == bc && v < best {
+					best, bc = v, c
+				}
+			}
+			if best == w.Feats {
+				f++
+			}
+		}
+	}
+	return 100 * float64(l) / float64(n), 100 * float64(f) / float64(n)
+}
+
+func TestTrainFixture(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	dev := readFixture(t, "en_ewt-dev-40.conllu")
+	l, f := trainBoth(t, train)
+	got := evaluate(l, f, dev)
+	bl, bf := baselines(train, dev)
+	t.Logf("dev: %v; baselines: Lemmas %.2f, FEATS %.2f", got, bl, bf)
+	if got.lemmas <= bl+2 {
+		t.Errorf("Lemmas %.2f, not above the lowercased form's %.2f", got.lemmas, bl)
+	}
+	if got.feats <= bf+2 {
+		t.Errorf("FEATS %.2f, not above the most frequent FEATS by UPOS's %.2f", got.feats, bf)
+	}
+	// The training data itself is mostly memorised.
+	if tr := evaluate(l, f, train); tr.lemmas < 99 || tr.feats < 97 {
+		t.Errorf("on its training data: %v", tr)
+	}
+}
+
+func predictAll(l *Lemmatizer, f *FeatsTagger, sents []*conllu.Sentence) []string {
+	var out []string
+	for _, s := range sents {
+		out = append(out, l.Lemmas(s.Words, nil)...)
+		out = append(out, f.Feats(s.Words, nil)...)
+	}
+	return out
+}
+
+func TestDataRoundTrip(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	dev := readFixture(t, "en_ewt-dev-40.conllu")
+	l, f := trainBoth(t, train)
+	want := predictAll(l, f, dev)
+
+	var d [2]Data
+	for i, src := range []*Data{l.Data(), f.Data()} {
+		b, err := msgpack.Marshal(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := msgpack.Unmarshal(b, &d[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l2, err := LemmatizerFromData(&d[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := FeatsTaggerFromData(&d[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := predictAll(l2, f2, dev); !slices.Equal(got, want) {
+		t.Error("the decoded lemmatizer and FEATS tagger predict otherwise")
+	}
+	if _, err := FeatsTaggerFromData(&d[0]); err == nil {
+		t.Error("a lemmatizer's data decoded as a FEATS tagger")
+	}
+}
+
+func TestFromDataErrors(t *testing.T) {
+	l, err := TrainLemmatizer(readFixture(t, "en_ewt-dev-40.conllu"), Options{Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range map[string]func(d *Data){
+		"kind":           func(d *Data) { d.Kind = "feats" },
+		"no classes":     func(d *Data) { d.Classes = nil },
+		"bad rule":       func(d *Data) { d.Classes[0] = "rule" },
+		"class range":    func(d *Data) { d.Cands[0] = uint32(len(d.Classes)) },
+		"ends":           func(d *Data) { d.Ends = d.Ends[1:] },
+		"ends order":     func(d *Data) { d.Ends[0] = uint32(len(d.Cands) + 1) },
+		"empty key":      func(d *Data) { d.Ends[1] = d.Ends[0] },
+		"weights":        func(d *Data) { d.Weights.Layout = "" },
+		"rank":           func(d *Data) { d.Rank = d.Weights },
+		"weight classes": func(d *Data) { d.Classes = append(d.Classes, "f\t\t\t\t") },
+	} {
+		d := l.Data()
+		spoil(d)
+		if _, err := LemmatizerFromData(d); err == nil {
+			t.Errorf("%s: no error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+	f, err := TrainFeatsTagger(readFixture(t, "en_ewt-dev-40.conllu"), Options{Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range map[string]func(d *Data){
+		"part order":     func(d *Data) { d.Parts[0], d.Parts[1] = d.Parts[1], d.Parts[0] },
+		"missing part":   func(d *Data) { d.Parts = d.Parts[:len(d.Parts)-1] },
+		"part weights":   func(d *Data) { d.PartWeights = d.Rank },
+		"parts in lemma": func(d *Data) { d.Kind = "lemma" },
+	} {
+		d := f.Data()
+		spoil(d)
+		var err error
+		if d.Kind == "lemma" {
+			_, err = LemmatizerFromData(d)
+		} else {
+			_, err = FeatsTaggerFromData(d)
+		}
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+	if _, err := LemmatizerFromData(nil); err == nil {
+		t.Error("nil: no error")
+	}
+	if _, err := TrainFeatsTagger([]*conllu.Sentence{{Words: []conllu.Word{{ID: 1, Form: "a"}}}}, Options{}); err == nil {
+		t.Error("training without FEATS: no error")
+	}
+}
+
+// TestConcurrent annotates from several goroutines at once (run with
+// -race): the results must equal a sequential run.
+func TestConcurrent(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	dev := readFixture(t, "en_ewt-dev-40.conllu")
+	l, f := trainBoth(t, train)
+	want := predictAll(l, f, dev)
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := predictAll(l, f, dev); !slices.Equal(got, want) {
+				errs <- "a concurrent run predicted otherwise"
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestDeterministic trains twice on the same data: the models must be
+// identical.
+func TestDeterministic(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	l1, f1 := trainBoth(t, train)
+	l2, f2 := trainBoth(t, train)
+	if !reflect.DeepEqual(l1.Data(), l2.Data()) || !reflect.DeepEqual(f1.Data(), f2.Data()) {
+		t.Error("two trainings on the same data gave different models")
+	}
+}
