@@ -39,12 +39,16 @@ func newEvalCmd() *cobra.Command {
 	var o evalOptions
 	cmd := &cobra.Command{
 		Use:   "eval [flags] GOLD [PRED]",
-		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, ...)",
+		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, UFeats, ...)",
 		Long: `Eval scores dependency parses against gold CoNLL-U with the metrics of the
 CoNLL 2018 shared task, given gold tokenization: every syntactic word counts,
 punctuation included.
 
   UPOS, XPOS  tagging accuracy
+  UFeats      correct universal features of FEATS (PronType, Gender, Number,
+              Case, Tense, ...; others ignored), compared as a set
+  AllTags     correct UPOS, XPOS and UFeats together
+  Lemmas      correct LEMMA (a gold LEMMA "_" matches anything)
   UAS         correct heads
   LAS         correct heads and universal deprels (the part before ':')
   FullLAS     correct heads and complete deprels, subtypes included
@@ -54,10 +58,11 @@ punctuation included.
   ExactLAS
 
 With two files, PRED is scored against GOLD; both must have the same
-sentences and words, and, as the CoNLL 2018 scorer requires, be annotated
-trees: a sentence whose HEADs are "_" or that has several roots is an
-error, not a score. With one file, GOLD is parsed by a model first (its
-HEAD, DEPREL and DEPS are blanked) and the parse is scored. The gold LEMMA,
+sentences and words (FORMs compared without spaces, as the scorer does),
+and, as the CoNLL 2018 scorer requires, be annotated trees: a sentence
+whose HEADs are "_" or that has several roots is an error, not a score.
+With one file, GOLD is parsed by a model first (its HEAD, DEPREL and DEPS
+are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
 which case the model predicts UPOS and XPOS (LEMMA and FEATS stay blank);
 the output says which. Either file may be "-" for standard input.

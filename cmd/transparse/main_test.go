@@ -712,3 +712,20 @@ func TestTrainMissingInput(t *testing.T) {
 	}
 	wantContains(t, "stderr", stderr, "train: output: the directory "+filepath.Join(dir, "no", "such"))
 }
+
+// TestEvalMorphologyRows checks that eval prints the UFeats, AllTags and
+// Lemmas rows, on the golden pair of parser/eval (counted by hand in its
+// TestScoreMorphologyGolden: 6, 4 and 5 of 7 words correct).
+func TestEvalMorphologyRows(t *testing.T) {
+	dir := filepath.Join("..", "..", "parser", "eval", "testdata")
+	code, stdout, stderr := runCmd(t, "", "eval", filepath.Join(dir, "gold.conllu"), filepath.Join(dir, "pred.conllu"))
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr %q", code, stderr)
+	}
+	wantContains(t, "eval output", stdout,
+		"Sentences: 2   Words: 7\n",
+		"UFeats     |     85.71 |     85.71 |     85.71 |         6 |         7\n",
+		"AllTags    |     57.14 |     57.14 |     57.14 |         4 |         7\n",
+		"Lemmas     |     71.43 |     71.43 |     71.43 |         5 |         7\n",
+	)
+}

@@ -10,6 +10,12 @@
 // error (see Check), not a score. The metrics are:
 //
 //   - UPOS, XPOS: tag accuracy.
+//   - UFeats: the universal features (UniversalFeatures) of FEATS are
+//     correct, compared as a set; other features are ignored, and "_" is
+//     the empty set.
+//   - AllTags: UPOS, XPOS and UFeats are all correct (FEATS restricted to
+//     the universal features, as the script compares them).
+//   - Lemmas: LEMMA is correct; a gold LEMMA "_" matches any predicted one.
 //   - UAS: the head is correct.
 //   - LAS: the head and the universal part of the deprel (before the first
 //     ':') are correct, as in CoNLL 2018.
@@ -32,7 +38,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -49,6 +57,54 @@ var ContentDeprels = map[string]bool{
 	"parataxis": true, "orphan": true, "goeswith": true, "reparandum": true,
 	"root": true, "dep": true,
 }
+
+// UniversalFeatures are the feature names UFeats and AllTags compare; other
+// features of FEATS (language-specific ones, layered ones such as
+// Number[psor]) are ignored. The set is UNIVERSAL_FEATURES of the CoNLL 2018
+// evaluation script.
+var UniversalFeatures = map[string]bool{
+	"PronType": true, "NumType": true, "Poss": true, "Reflex": true,
+	"Foreign": true, "Abbr": true, "Gender": true, "Animacy": true,
+	"Number": true, "Case": true, "Definite": true, "Degree": true,
+	"VerbForm": true, "Mood": true, "Tense": true, "Aspect": true,
+	"Voice": true, "Evident": true, "Polarity": true, "Person": true,
+	"Polite": true,
+}
+
+// UniversalFeats returns the universal features of a FEATS value, sorted and
+// joined by '|' ("Number=Sing|Typo=Yes|Case=Nom" → "Case=Nom|Number=Sing");
+// "" when there are none, as for "_".
+func UniversalFeats(feats string) string {
+	var keep []string
+	for _, f := range strings.Split(feats, "|") {
+		name, _, _ := strings.Cut(f, "=")
+		if UniversalFeatures[name] {
+			keep = append(keep, f)
+		}
+	}
+	slices.Sort(keep)
+	return strings.Join(keep, "|")
+}
+
+// lemmaCorrect reports whether a predicted LEMMA counts as correct: it
+// equals the gold one, or the gold one is "_" (unannotated).
+func lemmaCorrect(gold, pred string) bool { return gold == "_" || gold == pred }
+
+// alignForm returns a FORM as the script compares it: without the Unicode
+// space separators (category Zs).
+func alignForm(form string) string {
+	if !strings.ContainsFunc(form, isZs) {
+		return form
+	}
+	return strings.Map(func(r rune) rune {
+		if isZs(r) {
+			return -1
+		}
+		return r
+	}, form)
+}
+
+func isZs(r rune) bool { return unicode.Is(unicode.Zs, r) }
 
 // UniversalDeprel returns the universal part of a deprel: the text before
 // the first ':' ("nsubj:pass" → "nsubj").
@@ -110,6 +166,9 @@ type Scores struct {
 
 	UPOS     Metric `json:"UPOS"`
 	XPOS     Metric `json:"XPOS"`
+	UFeats   Metric `json:"UFeats"`
+	AllTags  Metric `json:"AllTags"`
+	Lemmas   Metric `json:"Lemmas"`
 	UAS      Metric `json:"UAS"`
 	LAS      Metric `json:"LAS"`
 	FullLAS  Metric `json:"FullLAS"`
@@ -117,17 +176,20 @@ type Scores struct {
 	ExactUAS Metric `json:"ExactUAS"` // counts sentences, not words
 	ExactLAS Metric `json:"ExactLAS"` // counts sentences, not words
 
-	// PredictedUPOS and PredictedXPOS count the predicted words that have
-	// the tag at all (not "_" or ""). When one is 0 the prediction carries
-	// no such tags (a parser that does not predict XPOS, say), and String
-	// says so under the table.
-	PredictedUPOS int `json:"predicted_upos_words"`
-	PredictedXPOS int `json:"predicted_xpos_words"`
+	// PredictedUPOS, PredictedXPOS, PredictedFeats and PredictedLemmas
+	// count the predicted words that have the column at all (not "_" or
+	// ""). When one is 0 the prediction carries no such annotation (a
+	// parser that does not predict XPOS, say), and String says so under the
+	// table.
+	PredictedUPOS   int `json:"predicted_upos_words"`
+	PredictedXPOS   int `json:"predicted_xpos_words"`
+	PredictedFeats  int `json:"predicted_feats_words"`
+	PredictedLemmas int `json:"predicted_lemma_words"`
 }
 
 // MetricNames lists the metrics of Scores in table order. They are the keys
 // of Percentages and the <metric> part of model card score keys.
-var MetricNames = []string{"UPOS", "XPOS", "UAS", "LAS", "FullLAS", "CLAS", "ExactUAS", "ExactLAS"}
+var MetricNames = []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "FullLAS", "CLAS", "ExactUAS", "ExactLAS"}
 
 // Metric returns the metric called name (one of MetricNames).
 func (s Scores) Metric(name string) (Metric, bool) {
@@ -136,6 +198,12 @@ func (s Scores) Metric(name string) (Metric, bool) {
 		return s.UPOS, true
 	case "XPOS":
 		return s.XPOS, true
+	case "UFeats":
+		return s.UFeats, true
+	case "AllTags":
+		return s.AllTags, true
+	case "Lemmas":
+		return s.Lemmas, true
 	case "UAS":
 		return s.UAS, true
 	case "LAS":
@@ -179,7 +247,8 @@ func (s Scores) String() string {
 		for _, t := range []struct {
 			name string
 			n    int
-		}{{"UPOS", s.PredictedUPOS}, {"XPOS", s.PredictedXPOS}} {
+		}{{"UPOS", s.PredictedUPOS}, {"XPOS", s.PredictedXPOS},
+			{"FEATS", s.PredictedFeats}, {"LEMMA", s.PredictedLemmas}} {
 			if t.n == 0 {
 				fmt.Fprintf(&b, "(the prediction has no %s: every %s is \"_\")\n", t.name, t.name)
 			}
@@ -211,7 +280,8 @@ type Scorer struct {
 }
 
 // Add scores one predicted sentence against its gold sentence. The two must
-// have the same number of words with the same forms; otherwise Add returns
+// have the same number of words with the same forms (Unicode space
+// separators aside); otherwise Add returns
 // an error naming the sentence (its position among the sentences added,
 // counting from 1, and its sent_id) and changes nothing.
 func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
@@ -224,7 +294,7 @@ func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 			sentenceName(n, gold), len(gold.Words), len(pred.Words))
 	}
 	for i := range gold.Words {
-		if g, p := gold.Words[i].Form, pred.Words[i].Form; g != p {
+		if g, p := gold.Words[i].Form, pred.Words[i].Form; alignForm(g) != alignForm(p) {
 			return fmt.Errorf("eval: %s: word %d is %s in gold but %s in prediction",
 				sentenceName(n, gold), i+1, conllu.Quote(g), conllu.Quote(p))
 		}
@@ -250,11 +320,18 @@ func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 
 		accuracy(&s.UPOS, g.UPOS == p.UPOS)
 		accuracy(&s.XPOS, g.XPOS == p.XPOS)
-		if !conllu.Absent(p.UPOS) {
-			s.PredictedUPOS++
-		}
-		if !conllu.Absent(p.XPOS) {
-			s.PredictedXPOS++
+		uf := UniversalFeats(g.Feats) == UniversalFeats(p.Feats)
+		accuracy(&s.UFeats, uf)
+		accuracy(&s.AllTags, g.UPOS == p.UPOS && g.XPOS == p.XPOS && uf)
+		accuracy(&s.Lemmas, lemmaCorrect(g.Lemma, p.Lemma))
+		for _, c := range []struct {
+			n *int
+			v string
+		}{{&s.PredictedUPOS, p.UPOS}, {&s.PredictedXPOS, p.XPOS},
+			{&s.PredictedFeats, p.Feats}, {&s.PredictedLemmas, p.Lemma}} {
+			if !conllu.Absent(c.v) {
+				*c.n++
+			}
 		}
 		accuracy(&s.UAS, head)
 		accuracy(&s.LAS, label)

@@ -315,3 +315,63 @@ func TestScoreRefusesWhatTheScorerRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestUniversalFeats(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"_", ""},
+		{"", ""},
+		{"Typo=Yes", ""},
+		{"Number=Sing|Case=Nom", "Case=Nom|Number=Sing"},
+		{"Number[psor]=Sing|Person=3|NumForm=Digit", "Person=3"},
+	} {
+		if got := UniversalFeats(c.in); got != c.want {
+			t.Errorf("UniversalFeats(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestScoreMorphologyGolden scores testdata/pred.conllu against
+// testdata/gold.conllu, two sentences and 7 words whose heads and deprels
+// all agree. Word by word (g = gold, p = prediction):
+//
+//	g1 Dogs   all equal                                   UPOS XPOS UFeats AllTags Lemmas
+//	g1 bark   XPOS VBP/VB; same FEATS in another order;   UPOS      UFeats
+//	          LEMMA bark/barks
+//	g1 .      FEATS _/Foo=Bar: no universal feature in    UPOS XPOS UFeats AllTags Lemmas
+//	          either, both the empty set
+//	g2 She    p lacks Gender=Fem; LEMMA she/her           UPOS XPOS
+//	g2 reads  UPOS VERB/AUX                                    XPOS UFeats         Lemmas
+//	g2 3 000  FORM "3 000"/"3000" aligned (space removed);UPOS XPOS UFeats AllTags Lemmas
+//	          NumForm=Digit is not universal
+//	g2 books  Typo=Yes is not universal; gold LEMMA "_"   UPOS XPOS UFeats AllTags Lemmas
+//	          matches p's "book"
+//
+// Correct: UPOS 6, XPOS 6, UFeats 6, AllTags 4, Lemmas 5 of 7.
+func TestScoreMorphologyGolden(t *testing.T) {
+	gold, err := conllu.ReadFile("testdata/gold.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := conllu.ReadFile("testdata/pred.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Score(gold, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sentences != 2 || s.Words != 7 {
+		t.Fatalf("Sentences, Words = %d, %d, want 2, 7", s.Sentences, s.Words)
+	}
+	for name, want := range map[string]int{
+		"UPOS": 6, "XPOS": 6, "UFeats": 6, "AllTags": 4, "Lemmas": 5, "UAS": 7, "LAS": 7,
+	} {
+		m, _ := s.Metric(name)
+		if m != (Metric{Gold: 7, System: 7, Correct: want}) {
+			t.Errorf("%s = %+v, want %d of 7 correct", name, m, want)
+		}
+	}
+	if got, want := s.AllTags.F1(), 100*4/7.0; math.Abs(got-want) > 1e-9 {
+		t.Errorf("AllTags F1 = %v, want %v", got, want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
 )
 
 // readFixture reads a slice of UD English EWT committed with the tests of
@@ -25,29 +26,9 @@ func readFixture(t testing.TB, name string) []*conllu.Sentence {
 	return s
 }
 
-// universal is the set of universal features the CoNLL 2018 evaluation
-// script (conll18_ud_eval.py) compares for UFeats.
-var universal = map[string]bool{
-	"PronType": true, "NumType": true, "Poss": true, "Reflex": true, "Foreign": true,
-	"Abbr": true, "Gender": true, "Animacy": true, "Number": true, "Case": true,
-	"Definite": true, "Degree": true, "VerbForm": true, "Mood": true, "Tense": true,
-	"Aspect": true, "Voice": true, "Evident": true, "Polarity": true, "Person": true,
-	"Polite": true,
-}
-
 // ufeats is the UFeats value of a FEATS string as conll18_ud_eval.py
 // computes it: the universal features, sorted.
-func ufeats(feats string) string {
-	var keep []string
-	for _, f := range strings.Split(feats, "|") {
-		name, _, _ := strings.Cut(f, "=")
-		if universal[name] {
-			keep = append(keep, f)
-		}
-	}
-	slices.Sort(keep)
-	return strings.Join(keep, "|")
-}
+func ufeats(feats string) string { return eval.UniversalFeats(feats) }
 
 // scores are the CoNLL 2018 Lemmas and UFeats accuracies (percent) of a
 // lemmatizer and a FEATS tagger on gold-tagged sentences, and the
