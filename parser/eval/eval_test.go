@@ -332,21 +332,23 @@ func TestUniversalFeats(t *testing.T) {
 
 // TestScoreMorphologyGolden scores testdata/pred.conllu against
 // testdata/gold.conllu, two sentences and 7 words whose heads and deprels
-// all agree. Word by word (g = gold, p = prediction):
+// all agree. Counted by hand, word by word (gold/prediction), with the
+// metrics the word is correct under (U = UPOS, X = XPOS, F = UFeats,
+// A = AllTags, L = Lemmas):
 //
-//	g1 Dogs   all equal                                   UPOS XPOS UFeats AllTags Lemmas
-//	g1 bark   XPOS VBP/VB; same FEATS in another order;   UPOS      UFeats
-//	          LEMMA bark/barks
-//	g1 .      FEATS _/Foo=Bar: no universal feature in    UPOS XPOS UFeats AllTags Lemmas
-//	          either, both the empty set
-//	g2 She    p lacks Gender=Fem; LEMMA she/her           UPOS XPOS
-//	g2 reads  UPOS VERB/AUX                                    XPOS UFeats         Lemmas
-//	g2 3 000  FORM "3 000"/"3000" aligned (space removed);UPOS XPOS UFeats AllTags Lemmas
-//	          NumForm=Digit is not universal
-//	g2 books  Typo=Yes is not universal; gold LEMMA "_"   UPOS XPOS UFeats AllTags Lemmas
-//	          matches p's "book"
-//
-// Correct: UPOS 6, XPOS 6, UFeats 6, AllTags 4, Lemmas 5 of 7.
+//	word   difference                                     U X F A L
+//	Dogs   none                                           1 1 1 1 1
+//	bark   XPOS VBP/VB; FEATS same set, other order;      1 0 1 0 0
+//	       LEMMA bark/barks
+//	.      FEATS _/Foo=Bar: no universal feature in       1 1 1 1 1
+//	       either, both the empty set
+//	She    prediction lacks Gender=Fem; LEMMA she/her     1 1 0 0 0
+//	reads  UPOS VERB/AUX                                  0 1 1 0 1
+//	3 000  FORM "3 000"/"3000", aligned (spaces removed); 1 1 1 1 1
+//	       NumForm=Digit/absent, not universal
+//	books  Typo=Yes/absent, not universal; gold LEMMA "_" 1 1 1 1 1
+//	       matches "book"
+//	total                                                 6 6 6 4 5
 func TestScoreMorphologyGolden(t *testing.T) {
 	gold, err := conllu.ReadFile("testdata/gold.conllu")
 	if err != nil {
@@ -373,5 +375,27 @@ func TestScoreMorphologyGolden(t *testing.T) {
 	}
 	if got, want := s.AllTags.F1(), 100*4/7.0; math.Abs(got-want) > 1e-9 {
 		t.Errorf("AllTags F1 = %v, want %v", got, want)
+	}
+}
+
+// TestFormsAlignWithoutSpaces checks that FORMs differing only in Unicode
+// space separators align, as in the CoNLL 2018 script, and others do not.
+func TestFormsAlignWithoutSpaces(t *testing.T) {
+	for _, c := range []struct {
+		gold, pred string
+		ok         bool
+	}{
+		{"3 000", "3000", true},
+		{"3\u00a0000", "3 000", true}, // no-break space, category Zs
+		{"3\u202f000", "3000", true},  // narrow no-break space, category Zs
+		{"3 000", "300", false},
+		{"3\t000", "3000", false}, // a tab is not in category Zs
+	} {
+		g, p := sent("", "x NUM 0 root"), sent("", "x NUM 0 root")
+		g.Words[0].Form, p.Words[0].Form = c.gold, c.pred
+		_, err := Score([]*conllu.Sentence{g}, []*conllu.Sentence{p})
+		if (err == nil) != c.ok {
+			t.Errorf("%q against %q: error %v, want aligned %v", c.pred, c.gold, err, c.ok)
+		}
 	}
 }
