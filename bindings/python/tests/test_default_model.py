@@ -1,5 +1,5 @@
-"""transparse.default_model(): $TRANSPARSE_MODEL, then the model bundled in
-the package, then the library's lookup, else a clear error."""
+"""transparse.default_model() through the library's lookup: $TRANSPARSE_MODEL, then the model bundled in
+the package, then an installed model or the build tree's, else a clear error."""
 
 import os
 import shutil

@@ -136,28 +136,23 @@ def default_model():
     """Return the path (str) of the default model, the English one trained
     on UD EWT, for :meth:`Model.load`.
 
-    Looked up in order: the environment variable ``TRANSPARSE_MODEL`` when it
-    is set (returned as it is, so that a wrong setting fails at load time,
-    as in the C library and the command line), the model bundled in this
-    package (``transparse/models/en_ewt.tpm``, as a wheel carries it), then
-    the library's own lookup, ``tp_default_model_path`` (a model installed
-    with the library, e.g. ``<libdir>/../share/transparse/models/en_ewt.tpm``,
-    or the build tree's).
+    The lookup is the C library's, ``tp_default_model_path``, the one behind
+    the command line too: the environment variable ``TRANSPARSE_MODEL`` when
+    it is set (returned as it is, so that a wrong setting fails at load
+    time), then ``models/en_ewt.tpm`` beside the library (the model a wheel
+    bundles in this package), then a model installed with the library
+    (``<libdir>/../share/transparse/models/en_ewt.tpm``), then the build
+    tree's.
 
     Raises:
         IoError: no model was found; the message lists the places tried.
     """
-    env = os.environ.get("TRANSPARSE_MODEL")
-    if env:
-        return env
-    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "en_ewt.tpm")
-    if os.path.isfile(bundled):
-        return bundled
-    tried = ["$TRANSPARSE_MODEL (not set)", f"{bundled} (not bundled)"]
     found = _lib.tp_default_model_path()
     if found:
         return os.fsdecode(found)
-    tried.append(f"the lookup of {library_path} (tp_default_model_path: nothing found)")
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "en_ewt.tpm")
+    tried = ["$TRANSPARSE_MODEL (not set)", f"{bundled} (not bundled)",
+             f"the lookup of {library_path} (tp_default_model_path: nothing found)"]
     raise IoError(
         "transparse: no default model found; tried: " + "; ".join(tried)
         + ". Install a wheel (it bundles the model) or the system package, or set "
