@@ -2,7 +2,6 @@ package morph
 
 import (
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,15 +10,15 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 )
 
-// readFixture reads a slice of UD English EWT committed with the tests of
-// parser/train (see its testdata/README.md).
+// readFixture reads a committed slice of UD English EWT (testdata/ud/README.md).
 func readFixture(t testing.TB, name string) []*conllu.Sentence {
 	t.Helper()
-	s, err := conllu.ReadFile(filepath.Join("..", "train", "testdata", name))
+	s, err := conllu.ReadFile(testenv.Fixture(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

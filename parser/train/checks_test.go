@@ -12,10 +12,10 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-// The committed slices of UD English EWT (testdata/README.md).
+// The committed slices of UD English EWT (testdata/ud/README.md).
 const (
-	fixTrain = "testdata/en_ewt-train-150.conllu"
-	fixDev   = "testdata/en_ewt-dev-40.conllu"
+	fixTrain = "../../testdata/ud/en_ewt-train-150.conllu"
+	fixDev   = "../../testdata/ud/en_ewt-dev-40.conllu"
 )
 
 // small returns quick options on the fixtures.

@@ -12,9 +12,9 @@ import pytest
 import transparse
 from conftest import EWT_TEST, REPO, need_file
 
-# The committed slices of UD English EWT (parser/train/testdata/README.md).
-FIX_TRAIN = REPO / "parser" / "train" / "testdata" / "en_ewt-train-150.conllu"
-FIX_DEV = REPO / "parser" / "train" / "testdata" / "en_ewt-dev-40.conllu"
+# The committed slices of UD English EWT (testdata/ud/README.md).
+FIX_TRAIN = REPO / "testdata" / "ud" / "en_ewt-train-150.conllu"
+FIX_DEV = REPO / "testdata" / "ud" / "en_ewt-dev-40.conllu"
 
 ALL = ["2-planar", "3-planar", "arc-eager", "arc-hybrid", "arc-standard", "covington-nonprojective",
        "covington-projective", "planar", "swap-eager", "swap-lazy", "two-registers", "two-registers-literal"]
