@@ -678,7 +678,11 @@ func checkMutant(t *testing.T, data []byte, maxAlloc uint64) (ok bool) {
 func TestFileMutations(t *testing.T) {
 	data := mustMarshal(t, fullModel())
 	rng := rand.New(rand.NewPCG(3, 4))
-	maxAlloc := uint64(maxExpansion*len(data)) + 512<<10
+	// The bound the header promises: 64 times the bytes read plus 1 MiB.
+	// The reader's first document buffer alone is 256 KiB, and what a
+	// decode allocates varies from run to run (pooled scratch), so a
+	// tighter bound fails now and then without a fault of the reader.
+	maxAlloc := uint64(64*len(data)) + 1<<20
 	valid := 0
 	for i := range 10000 {
 		mut := mutations[i%len(mutations)](rng, bytes.Clone(data))
@@ -699,7 +703,7 @@ func TestDocumentMutations(t *testing.T) {
 			continue
 		}
 		data := wrap(t, mut)
-		if checkMutant(t, data, uint64(64*len(mut))+512<<10) {
+		if checkMutant(t, data, uint64(64*len(mut))+1<<20) {
 			valid++
 		}
 	}
