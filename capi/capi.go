@@ -200,8 +200,9 @@ func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out 
 type callScratch struct {
 	words []conllu.Word
 	text  []byte
-	// The interned C strings of the words' deprel, UPOS and XPOS (nil when
-	// not in the model's tables), 3 per word: buildResult looks each up once.
+	// The interned C strings of the words' deprel, UPOS, XPOS, LEMMA and
+	// FEATS (nil when not in the model's tables), resultCols per word:
+	// buildResult looks each up once.
 	interned []*C.char
 }
 
@@ -250,7 +251,7 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 	}
 	defer func() { // after buildResult has copied the result
 		// A scratch grown by a large batch is left to the collector.
-		if cap(sc.words) <= keepWords && cap(sc.interned) <= 3*keepWords {
+		if cap(sc.words) <= keepWords && cap(sc.interned) <= resultCols*keepWords {
 			callScratches.Put(sc)
 		}
 	}()
@@ -446,38 +447,55 @@ func (sc *callScratch) goToken(p *C.char, name string, i int) (string, error) {
 	return s, nil
 }
 
+// resultCols is the number of string columns of a tp_result: deprels, upos,
+// xpos, lemma, feats.
+const resultCols = 5
+
 // buildResult allocates a tp_result as one malloc'd block, laid out as
 //
-//	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | char *xpos[n] | strings
+//	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | char *xpos[n]
+//	          | char *lemma[n] | char *feats[n] | strings
 //
-// where strings holds the (rare) labels and tags that are not in the
-// model's string tables (for example a UPOS tag the caller gave that the
-// tagger does not know). tp_result_free is free(3).
+// where strings holds the labels and tags that are not in the model's
+// string tables (for example a UPOS tag the caller gave that the tagger
+// does not know) and every LEMMA and FEATS other than "_" (the model has no
+// table of those). tp_result_free is free(3).
 func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
 	n := uintptr(len(words))
 	const pz = unsafe.Sizeof((*C.char)(nil))
 	align := func(x uintptr) uintptr { return (x + 7) &^ 7 }
 
-	sc.interned = slices.Grow(sc.interned[:0], 3*len(words))[:3*len(words)]
+	// An absent LEMMA or FEATS is the XPOS table's "_" (its first entry).
+	blank := e.xpos.index["_"]
+	sc.interned = slices.Grow(sc.interned[:0], resultCols*len(words))[:resultCols*len(words)]
 	in := sc.interned
 	extra := uintptr(0)
 	for i := range words {
-		for k, x := range [3]struct {
-			t *cStrings
+		w := &words[i]
+		for k, x := range [resultCols]struct {
+			t *cStrings // nil: LEMMA or FEATS
 			s string
-		}{{&e.deprels, words[i].Deprel}, {&e.upos, words[i].UPOS}, {&e.xpos, words[i].XPOS}} {
-			cs := x.t.index[x.s]
+		}{{&e.deprels, w.Deprel}, {&e.upos, w.UPOS}, {&e.xpos, w.XPOS}, {nil, w.Lemma}, {nil, w.Feats}} {
+			var cs *C.char
+			switch {
+			case x.t != nil:
+				cs = x.t.index[x.s]
+			case conllu.Absent(x.s):
+				cs = blank
+			}
 			if cs == nil {
 				extra += uintptr(len(x.s)) + 1
 			}
-			in[3*i+k] = cs
+			in[resultCols*i+k] = cs
 		}
 	}
 	headsOff := align(unsafe.Sizeof(C.tp_result{}))
 	deprelsOff := align(headsOff + 4*n)
 	uposOff := deprelsOff + pz*n
 	xposOff := uposOff + pz*n
-	strOff := xposOff + pz*n
+	lemmaOff := xposOff + pz*n
+	featsOff := lemmaOff + pz*n
+	strOff := featsOff + pz*n
 	block := C.tp__alloc(C.size_t(strOff + extra))
 	if block == nil {
 		return nil, errNoMem
@@ -487,6 +505,8 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_re
 	deprels := unsafe.Slice((**C.char)(unsafe.Add(block, deprelsOff)), n)
 	upos := unsafe.Slice((**C.char)(unsafe.Add(block, uposOff)), n)
 	xpos := unsafe.Slice((**C.char)(unsafe.Add(block, xposOff)), n)
+	lemma := unsafe.Slice((**C.char)(unsafe.Add(block, lemmaOff)), n)
+	feats := unsafe.Slice((**C.char)(unsafe.Add(block, featsOff)), n)
 	strs := unsafe.Slice((*byte)(unsafe.Add(block, strOff)), extra)
 	// intern returns the interned string cs, or a copy of s in strs.
 	intern := func(cs *C.char, s string) *C.char {
@@ -500,10 +520,13 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_re
 		return p
 	}
 	for i := range words {
-		heads[i] = C.int32_t(words[i].Head)
-		deprels[i] = intern(in[3*i], words[i].Deprel)
-		upos[i] = intern(in[3*i+1], words[i].UPOS)
-		xpos[i] = intern(in[3*i+2], words[i].XPOS)
+		w, in := &words[i], in[resultCols*i:]
+		heads[i] = C.int32_t(w.Head)
+		deprels[i] = intern(in[0], w.Deprel)
+		upos[i] = intern(in[1], w.UPOS)
+		xpos[i] = intern(in[2], w.XPOS)
+		lemma[i] = intern(in[3], w.Lemma)
+		feats[i] = intern(in[4], w.Feats)
 	}
 	r := (*C.tp_result)(block)
 	r.n_words = C.size_t(n)
@@ -511,6 +534,8 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_re
 	r.deprels = &deprels[0]
 	r.upos = &upos[0]
 	r.xpos = &xpos[0]
+	r.lemma = &lemma[0]
+	r.feats = &feats[0]
 	return r, nil
 }
 

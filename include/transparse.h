@@ -435,11 +435,24 @@ typedef struct tp_tags {
  *   xpos[i]     its XPOS tag: the one given in tags->xpos, else the tag
  *               predicted by the model's XPOS tagger when the sentence was
  *               parsed from plain tokens and the model has one, else "_".
+ *   lemma[i]    its LEMMA: the one given in tags->lemma, else the lemma
+ *               predicted by the model when it has a lemmatizer, else "_".
+ *   feats[i]    its FEATS, "Name=Value" pairs joined by "|" in the order
+ *               of CoNLL-U (e.g. "Number=Sing|Person=3"), or "_" for none:
+ *               the string given in tags->feats (as given, not
+ *               re-ordered), else the one predicted by the model when it
+ *               has a FEATS tagger, else "_".
+ * A caller's given columns are always kept as given, word by word; a
+ * column the caller did not give for a word is predicted when the model
+ * has the component for it, and is "_" otherwise. lemma and feats were
+ * appended after xpos (the members before them are where they always
+ * were); every element of every array is a non-NULL NUL-terminated UTF-8
+ * string.
  * The arrays belong to the result (valid until tp_result_free). The strings
  * they point to belong to the model (labels and tags of its tables, shared
- * by all results) or, for a tag outside the model's tables, to the result:
- * treat every one as valid until tp_result_free(result) or
- * tp_model_free(model), whichever comes first.
+ * by all results) or to the result (a tag outside the model's tables, and
+ * every lemma and FEATS string): treat every one as valid until
+ * tp_result_free(result) or tp_model_free(model), whichever comes first.
  */
 typedef struct tp_result {
     size_t n_words;
@@ -447,6 +460,8 @@ typedef struct tp_result {
     const char *const *deprels;
     const char *const *upos;
     const char *const *xpos;
+    const char *const *lemma;
+    const char *const *feats;
 } tp_result;
 
 /*

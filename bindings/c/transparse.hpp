@@ -12,7 +12,8 @@
 // owners of a tp_model / tp_result. Requires C++11.
 //
 // Lifetimes: the strings a Result or BatchResult returns (deprel, upos,
-// xpos) belong to the model's label and tag tables. A result made by
+// xpos, lemma, feats) belong to the model's label and tag tables or to the
+// tp_result. A result made by
 // Model::parse or parse_batch shares the ownership of its tp_model, so they
 // stay valid as long as the result is alive, even after the Model object is
 // gone: `Model::load(path).parse(words)` is safe. The tp_model is freed
@@ -114,6 +115,11 @@ public:
     const char *deprel(std::size_t i) const { return r_->deprels[at(i)]; }
     const char *upos(std::size_t i) const { return r_->upos[at(i)]; }
     const char *xpos(std::size_t i) const { return r_->xpos[at(i)]; }
+    // lemma(i), feats(i): LEMMA and FEATS ("Number=Sing|Person=3") of word
+    // i, as given in Tags, else predicted by the model, else "_" (see
+    // tp_result in transparse.h).
+    const char *lemma(std::size_t i) const { return r_->lemma[at(i)]; }
+    const char *feats(std::size_t i) const { return r_->feats[at(i)]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:
@@ -160,6 +166,8 @@ public:
     const char *deprel(std::size_t k, std::size_t i) const { return r_->deprels[at(k, i)]; }
     const char *upos(std::size_t k, std::size_t i) const { return r_->upos[at(k, i)]; }
     const char *xpos(std::size_t k, std::size_t i) const { return r_->xpos[at(k, i)]; }
+    const char *lemma(std::size_t k, std::size_t i) const { return r_->lemma[at(k, i)]; }
+    const char *feats(std::size_t k, std::size_t i) const { return r_->feats[at(k, i)]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:

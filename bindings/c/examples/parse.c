@@ -3,7 +3,8 @@
  *
  * Input: one sentence per line, tokens separated by spaces or tabs (blank
  * lines are skipped), from FILE or standard input. Output: CoNLL-U with ID,
- * FORM, UPOS and XPOS (predicted), HEAD and DEPREL filled in.
+ * FORM, the LEMMA, UPOS, XPOS and FEATS the model predicts ("_" for a
+ * column it has no component for), HEAD and DEPREL filled in.
  *
  * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu (the
  * tags it carries are used) and written back with HEAD and DEPREL filled in.
@@ -136,8 +137,8 @@ int main(int argc, char **argv) {
             printf(" %s", forms[i]);
         printf("\n");
         for (size_t i = 0; i < res->n_words; i++)
-            printf("%zu\t%s\t_\t%s\t%s\t_\t%d\t%s\t_\t_\n", i + 1, forms[i],
-                   res->upos[i], res->xpos[i], (int)res->heads[i], res->deprels[i]);
+            printf("%zu\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t_\t_\n", i + 1, forms[i], res->lemma[i],
+                   res->upos[i], res->xpos[i], res->feats[i], (int)res->heads[i], res->deprels[i]);
         printf("\n");
         tp_result_free(res);
     }

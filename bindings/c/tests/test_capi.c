@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -758,14 +759,18 @@ static void tokenize(const char *s, tokens *t) {
         t->forms[t->n++] = tok;
 }
 
-/* A parse flattened into one string ("head/deprel/upos ..."), so that parses
- * are compared with strcmp. */
+/* A parse flattened into one string ("head/deprel/upos/xpos/lemma/feats
+ * ..."), so that parses are compared with strcmp. */
 static char *flatten(const tp_result *r) {
-    size_t cap = 64 * r->n_words + 1, len = 0;
+    size_t cap = 1, len = 0;
+    for (size_t i = 0; i < r->n_words; i++)
+        cap += 18 + strlen(r->deprels[i]) + strlen(r->upos[i]) + strlen(r->xpos[i]) + strlen(r->lemma[i]) +
+               strlen(r->feats[i]);
     char *s = malloc(cap);
     s[0] = '\0';
     for (size_t i = 0; i < r->n_words; i++)
-        len += snprintf(s + len, cap - len, "%d/%s/%s ", (int)r->heads[i], r->deprels[i], r->upos[i]);
+        len += snprintf(s + len, cap - len, "%d/%s/%s/%s/%s/%s ", (int)r->heads[i], r->deprels[i], r->upos[i],
+                        r->xpos[i], r->lemma[i], r->feats[i]);
     return s;
 }
 
@@ -1754,6 +1759,154 @@ static void test_parse_tokens(tp_model *m) {
     CHECK(out == NULL);
 }
 
+/* tp_result as it was before lemma and feats were appended: a program
+ * built against it finds every member where it was. */
+struct tp_result_first {
+    size_t n_words;
+    const int32_t *heads;
+    const char *const *deprels;
+    const char *const *upos;
+    const char *const *xpos;
+};
+
+/* line_matches reports whether a CoNLL-U word line (ten tab-separated
+ * columns) shows word i of r: LEMMA, UPOS, XPOS, FEATS, HEAD and DEPREL;
+ * why says what differs. */
+static int line_matches(const char *line, const tp_result *r, size_t i, char *why, size_t cap) {
+    char buf[1024], head[16];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *f[10] = {0}, *save = NULL;
+    size_t k = 0;
+    for (char *p = strtok_r(buf, "\t", &save); p && k < 10; p = strtok_r(NULL, "\t", &save))
+        f[k++] = p;
+    if (k != 10) {
+        snprintf(why, cap, "%zu columns in %s", k, line);
+        return 0;
+    }
+    snprintf(head, sizeof head, "%d", (int)r->heads[i]);
+    const char *want[] = {r->lemma[i], r->upos[i], r->xpos[i], r->feats[i], head, r->deprels[i]};
+    for (size_t c = 0; c < 6; c++)
+        if (strcmp(f[2 + c], want[c]) != 0) {
+            snprintf(why, cap, "column %zu is %s, tp_parse gives %s: %s", c + 3, f[2 + c], want[c], line);
+            return 0;
+        }
+    return 1;
+}
+
+/* doc_matches reports whether the word lines of a CoNLL-U document (no
+ * empty nodes or multiword tokens) are, in order, the words of rs[0..n). */
+static int doc_matches(const char *doc, tp_result *const *rs, size_t n, char *why, size_t cap) {
+    size_t k = 0, i = 0;
+    for (const char *line = doc; *line; line = strchr(line, '\n') + 1) {
+        if (*line != '#' && *line != '\n') {
+            if (k == n) {
+                snprintf(why, cap, "more sentences than %zu", n);
+                return 0;
+            }
+            char l[1024];
+            size_t len = (size_t)(strchr(line, '\n') - line);
+            snprintf(l, sizeof l, "%.*s", (int)len, line);
+            if (!line_matches(l, rs[k], i, why, cap))
+                return 0;
+            if (++i == rs[k]->n_words) {
+                k++;
+                i = 0;
+            }
+        }
+    }
+    if (k != n)
+        snprintf(why, cap, "%zu sentences, want %zu", k, n);
+    return k == n;
+}
+
+/* LEMMA and FEATS in tp_result: appended after the members that were there
+ * before (which stay where they were); given values kept word by word; the
+ * documents tp_parse_tokens and tp_parse_conllu return show what tp_parse
+ * gives, in columns 3 to 8. */
+static void test_lemma_feats(tp_model *m) {
+    CHECK(offsetof(tp_result, n_words) == offsetof(struct tp_result_first, n_words));
+    CHECK(offsetof(tp_result, heads) == offsetof(struct tp_result_first, heads));
+    CHECK(offsetof(tp_result, deprels) == offsetof(struct tp_result_first, deprels));
+    CHECK(offsetof(tp_result, upos) == offsetof(struct tp_result_first, upos));
+    CHECK(offsetof(tp_result, xpos) == offsetof(struct tp_result_first, xpos));
+    CHECK(offsetof(tp_result, lemma) >= sizeof(struct tp_result_first));
+    CHECK(offsetof(tp_result, feats) > offsetof(tp_result, lemma));
+
+    tp_error *err = NULL;
+    tp_result *r = NULL;
+    char why[256] = "";
+
+    /* Given values are kept as given (copied into the result); the other
+     * words get a prediction or "_", never NULL or "". */
+    const char *forms[] = {"Dogs", "bark", "at", "caf\xc3\xa9s", "."};
+    const char *lemma[] = {"dog", NULL, "", "caf\xc3\xa9", "_"};
+    const char *feats[] = {"Number=Plur", "_", NULL, "Gender=Masc|Number=Plur", ""};
+    tp_tags tags = {NULL, NULL, feats, lemma};
+    int rc = tp_parse(m, forms, 5, &tags, &r, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    CHECK(strcmp(r->lemma[0], "dog") == 0 && strcmp(r->lemma[3], "caf\xc3\xa9") == 0);
+    CHECK(strcmp(r->feats[0], "Number=Plur") == 0 && strcmp(r->feats[3], "Gender=Masc|Number=Plur") == 0);
+    for (size_t i = 0; i < r->n_words; i++)
+        CHECKF(r->lemma[i] && r->lemma[i][0] && r->feats[i] && r->feats[i][0], "word %zu", i);
+
+    /* tp_parse_conllu: the same words with the same columns give the same
+     * annotation. */
+    const char *doc = "1\tDogs\tdog\t_\t_\tNumber=Plur\t_\t_\t_\t_\n"
+                      "2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "3\tat\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "4\tcaf\xc3\xa9s\tcaf\xc3\xa9\t_\t_\tGender=Masc|Number=Plur\t_\t_\t_\t_\n"
+                      "5\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    char *out = NULL;
+    size_t len = 0;
+    CHECK(tp_parse_conllu(m, doc, strlen(doc), &out, &len, NULL) == TP_OK);
+    CHECKF(out && doc_matches(out, &r, 1, why, sizeof why), "%s", why);
+    tp_string_free(out);
+    tp_result_free(r);
+
+    /* tp_parse_tokens and tp_parse_batch: plain tokens, every column from
+     * the model; the same as tp_parse sentence by sentence. */
+    size_t textlen = 1;
+    for (size_t k = 0; k < N_SENTENCES; k++)
+        textlen += strlen(sentences[k]) + 1;
+    char *text = malloc(textlen);
+    text[0] = '\0';
+    tokens ts[N_SENTENCES];
+    tp_result *rs[N_SENTENCES] = {0};
+    const char *flat[N_SENTENCES * 64];
+    size_t offs[N_SENTENCES + 1] = {0};
+    int ok = 1;
+    for (size_t k = 0; k < N_SENTENCES; k++) {
+        strcat(strcat(text, sentences[k]), "\n");
+        tokenize(sentences[k], &ts[k]);
+        ok = ok && tp_parse(m, ts[k].forms, ts[k].n, NULL, &rs[k], NULL) == TP_OK;
+        memcpy(flat + offs[k], ts[k].forms, ts[k].n * sizeof *flat);
+        offs[k + 1] = offs[k] + ts[k].n;
+    }
+    CHECK(ok);
+    if (ok) {
+        CHECK(tp_parse_tokens(m, text, strlen(text), &out, &len, NULL) == TP_OK);
+        CHECKF(out && doc_matches(out, rs, N_SENTENCES, why, sizeof why), "%s", why);
+        tp_string_free(out);
+        tp_result *b = NULL;
+        CHECK(tp_parse_batch(m, flat, offs, N_SENTENCES, NULL, &b, NULL) == TP_OK);
+        for (size_t k = 0; b && k < N_SENTENCES; k++)
+            for (size_t i = 0; i < ts[k].n; i++)
+                CHECKF(strcmp(b->lemma[offs[k] + i], rs[k]->lemma[i]) == 0 &&
+                           strcmp(b->feats[offs[k] + i], rs[k]->feats[i]) == 0,
+                       "sentence %zu word %zu", k, i + 1);
+        tp_result_free(b);
+    }
+    for (size_t k = 0; k < N_SENTENCES; k++) {
+        tp_result_free(rs[k]);
+        free(ts[k].buf);
+    }
+    free(text);
+}
+
 /* tp_default_model_path: $TRANSPARSE_MODEL first, read at each call; else
  * this build tree's model, seen from the library the test is linked with
  * (self is <repo>/bindings/c/tests/test_capi). */
@@ -2041,6 +2194,7 @@ int main(int argc, char **argv) {
         if (tp_model_load(model, &m, &err) == TP_OK) {
             test_contract_with_model(m);
             test_parse_tokens(m);
+            test_lemma_feats(m);
             test_documents(m);
             test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);

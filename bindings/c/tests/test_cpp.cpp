@@ -95,6 +95,14 @@ int main(int argc, char **argv) {
             tags.upos = {"PRON", "VERB", "PRON", "PUNCT"};
             transparse::Result r2 = model.parse({"I", "saw", "her", "."}, &tags);
             CHECK(std::string(r2.upos(1)) == "VERB");
+            // LEMMA and FEATS: as given, else predicted or "_".
+            transparse::Tags morph;
+            morph.lemma = {"I", "see", "", "."};
+            morph.feats = {"Case=Nom|Number=Sing|Person=1|PronType=Prs", "_", "Case=Acc", ""};
+            transparse::Result r3 = model.parse({"I", "saw", "her", "."}, &morph);
+            CHECK(std::string(r3.lemma(1)) == "see" && std::string(r3.feats(2)) == "Case=Acc" &&
+                  std::string(r3.feats(0)) == morph.feats[0]);
+            CHECK(*r3.lemma(2) != '\0' && *r3.feats(3) != '\0');
             tags.upos.pop_back();
             EXPECT_THROW(model.parse({"I", "saw", "her", "."}, &tags), TP_ERR_ARGUMENT, "tags.upos has 3 entries");
 
@@ -110,7 +118,8 @@ int main(int argc, char **argv) {
                 transparse::Result one = model.parse(batch[k]);
                 for (std::size_t i = 0; i < one.size(); ++i)
                     CHECK(b.head(k, i) == one.head(i) && std::string(b.deprel(k, i)) == one.deprel(i) &&
-                          std::string(b.upos(k, i)) == one.upos(i) && std::string(b.xpos(k, i)) == one.xpos(i));
+                          std::string(b.upos(k, i)) == one.upos(i) && std::string(b.xpos(k, i)) == one.xpos(i) &&
+                          std::string(b.lemma(k, i)) == one.lemma(i) && std::string(b.feats(k, i)) == one.feats(i));
             }
             std::vector<transparse::Tags> btags(3);
             btags[0].upos = {"PRON", "VERB", "PRON", "PUNCT"};
