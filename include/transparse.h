@@ -555,8 +555,10 @@ TP_API void tp_result_free(tp_result *result);
 
 /*
  * tp_parse_conllu parses every sentence of a CoNLL-U document and returns
- * the document with HEAD and DEPREL filled in (and UPOS where it was
- * absent) and DEPS "_" on every word (no enhanced graph is predicted).
+ * the document with HEAD and DEPREL filled in, UPOS, XPOS, LEMMA and FEATS
+ * as tp_parse gives them (given columns kept, absent ones predicted or
+ * "_", see tp_result) and DEPS "_" on every word (no enhanced graph is
+ * predicted).
  * Comments, MISC, multiword tokens and empty nodes are kept. Options
  * (keep-going mode, tags blanked, threads): tp_parse_document; streaming:
  * tp_stream_open.
@@ -590,7 +592,8 @@ TP_API int tp_parse_conllu(const tp_model *model, const char *text,
 /*
  * tp_parse_tokens parses pre-tokenized text — one sentence per line, tokens
  * separated by spaces or tabs, blank lines ignored — from plain tokens (the
- * model's taggers predict the tags) and returns CoNLL-U, each sentence with
+ * model predicts UPOS, XPOS, LEMMA and FEATS as far as it has the
+ * components, see tp_result) and returns CoNLL-U, each sentence with
  * "# sent_id = N" (1, 2, ...) and "# text" comments. The batch entry point
  * for plain text: one call for any number of sentences.
  *

@@ -22,9 +22,28 @@ const filledDoc = "# sent_id = a\n# text = I don't see.\n" +
 	"4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t3:punct\tSpaceAfter=No\n\n"
 
 // Predicted output carries no stale input annotation: DEPS of every parsed
-// word is "_", MISC and comments pass through, and with NoTags the tag
-// columns of the empty node are blanked as the words' are.
+// word is "_", MISC, comments and the multiword token pass through; the
+// given LEMMA, UPOS, XPOS and FEATS are kept, and with NoTags they are
+// what the same forms parsed as plain tokens get (predicted, or "_" where
+// the model has no component for a column), and the tag columns of the
+// empty node are blanked as the words' are.
 func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
+	in, err := conllu.ReadAll(strings.NewReader(filledDoc), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forms []string
+	for _, w := range in[0].Words {
+		forms = append(forms, w.Form)
+	}
+	var plainOut bytes.Buffer
+	if _, err := m.ParseTokens(strings.NewReader(strings.Join(forms, " ")+"\n"), &plainOut, "tokens", 0); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := conllu.ReadAll(&plainOut, "tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, noTags := range []bool{false, true} {
 		var out bytes.Buffer
 		if _, err := m.ParseCoNLLUDoc(strings.NewReader(filledDoc), &out, "doc", DocOptions{NoTags: noTags}); err != nil {
@@ -35,7 +54,6 @@ func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 			t.Fatalf("output: %v, %d sentences", err, len(sents))
 		}
 		s := sents[0]
-		in, _ := conllu.ReadAll(strings.NewReader(filledDoc), "in")
 		if strings.Join(s.Comments, "\n") != strings.Join(in[0].Comments, "\n") {
 			t.Errorf("comments %q, want %q", s.Comments, in[0].Comments)
 		}
@@ -46,8 +64,16 @@ func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 			if w.Misc != in[0].Words[i].Misc {
 				t.Errorf("word %d MISC %q, want %q", i+1, w.Misc, in[0].Words[i].Misc)
 			}
-			if noTags && (w.Lemma != "_" || w.Feats != "_" || w.UPOS == "_") {
-				t.Errorf("noTags: word %d LEMMA %q FEATS %q UPOS %q: want blanked or predicted", i+1, w.Lemma, w.Feats, w.UPOS)
+			want := in[0].Words[i] // given: kept
+			if noTags {
+				want = plain[0].Words[i] // from plain tokens
+			}
+			got := [4]string{w.Lemma, w.UPOS, w.XPOS, w.Feats}
+			if exp := [4]string{want.Lemma, want.UPOS, want.XPOS, want.Feats}; got != exp {
+				t.Errorf("noTags %v: word %d LEMMA, UPOS, XPOS, FEATS %q, want %q", noTags, i+1, got, exp)
+			}
+			if w.UPOS == "_" {
+				t.Errorf("noTags %v: word %d has no UPOS", noTags, i+1)
 			}
 		}
 		if s.Multiword[0].Text != in[0].Multiword[0].Text {

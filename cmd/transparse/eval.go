@@ -64,8 +64,8 @@ whose HEADs are "_" or that has several roots is an error, not a score.
 With one file, GOLD is parsed by a model first (its HEAD, DEPREL and DEPS
 are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
-which case the model predicts UPOS and XPOS (LEMMA and FEATS stay blank);
-the output says which. Either file may be "-" for standard input.
+which case the model predicts them as far as it has the components (see
+"transparse parse --help"; the others stay blank); the output says which. Either file may be "-" for standard input.
 
 ` + modelHelp,
 		Example: `  # Score an existing parse:

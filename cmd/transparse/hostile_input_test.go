@@ -133,29 +133,52 @@ func TestParseOnErrorSkip(t *testing.T) {
 	}
 }
 
-// Predicted output carries DEPS "_" on parsed words, MISC and empty nodes
-// from the input, and with --no-tags blanked tags on empty nodes too.
+// Predicted output carries DEPS "_" on parsed words, MISC and comments
+// from the input; the given LEMMA, UPOS, XPOS and FEATS are kept, and with
+// --no-tags they are those of the same forms parsed as tokens and the
+// empty node's tags are blanked too.
 func TestParseOutputHasNoGoldAnnotation(t *testing.T) {
 	model := bundledModel(t)
 	doc := "# sent_id = a\n" +
 		"1\tI\tI\tPRON\tPRP\tCase=Nom\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n" +
 		"2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n" +
 		"2.1\tsee\tsee\tVERB\tVB\tVerbForm=Inf\t_\t_\t0:root\tCopyOf=2\n\n"
-	code, stdout, stderr := runCmd(t, doc, "parse", "-m", model, "--no-tags")
+	in := readCoNLLU(t, "input", doc)[0]
+	code, stdout, stderr := runCmd(t, "I see\n", "parse", "-m", model, "--format", "tokens")
 	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+		t.Fatalf("tokens: exit %d, stderr %q", code, stderr)
 	}
-	s := readCoNLLU(t, "parse", stdout)[0]
-	for _, w := range s.Words {
-		if w.Deps != "_" || w.Lemma != "_" || w.UPOS == "_" {
-			t.Errorf("word %+v", w)
+	plain := readCoNLLU(t, "tokens", stdout)[0]
+	for _, noTags := range []bool{false, true} {
+		args := []string{"parse", "-m", model}
+		if noTags {
+			args = append(args, "--no-tags")
 		}
-	}
-	if s.Words[0].Misc != "SpaceAfter=No" || s.Words[1].Misc != "Gloss=x" {
-		t.Errorf("MISC changed: %+v", s.Words)
-	}
-	if want := "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2"; s.Empty[0].Text != want {
-		t.Errorf("empty node %q, want %q", s.Empty[0].Text, want)
+		code, stdout, stderr := runCmd(t, doc, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		s := readCoNLLU(t, "parse", stdout)[0]
+		if len(s.Comments) != 1 || s.Comments[0] != "# sent_id = a" {
+			t.Errorf("%v: comments %q", args, s.Comments)
+		}
+		for i, w := range s.Words {
+			want := in.Words[i]
+			if noTags {
+				want = plain.Words[i]
+			}
+			if w.Deps != "_" || w.Misc != in.Words[i].Misc || w.Lemma != want.Lemma || w.UPOS != want.UPOS ||
+				w.XPOS != want.XPOS || w.Feats != want.Feats || w.UPOS == "_" {
+				t.Errorf("%v: word %+v, want DEPS _, MISC %q, tags of %+v", args, w, in.Words[i].Misc, want)
+			}
+		}
+		want := in.Empty[0].Text
+		if noTags {
+			want = "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2"
+		}
+		if s.Empty[0].Text != want {
+			t.Errorf("%v: empty node %q, want %q", args, s.Empty[0].Text, want)
+		}
 	}
 }
 

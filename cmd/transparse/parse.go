@@ -44,12 +44,12 @@ output.
 Input formats (--format):
 
   conllu  CoNLL-U. Comments, multiword tokens and empty nodes are kept, and
-          the LEMMA, UPOS, XPOS and FEATS given are used; the model's
-          taggers predict UPOS and XPOS only where they are missing ("_").
-          HEAD and DEPREL are replaced.
+          the LEMMA, UPOS, XPOS and FEATS given are used and kept; the
+          model predicts them only where they are missing ("_"). HEAD and
+          DEPREL are replaced.
   tokens  One pre-tokenized sentence per line, tokens separated by spaces.
-          The output has ID, FORM, the predicted UPOS and XPOS, HEAD and
-          DEPREL; LEMMA, FEATS, DEPS and MISC are "_".
+          The output has ID, FORM, the predicted LEMMA, UPOS, XPOS and
+          FEATS, HEAD and DEPREL; DEPS and MISC are "_".
   auto    (default) Decided per input: a file named *.conllu is CoNLL-U;
           otherwise its first non-blank line decides: CoNLL-U if it starts
           with '#' or contains a tab, tokens otherwise. Malformed CoNLL-U
@@ -72,13 +72,15 @@ and reports the number skipped on standard error. Errors that end the input
 (an unreadable file, a line over 1 MiB) stop either way.
 
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
-input (words and empty nodes) before parsing, so that the model tags the
-words itself (UPOS and XPOS; LEMMA and FEATS stay "_"): the way to measure
-parsing from plain tokens on a treebank. Tokens input has no tags to blank.
+input (words and empty nodes) before parsing, so that the model annotates
+the words itself: the way to measure parsing from plain tokens on a
+treebank. Empty nodes are not parsed: their blanked columns stay "_".
+Tokens input has no tags to blank.
 
-XPOS is predicted only by a model with an XPOS tagger (one trained on a
-treebank with XPOS, as the bundled model is); with other models it stays
-"_" where it is not given.
+A column is predicted only by a model with the component for it: XPOS by
+one with an XPOS tagger (trained on a treebank with XPOS, as the bundled
+model is), LEMMA by one with a lemmatizer, FEATS by one with a FEATS
+tagger. With other models the column stays "_" where it is not given.
 
 DEPS is "_" on every word parsed (no enhanced graph is predicted); MISC,
 comments, multiword tokens and empty nodes are copied from the input.

@@ -1793,12 +1793,13 @@ static int line_matches(const char *line, const tp_result *r, size_t i, char *wh
     return 1;
 }
 
-/* doc_matches reports whether the word lines of a CoNLL-U document (no
- * empty nodes or multiword tokens) are, in order, the words of rs[0..n). */
+/* doc_matches reports whether the word lines of a CoNLL-U document (those
+ * with an integer ID) are, in order, the words of rs[0..n). */
 static int doc_matches(const char *doc, tp_result *const *rs, size_t n, char *why, size_t cap) {
     size_t k = 0, i = 0;
     for (const char *line = doc; *line; line = strchr(line, '\n') + 1) {
-        if (*line != '#' && *line != '\n') {
+        size_t id = strspn(line, "0123456789");
+        if (id > 0 && line[id] == '\t') {
             if (k == n) {
                 snprintf(why, cap, "more sentences than %zu", n);
                 return 0;
@@ -2078,22 +2079,34 @@ static void test_documents(tp_model *m) {
     EXPECT_ERR(tp_parse_tokens(m, nul_tokens, sizeof nul_tokens - 1, &out, &len, &err), err, TP_ERR_INPUT,
                "tp_parse_tokens: conllu: text:2: line contains a NUL byte at byte 2");
 
-    /* DEPS "_" on parsed words; MISC and empty nodes kept. */
+    /* DEPS "_" on parsed words; MISC and empty nodes kept; the given
+     * columns kept, and with no_tags those of a parse from plain tokens. */
     const char *filled = "# sent_id = a\n"
-                         "1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n"
+                         "1\tI\tI\tPRON\tPRP\tCase=Nom\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n"
                          "2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n"
                          "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n\n";
+    const char *forms[] = {"I", "see"}, *upos[] = {"PRON", "VERB"}, *xpos[] = {"PRP", "VBP"},
+               *feats[] = {"Case=Nom", "_"}, *lemma[] = {"I", "see"};
+    tp_tags given = {upos, xpos, feats, lemma};
+    tp_result *r[2] = {NULL, NULL};
+    CHECK(tp_parse(m, forms, 2, &given, &r[0], NULL) == TP_OK);
+    CHECK(tp_parse(m, forms, 2, NULL, &r[1], NULL) == TP_OK);
+    char why[256] = "";
     CHECK(tp_parse_conllu(m, filled, strlen(filled), &out, &len, NULL) == TP_OK);
     CHECKF(out && strstr(out, "\t2:nsubj\t") == NULL && strstr(out, "\t_\tSpaceAfter=No\n") &&
-               strstr(out, "\t_\tGloss=x\n") && strstr(out, "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n"),
+               strstr(out, "\t_\tGloss=x\n") && strstr(out, "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n") &&
+               strstr(out, "1\tI\tI\tPRON\tPRP\tCase=Nom\t"),
            "%s", out ? out : "(null)");
+    CHECKF(out && r[0] && doc_matches(out, &r[0], 1, why, sizeof why), "%s", why);
     tp_string_free(out);
     tp_doc_options notags = {TP_FORMAT_CONLLU, TP_ON_ERROR_STOP, 1, 0};
     CHECK(tp_parse_document(m, filled, strlen(filled), &notags, &out, &len, &skipped, NULL) == TP_OK);
-    CHECKF(out && skipped == 0 && strstr(out, "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2\n") &&
-               strstr(out, "1\tI\t_\t"),
+    CHECKF(out && skipped == 0 && strstr(out, "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2\n"),
            "%s", out ? out : "(null)");
+    CHECKF(out && r[1] && doc_matches(out, &r[1], 1, why, sizeof why), "%s", why);
     tp_string_free(out);
+    tp_result_free(r[0]);
+    tp_result_free(r[1]);
 
     /* Keep-going mode: a malformed sentence between two good ones. */
     const char *doc = "# sent_id = g\n1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n"

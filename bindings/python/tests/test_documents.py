@@ -28,18 +28,23 @@ def test_nul_bytes_refused_with_position(model):
 
 def test_output_has_no_gold_annotation(model):
     doc = ("# sent_id = a\n"
-           "1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n"
+           "1\tI\tI\tPRON\tPRP\tCase=Nom\t2\tnsubj\t2:nsubj\tSpaceAfter=No\n"
            "2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n"
            "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n\n")
-    for out in (model.parse_conllu(doc), model.parse_conllu(doc, no_tags=True),
-                "".join(model.parse_conllu_iter(io.StringIO(doc), no_tags=True))):
-        words = [line.split("\t") for line in out.splitlines() if line[:1].isdigit() and "." not in line.split("\t")[0]]
-        assert [w[8] for w in words] == ["_", "_"]
-        assert [w[9] for w in words] == ["SpaceAfter=No", "Gloss=x"]
+
+    def words(out):
+        return [line.split("\t") for line in out.splitlines() if line.split("\t")[0].isdigit()]
+
+    given = [w[2:6] for w in words(doc)]
+    plain = [w[2:6] for w in words(model.parse_tokens("I see\n"))]
+    for out, tags in ((model.parse_conllu(doc), given), (model.parse_conllu(doc, no_tags=True), plain),
+                      ("".join(model.parse_conllu_iter(io.StringIO(doc), no_tags=True)), plain)):
+        assert [w[8] for w in words(out)] == ["_", "_"]
+        assert [w[9] for w in words(out)] == ["SpaceAfter=No", "Gloss=x"]
+        assert [w[2:6] for w in words(out)] == tags
         assert out.startswith("# sent_id = a\n")
-    stripped = model.parse_conllu(doc, no_tags=True)
-    assert "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2\n" in stripped
-    assert "1\tI\t_\t" in stripped
+    assert "2.1\tsee\tsee\tVERB\tVB\t_\t_\t_\t0:root\tCopyOf=2\n" in model.parse_conllu(doc)
+    assert "2.1\tsee\t_\t_\t_\t_\t_\t_\t0:root\tCopyOf=2\n" in model.parse_conllu(doc, no_tags=True)
 
 
 def test_on_error_skip(model):

@@ -44,26 +44,68 @@ def assert_tree(sent):
             assert seen <= n, "cycle"
 
 
+def word_lines(conllu):
+    """The columns of the word lines (integer IDs) of a CoNLL-U document."""
+    return [line.split("\t") for line in conllu.splitlines() if line.split("\t")[0].isdigit()]
+
+
 def test_parse(model):
-    s = model.parse("The quick brown fox jumps over the lazy dog .".split())
+    words = "The quick brown fox jumps over the lazy dog .".split()
+    s = model.parse(words)
     assert isinstance(s, transparse.Sentence) and len(s) == 10
     assert_tree(s)
     deprels, tags = set(model.deprels), set(model.upos_tags)
     for t in s:
         assert t.deprel in deprels and t.upos in tags
-        assert t.lemma == t.feats == "_"
         assert t.xpos != "_"  # predicted by the model's XPOS tagger
     root = [t for t in s if t.head == 0][0]
     assert root.deprel == "root"
     assert s.to_conllu().count("\n") == 11
+    # LEMMA and FEATS (predicted, or "_" from a model without the
+    # components) are those of the document the library writes.
+    doc = word_lines(model.parse_tokens(" ".join(words) + "\n"))
+    assert [(t.lemma, t.feats) for t in s] == [(c[2], c[5]) for c in doc]
+    assert [t.to_conllu().split("\t") for t in s] == doc
 
 
 def test_parse_with_tags(model):
     s = model.parse(["Dogs", "bark", "."], upos=["NOUN", None, "PUNCT"], xpos=["NNS", "VBP", "."],
                     lemma=["dog", "bark", "."])
     assert s[0].upos == "NOUN" and s[2].upos == "PUNCT" and s[1].upos in model.upos_tags
-    assert s[0].xpos == "NNS" and s[0].lemma == "dog" and s[0].feats == "_"
+    assert s[0].xpos == "NNS" and [t.lemma for t in s] == ["dog", "bark", "."]
     assert_tree(s)
+
+
+def test_lemma_and_feats(model):
+    """Given LEMMA and FEATS are kept word by word; the others are what the
+    library's document parse gives the same words (predicted or "_")."""
+    words = ["The", "dogs", "bark", "at", "cafés", "."]
+    lemma = ["the", None, "", "at", "café", "_"]
+    feats = ["Definite=Def|PronType=Art", "_", None, "", "Number=Plur", "Foo"]
+    s = model.parse(words, lemma=lemma, feats=feats)
+    doc = "".join(f"{i}\t{w}\t{lemma[i - 1] or '_'}\t_\t_\t{feats[i - 1] or '_'}\t_\t_\t_\t_\n"
+                  for i, w in enumerate(words, 1)) + "\n"
+    want = word_lines(model.parse_conllu(doc))
+    assert [t.to_conllu().split("\t") for t in s] == want
+    assert [t.lemma for t in s][:5:4] == ["the", "café"] and s[3].lemma == "at"
+    assert s[0].feats == "Definite=Def|PronType=Art" and s[5].feats == "Foo"
+    assert all(t.lemma and t.feats for t in s)
+    assert s[0].feats_dict == {"Definite": "Def", "PronType": "Art"}
+    assert s[5].feats_dict == {"Foo": ""}
+    many = model.parse_many([{"words": words, "lemma": lemma, "feats": feats}, words])
+    assert many[0] == s and many[1] == model.parse(words)
+
+
+@pytest.mark.parametrize("feats, want", [
+    ("_", {}),
+    ("Number=Sing", {"Number": "Sing"}),
+    ("Case=Nom|Number=Sing|Person=3", {"Case": "Nom", "Number": "Sing", "Person": "3"}),
+    ("Number[psor]=Plur|PronType=Int,Rel", {"Number[psor]": "Plur", "PronType": "Int,Rel"}),
+])
+def test_feats_dict(feats, want):
+    t = transparse.Token(1, "x", "_", "X", "_", feats, 0, "root")
+    assert t.feats_dict == want and list(t.feats_dict) == list(want)
+    assert "|".join(f"{k}={v}" for k, v in t.feats_dict.items()) == (feats if want else "")
 
 
 def test_bytes_and_str_give_the_same_tokens(model):
@@ -72,15 +114,14 @@ def test_bytes_and_str_give_the_same_tokens(model):
     feats = ["Definite=Def", "_", None, ""]
     s = model.parse(words, upos=["DET", "NOUN", "VERB", "PUNCT"], lemma=lemma, feats=feats)
     assert [t.form for t in s] == words
-    assert [t.lemma for t in s] == ["the", "_", "_", "."]
-    assert [t.feats for t in s] == ["Definite=Def", "_", "_", "_"]
+    assert s[0].lemma == "the" and s[3].lemma == "." and s[0].feats == "Definite=Def"
     as_bytes = model.parse([w.encode() for w in words], upos=[b"DET", b"NOUN", b"VERB", b"PUNCT"],
                            lemma=[b"the", None, b"", bytearray(b".")],
                            feats=[memoryview(b"Definite=Def"), b"_", None, b""])
     assert as_bytes == s
     many = model.parse_many([{"words": words, "upos": ["DET", "NOUN", "VERB", "PUNCT"], "lemma": lemma,
                               "feats": feats}, ["No", "tags"]])
-    assert many[0] == s and [t.lemma for t in many[1]] == ["_", "_"]
+    assert many[0] == s and many[1] == model.parse(["No", "tags"])
     # The tokens are those the constructor makes: equal, same hash and repr,
     # and frozen.
     t = s[0]

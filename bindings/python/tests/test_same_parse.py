@@ -1,6 +1,9 @@
 """The same EWT test parse, byte for byte, from the command line, from C and
-from Python: once from plain tokens (the model's taggers predict UPOS and XPOS) and
-once from CoNLL-U with the gold UPOS/XPOS/FEATS/LEMMA given."""
+from Python: once from plain tokens (the model predicts LEMMA, UPOS, XPOS and
+FEATS as far as it has the components), once from CoNLL-U with the gold
+UPOS/XPOS/FEATS/LEMMA given, and once with only the gold LEMMA and FEATS
+given (kept as given; UPOS and XPOS predicted), through the documents and
+through tp_parse_batch's results."""
 
 import os
 import pathlib
@@ -77,3 +80,34 @@ def test_gold_tags_conllu_same_everywhere(model, model_file, ewt_test):
     assert cli.count(b"\n\n") == ewt_test.count("\n\n")
     assert cli == c, "CLI and C differ"
     assert cli == py, "CLI and Python differ"
+
+
+def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path):
+    # The gold LEMMA and FEATS given, UPOS and XPOS blanked.
+    lines = []
+    for line in ewt_test.split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[0].isdigit():
+            cols[3] = cols[4] = "_"
+        lines.append("\t".join(cols))
+    doc = "\n".join(lines)
+    path = tmp_path / "lemma-feats.conllu"
+    path.write_text(doc, encoding="utf-8")
+
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], path)
+    c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"], path)
+    py = model.parse_conllu(doc).encode("utf-8")
+    assert cli == c, "CLI and C differ"
+    assert cli == py, "CLI and Python differ"
+
+    # The per-word results (tp_parse_batch) give the document's columns 1-8.
+    gold = [[line.split("\t") for line in block.split("\n") if line.split("\t")[0].isdigit()]
+            for block in doc.split("\n\n") if block.strip()]
+    parsed = model.parse_many([{"words": [w[1] for w in s], "lemma": [w[2] for w in s],
+                                "feats": [w[5] for w in s]} for s in gold])
+    words = [line.split("\t")[:8] for line in cli.decode("utf-8").split("\n") if line.split("\t")[0].isdigit()]
+    assert [t.to_conllu().split("\t")[:8] for s in parsed for t in s] == words
+    # Given values are kept (the others, "_" in gold, may be predicted).
+    pairs = [(t, w) for s, g in zip(parsed, gold) for t, w in zip(s, g)]
+    assert all(t.lemma == w[2] for t, w in pairs if w[2] != "_")
+    assert all(t.feats == w[5] for t, w in pairs if w[5] != "_")

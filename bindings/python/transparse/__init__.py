@@ -15,7 +15,7 @@ From the repository root, with the bundled English model:
 
 The parse is a copy that outlives the model; ``to_conllu`` gives its
 CoNLL-U lines, tab-separated (aligned here for reading; LEMMA and FEATS are
-``_``: the model predicts neither):
+``_`` where the model has no lemmatizer and FEATS tagger):
 
 >>> print(sent.to_conllu())
 1  I    _  PRON   PRP  _  2  nsubj  _  _
@@ -387,15 +387,24 @@ class Token:
     Attributes:
         id: 1-based position in the sentence.
         form: the word form as given.
-        lemma, feats: as given to :meth:`Model.parse`, or ``"_"`` (the
-            model predicts neither).
+        lemma: the LEMMA given to :meth:`Model.parse`, else the one
+            predicted by the model's lemmatizer, else ``"_"`` (a model
+            without one).
         upos: the UPOS tag given, or the one predicted by the model's
             tagger.
         xpos: the XPOS tag given, or the one predicted by the model's XPOS
             tagger (a model trained on a treebank with XPOS, as the bundled
             English one), or ``"_"`` when the model has none.
+        feats: the FEATS string, features ``Name=Value`` joined by ``|``
+            (e.g. ``"Number=Sing|Person=3"``), or ``"_"`` for none: the one
+            given, else the one predicted by the model's FEATS tagger, else
+            ``"_"`` (a model without one). :attr:`feats_dict` is the same
+            as a dict.
         head: ``id`` of the head word, ``0`` for the root.
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.
+
+    The values are those of the library's result (``tp_result``): given
+    columns are kept as given, word by word, and the others predicted.
     """
 
     id: int
@@ -406,6 +415,25 @@ class Token:
     feats: str
     head: int
     deprel: str
+
+    @property
+    def feats_dict(self):
+        """FEATS as a new dict from feature name to value, both str, in
+        the order of the string: ``{"Number": "Sing", "Person": "3"}`` for
+        ``"Number=Sing|Person=3"``, ``{}`` for ``"_"``. A multi-valued
+        feature keeps its values as one string (``"PronType": "Int,Rel"``),
+        a layered one its layer in the name (``"Number[psor]"``). A pair
+        without ``=`` (not valid CoNLL-U, but a caller may give it) maps to
+        ``""``.
+
+        >>> with Model.load("models/en_ewt.tpm") as model:
+        ...     tok = model.parse(["Dogs", "bark"], feats=["Number=Plur", None])[0]
+        >>> tok.feats, tok.feats_dict
+        ('Number=Plur', {'Number': 'Plur'})
+        """
+        if self.feats in ("_", ""):
+            return {}
+        return dict(pair.partition("=")[::2] for pair in self.feats.split("|"))
 
     def to_conllu(self):
         """Return the CoNLL-U line of this token (ten tab-separated columns,
@@ -555,13 +583,6 @@ def _column_list(where, name, values, n):
     return values
 
 
-def _as_given(values):
-    """The strings a result shows for a given column: each value as a str
-    (bytes decoded), "_" where absent (None or empty)."""
-    return [v if v and type(v) is str else
-            ("_" if not v else bytes(v).decode("utf-8", "replace")) for v in values]
-
-
 def _tags(cols):
     """The tp_tags argument for the columns (C arrays or None: UPOS, XPOS,
     FEATS, LEMMA): a pointer to a struct that keeps them alive, or None when
@@ -588,17 +609,16 @@ def _token(id, form, lemma, upos, xpos, feats, head, deprel):
     return t
 
 
-def _sentence(forms, lemma, feats, heads, deprels, upos, xpos, start, end):
-    """The Sentence of words start..end-1 of a parse: the forms and the
-    given LEMMA and FEATS columns as str (None: not given), and the
-    result's lists; heads are 1-based within the sentence."""
+def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end):
+    """The Sentence of words start..end-1 of a parse: the forms as str and
+    the result's lists (see Model._call); heads are 1-based within the
+    sentence."""
     # A list, not a generator: tuple() of a generator over-allocates and
     # shrinks, which leaves the freed tuples on free lists of sizes that
     # are never asked for again: the resident memory of a long run creeps
     # up by a few MB (scripts/longrun.sh).
     return Sentence([
-        _token(i - start + 1, forms[i], lemma[i] if lemma is not None else "_", upos[i], xpos[i],
-               feats[i] if feats is not None else "_", heads[i], deprels[i])
+        _token(i - start + 1, forms[i], lemma[i], upos[i], xpos[i], feats[i], heads[i], deprels[i])
         for i in range(start, end)
     ])
 
@@ -819,8 +839,8 @@ class Model:
             words: sequence of n word forms (str; bytes are passed as is).
             upos, xpos, feats, lemma: None (absent), or a sequence of n
                 strings where None, "" or "_" marks one word's value absent.
-                UPOS, and XPOS if the model has an XPOS tagger, are
-                predicted where absent; LEMMA and FEATS are not.
+                A column is predicted where absent when the model has the
+                component for it (see :class:`Token`), else it is ``"_"``.
 
         Returns:
             A :class:`Sentence` of n :class:`Token`. It is a copy: it owns no
@@ -846,13 +866,12 @@ class Model:
         cols = [_column(k, v) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
         tags = _tags(cols)
         out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
-        feats_s, lemma_s = (None if v is None else _as_given(v) for v in given[2:])
-        return _sentence(_forms(words, encoded), lemma_s, feats_s, *out, 0, n)
+        return _sentence(_forms(words, encoded), *out, 0, n)
 
     def _call(self, fn, n):
         """Call fn(handle, result, err) (a tp_parse function with its other
-        arguments bound) and return the heads, deprels, UPOS and XPOS of the
-        n words of its result, which it frees."""
+        arguments bound) and return the heads, deprels, UPOS, XPOS, LEMMA
+        and FEATS of the n words of its result, which it frees."""
         h = self._acquire()
         try:
             res = _lib.tp_result_p()
@@ -860,7 +879,8 @@ class Model:
             _check(fn(h, ctypes.byref(res), ctypes.byref(err)), err)
             try:
                 r = res.contents
-                return r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n])
+                return (r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n]),
+                        _decode_all(r.lemma[:n]), _decode_all(r.feats[:n]))
             finally:
                 _lib.tp_result_free(res)
         finally:
@@ -911,11 +931,10 @@ class Model:
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * total)(*encoded)
         # A column only where some sentence gives it, the others' words absent.
-        cols, flat = [], []
+        cols = []
         for name in ("upos", "xpos", "feats", "lemma"):
             if all(t.get(name) is None for t in given):
                 cols.append(None)
-                flat.append(None)
                 continue
             col = []
             for k, t in enumerate(given):
@@ -926,14 +945,12 @@ class Model:
                 else:
                     col.extend(_column_list(f"parse_many: sentence {k}", name, v, n))
             cols.append(_column(name, col))
-            flat.append(col)
         tags = _tags(cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
         out = self._call(lambda h, res, err: _lib.tp_parse_batch(
             h, forms, offs, len(offsets) - 1, tags, res, err), total)
-        feats_s, lemma_s = (None if v is None else _as_given(v) for v in flat[2:])
         forms_s = _forms(words, encoded)
-        return [_sentence(forms_s, lemma_s, feats_s, *out, offsets[k], offsets[k + 1])
+        return [_sentence(forms_s, *out, offsets[k], offsets[k + 1])
                 for k in range(len(offsets) - 1)]
 
     def parse_conllu(self, text, on_error="stop", no_tags=False):
@@ -948,12 +965,16 @@ class Model:
                 gives the count). Errors that end the input (a line over
                 1 MiB) raise either way.
             no_tags: blank LEMMA, UPOS, XPOS and FEATS (of words and empty
-                nodes) before parsing, so that the model predicts the tags.
+                nodes) before parsing, so that the model predicts them, as
+                from plain tokens.
 
         Returns:
-            The document as str with HEAD and DEPREL (and absent UPOS and
-            XPOS) filled in and DEPS ``_`` on every word; comments, MISC,
-            multiword tokens and empty nodes are kept.
+            The document as str with HEAD and DEPREL filled in, LEMMA,
+            UPOS, XPOS and FEATS as :meth:`parse` gives them (given ones
+            kept, absent ones predicted or ``"_"``) and DEPS ``_`` on every
+            word; comments, MISC, multiword tokens and empty nodes are
+            kept (with ``no_tags``, the empty nodes' LEMMA, UPOS, XPOS and
+            FEATS are ``_``).
 
         Raises:
             InputError: malformed CoNLL-U (a NUL byte included) or a sentence
@@ -975,7 +996,8 @@ class Model:
 
         Returns:
             CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
-            its words with the predicted UPOS and XPOS, HEAD and DEPREL:
+            its words with the predicted LEMMA, UPOS, XPOS and FEATS (``_``
+            for a column the model has no component for), HEAD and DEPREL:
 
             >>> with Model.load("models/en_ewt.tpm") as model:
             ...     print(model.parse_tokens("She left .\\n"), end="")

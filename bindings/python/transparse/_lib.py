@@ -77,6 +77,8 @@ class tp_result(ctypes.Structure):
         ("deprels", c_char_p_p),
         ("upos", c_char_p_p),
         ("xpos", c_char_p_p),
+        ("lemma", c_char_p_p),
+        ("feats", c_char_p_p),
     ]
 
 
