@@ -558,8 +558,8 @@ TP_API void tp_result_free(tp_result *result);
  * the document with HEAD and DEPREL filled in, UPOS, XPOS, LEMMA and FEATS
  * as tp_parse gives them (given columns kept, absent ones predicted or
  * "_", see tp_result) and DEPS "_" on every word (no enhanced graph is
- * predicted).
- * Comments, MISC, multiword tokens and empty nodes are kept. Options
+ * predicted). Comments, MISC and multiword tokens are kept; empty nodes
+ * (nodes of the enhanced graph only) are left out. Options
  * (keep-going mode, tags blanked, threads): tp_parse_document; streaming:
  * tp_stream_open.
  *
@@ -645,8 +645,11 @@ TP_API int tp_parse_tokens(const tp_model *model, const char *text,
  *             Ignored by tp_stream_open.
  *
  * In every output, DEPS is "_" on each word parsed (no enhanced graph is
- * predicted); MISC, comments, multiword tokens and empty nodes are copied
- * from the input.
+ * predicted) and a parsed sentence has no empty nodes (they are nodes of
+ * the enhanced graph only; with them but without DEPS the file would not
+ * be valid CoNLL-U); MISC, comments and multiword tokens are copied from
+ * the input. A sentence copied through unparsed (TP_ON_ERROR_SKIP) keeps
+ * its empty nodes.
  */
 typedef struct tp_doc_options {
     int format;

@@ -81,8 +81,11 @@ type DocStats struct {
 
 // ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it
 // carries, see Parse) and writes CoNLL-U to w; comments, multiword tokens,
-// empty nodes, MISC and the other columns are kept, and DEPS of every word
-// parsed is "_" (see Parse). name is used in error messages, which carry the
+// MISC and the other columns are kept, DEPS of every word parsed is "_"
+// (see Parse), and the empty nodes of a parsed sentence are left out: they
+// are nodes of the enhanced graph only, which the parser does not predict,
+// and a file with empty nodes but no enhanced graph is not valid CoNLL-U
+// (UD's validator rejects it). name is used in error messages, which carry the
 // line number: of the malformed line, or of the first line of a sentence the
 // parser rejects ("name:12: sentence 3: ..."). The sentences before the one
 // in error are written.
@@ -374,8 +377,8 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 }
 
 // writeItem writes one sentence of a document to w: it.raw, a malformed
-// sentence copied through; else it.s, parsed, or with perr (the parser's
-// error) copied through unparsed when skip is set. It counts what it
+// sentence copied through; else it.s, parsed (without its empty nodes), or
+// with perr (the parser's error) copied through unparsed when skip is set. It counts what it
 // writes in st. Without skip, perr is returned as it.fail(perr).
 func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) error {
 	if it.s == nil {
@@ -393,6 +396,8 @@ func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) err
 		}
 		it.s.Comments = append(it.s.Comments, errorComment(err))
 		st.Skipped++
+	} else {
+		it.s.Empty = nil // nodes of the enhanced graph, which is not predicted (see ParseCoNLLU)
 	}
 	if err := conllu.Write(w, it.s); err != nil {
 		return err

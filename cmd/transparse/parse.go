@@ -43,10 +43,10 @@ output.
 
 Input formats (--format):
 
-  conllu  CoNLL-U. Comments, multiword tokens and empty nodes are kept, and
-          the LEMMA, UPOS, XPOS and FEATS given are used and kept; the
-          model predicts them only where they are missing ("_"). HEAD and
-          DEPREL are replaced.
+  conllu  CoNLL-U. Comments and multiword tokens are kept, and the
+          LEMMA, UPOS, XPOS and FEATS given are used and kept; the model
+          predicts them only where they are missing ("_"). HEAD and DEPREL
+          are replaced.
   tokens  One pre-tokenized sentence per line, tokens separated by spaces.
           The output has ID, FORM, the predicted LEMMA, UPOS, XPOS and
           FEATS, HEAD and DEPREL; DEPS and MISC are "_".
@@ -74,8 +74,7 @@ and reports the number skipped on standard error. Errors that end the input
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input (words and empty nodes) before parsing, so that the model annotates
 the words itself: the way to measure parsing from plain tokens on a
-treebank. Empty nodes are not parsed: their blanked columns stay "_".
-Tokens input has no tags to blank.
+treebank. Tokens input has no tags to blank.
 
 A column is predicted only by a model with the component for it: XPOS by
 one with an XPOS tagger (trained on a treebank with XPOS, as the bundled
@@ -83,7 +82,9 @@ model is), LEMMA by one with a lemmatizer, FEATS by one with a FEATS
 tagger. With other models the column stays "_" where it is not given.
 
 DEPS is "_" on every word parsed (no enhanced graph is predicted); MISC,
-comments, multiword tokens and empty nodes are copied from the input.
+comments and multiword tokens are copied from the input. Empty nodes are
+left out of a parsed sentence: they are nodes of the enhanced graph only,
+and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 
 ` + modelHelp,
 		Example: `  # Parse pre-tokenized text, one sentence per line:

@@ -972,9 +972,9 @@ class Model:
             The document as str with HEAD and DEPREL filled in, LEMMA,
             UPOS, XPOS and FEATS as :meth:`parse` gives them (given ones
             kept, absent ones predicted or ``"_"``) and DEPS ``_`` on every
-            word; comments, MISC, multiword tokens and empty nodes are
-            kept (with ``no_tags``, the empty nodes' LEMMA, UPOS, XPOS and
-            FEATS are ``_``).
+            word; comments, MISC and multiword tokens are kept, empty
+            nodes (nodes of the enhanced graph only) left out of the
+            parsed sentences.
 
         Raises:
             InputError: malformed CoNLL-U (a NUL byte included) or a sentence
