@@ -89,6 +89,32 @@ func UDFilesOrFixture(tb testing.TB, pattern string) []string {
 	return []string{Fixture(tb, "en_ewt-dev-slice.conllu")}
 }
 
+// UDTool returns the path of a program of UD's official tools ("udvalidate",
+// the validator; "udeval", the CoNLL 2018 shared task's scorer) in the
+// cache that scripts/validate.sh installs them into:
+// $TRANSPARSE_UDTOOLS_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/transparse/udtools.
+// It skips tb when the program is not there: tests do not fetch it.
+func UDTool(tb testing.TB, name string) string {
+	tb.Helper()
+	cache := os.Getenv("TRANSPARSE_UDTOOLS_CACHE")
+	if cache == "" {
+		base := os.Getenv("XDG_CACHE_HOME")
+		if base == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				tb.Skipf("no cache directory for UD's tools: %v", err)
+			}
+			base = filepath.Join(home, ".cache")
+		}
+		cache = filepath.Join(base, "transparse", "udtools")
+	}
+	p := filepath.Join(cache, "venv", "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("UD's %s is not at %s (scripts/validate.sh --setup installs it)", name, p)
+	}
+	return p
+}
+
 // ModelPath is $TRANSPARSE_MODEL, or the bundled model models/en_ewt.tpm.
 func ModelPath() string {
 	if p := os.Getenv("TRANSPARSE_MODEL"); p != "" {

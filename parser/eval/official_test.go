@@ -14,32 +14,6 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-// officialScorer returns the path of the official scorer of the CoNLL 2018
-// shared task as the UD tools publish it (udeval of the PyPI package
-// udtools: conll18_ud_eval.py with the enhanced-graph metrics of IWPT 2020
-// added), which scripts/validate.sh --setup installs into its cache; the
-// test is skipped when it is not there (it is not fetched by the tests).
-func officialScorer(t *testing.T) string {
-	t.Helper()
-	cache := os.Getenv("TRANSPARSE_UDTOOLS_CACHE")
-	if cache == "" {
-		base := os.Getenv("XDG_CACHE_HOME")
-		if base == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				t.Skipf("no cache directory: %v", err)
-			}
-			base = filepath.Join(home, ".cache")
-		}
-		cache = filepath.Join(base, "transparse", "udtools")
-	}
-	p := filepath.Join(cache, "venv", "bin", "udeval")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("the official scorer is not at %s (scripts/validate.sh --setup installs it)", p)
-	}
-	return p
-}
-
 // officialCounts runs the scorer with --counts on two files and returns,
 // for each metric row of its table, the correct, gold and predicted counts.
 func officialCounts(t *testing.T, scorer, gold, pred string) map[string][3]int {
@@ -135,8 +109,12 @@ func perturb(sents []*conllu.Sentence) []*conllu.Sentence {
 // have: the hand-counted golden pair of TestScoreMorphologyGolden, and the
 // committed EWT dev slice against a copy with errors in every column
 // (perturb), whose multiword tokens and empty nodes the scorer reads too.
+//
+// The scorer is udeval of UD's tools (the PyPI package udtools, which
+// scripts/validate.sh installs): conll18_ud_eval.py with the enhanced-graph
+// metrics of IWPT 2020 added. The test is skipped when it is not installed.
 func TestScoresEqualOfficialScorer(t *testing.T) {
-	scorer := officialScorer(t)
+	scorer := testenv.UDTool(t, "udeval")
 	dir := t.TempDir()
 	slice := testenv.Fixture(t, "en_ewt-dev-slice.conllu")
 	gold, err := conllu.ReadFile(slice)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// What parse writes passes UD's official validator at level 2 (the UD
+// format): the committed EWT slice (multiword tokens and empty nodes
+// included) parsed with its tags, from plain tokens (--no-tags) and as
+// pre-tokenized text, and, when it is there, the EWT test set from plain
+// tokens. Skipped when the validator is not installed (scripts/validate.sh
+// --setup).
+func TestParseOutputValidates(t *testing.T) {
+	validator := testenv.UDTool(t, "udvalidate")
+	model := bundledModel(t)
+	files := []string{testenv.Fixture(t, "en_ewt-dev-slice.conllu")}
+	if p := filepath.Join(testenv.UDDir(), "en_ewt-ud-test.conllu"); fileExists(p) {
+		files = append(files, p)
+	}
+	dir := t.TempDir()
+	for _, file := range files {
+		sents, err := conllu.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tokens strings.Builder
+		for _, s := range sents {
+			for i, w := range s.Words {
+				if i > 0 {
+					tokens.WriteByte(' ')
+				}
+				tokens.WriteString(strings.ReplaceAll(w.Form, " ", "_"))
+			}
+			tokens.WriteByte('\n')
+		}
+		for _, c := range []struct {
+			name, stdin string
+			args        []string
+		}{
+			{"tags", "", []string{file}},
+			{"no-tags", "", []string{"--no-tags", file}},
+			{"tokens", tokens.String(), []string{"--format", "tokens"}},
+		} {
+			if file != files[0] && c.name != "no-tags" {
+				continue
+			}
+			args := append([]string{"parse", "-m", model, "-t", "2"}, c.args...)
+			code, stdout, stderr := runCmd(t, c.stdin, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+			out := filepath.Join(dir, filepath.Base(file)+"."+c.name)
+			if err := os.WriteFile(out, []byte(stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := exec.Command(validator, "--lang", "en", "--level", "2", out).CombinedOutput()
+			if err != nil {
+				t.Errorf("%s, %s: %v\n%.3000s", filepath.Base(file), c.name, err, res)
+			}
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
