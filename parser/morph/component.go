@@ -172,6 +172,12 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 				r := Derive(w.Form, w.Lemma)
 				if len(r.SuffixDel) <= maxSuffixDel {
 					add(key(indexRule, string(r.Case), w.UPOS, r.SuffixDel), id)
+					if r.Case == KeepCase && w.Form == lower {
+						// The rule's twin for capitalized forms.
+						tw := r
+						tw.Case = Lower
+						add(key(indexRule, string(Lower), w.UPOS, r.SuffixDel), class(tw.String()))
+					}
 				}
 			} else {
 				add(key(levelLower, lower, w.UPOS), id)
@@ -221,7 +227,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws, &sc.offs)
+			sc.ws = analyze(ws, sc.ws, &sc.offs, c.kind == kindFeats)
 			prev := int32(-1)
 			for i := range ws {
 				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
@@ -469,6 +475,9 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 	sc.cands = sc.cands[:0]
 	for _, cs := range casings {
 		f := applyCase(w.Form, cs)
+		if cs == Lower && f == w.Form {
+			continue // the KeepCase rules give the same lemmas
+		}
 		for n := 0; n <= len(f) && n <= maxSuffixDel; n++ {
 			if n < len(f) && n > 0 && !startsRune(f[len(f)-n]) {
 				continue
@@ -489,7 +498,7 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 // predict writes the predicted class name of each word of ws into out
 // (lemma components: the lemma).
 func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
-	sc.ws = analyze(ws, sc.ws, &sc.offs)
+	sc.ws = analyze(ws, sc.ws, &sc.offs, c.kind == kindFeats)
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}

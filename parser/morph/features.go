@@ -18,6 +18,7 @@ var templateNames = []string{
 	"u-1+u", "u+1+u", "u-2+u-1+u", "u+u+1+u+2",
 	"lower-1+u", "lower+1+u",
 	"class-1+u", "class-1+u-1+u",
+	"ending+u", "ending+x", "lemma+u", "ending+lemmatail+u",
 }
 
 const (
@@ -40,7 +41,11 @@ const (
 	tNextW       = tPrevW + 1
 	tPrevC       = tNextW + 1
 	tPrevCU      = tPrevC + 1
-	numTemplates = tPrevCU + 1
+	tEndU        = tPrevCU + 1
+	tEndX        = tEndU + 1
+	tLemmaU      = tEndX + 1
+	tEndTailU    = tLemmaU + 1
+	numTemplates = tEndTailU + 1
 )
 
 // FNV-1a over strings, and a finaliser that mixes template ids and values.
@@ -73,17 +78,28 @@ type word struct {
 	u, x  uint64 // hashes of UPOS and XPOS
 	shape uint64
 	runes []int // byte offsets of the runes of lower, and len(lower)
+	// With the word's lemma (FEATS taggers, when the LEMMA column is
+	// given): hashes of the lowercased lemma, of the ending (the end of
+	// lower after the prefix it shares with the lemma) and of the tail
+	// (the rest of the lemma after that prefix), each nonzero; all 0
+	// without.
+	lemma, end, tail uint64
 }
 
-// analyze prepares the words of a sentence for extract.
-func analyze(ws []conllu.Word, out []word, offs *[]int) []word {
+// analyze prepares the words of a sentence for extract, with the lemma
+// features of the words that have a lemma when lemmas is set.
+func analyze(ws []conllu.Word, out []word, offs *[]int, lemmas bool) []word {
 	out = out[:0]
 	n := 0
 	for i := range ws {
 		w := &ws[i]
 		lw := strings.ToLower(w.Form)
 		n += len(lw) + 1
-		out = append(out, word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)})
+		a := word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)}
+		if lemmas && !conllu.Absent(w.Lemma) {
+			a.lemma, a.end, a.tail = lemmaParts(lw, w.Lemma)
+		}
+		out = append(out, a)
 	}
 	// The rune offsets of all words share one array.
 	if cap(*offs) < n {
@@ -100,6 +116,21 @@ func analyze(ws []conllu.Word, out []word, offs *[]int) []word {
 	}
 	*offs = o
 	return out
+}
+
+// lemmaParts returns the hashes of the lowercased lemma, of the ending of
+// lower (the lowercased form) after the prefix it shares with the lemma,
+// and of the rest of the lemma after that prefix, each made nonzero.
+func lemmaParts(lower, lemma string) (l, end, tail uint64) {
+	ll := strings.ToLower(lemma)
+	p := 0
+	for p < len(ll) && p < len(lower) && ll[p] == lower[p] {
+		p++
+	}
+	for p > 0 && p < len(lower) && !startsRune(lower[p]) {
+		p--
+	}
+	return hs(ll) | 1, hs(lower[p:]) | 1, hs(ll[p:]) | 1
 }
 
 // shapeOf is a small code for the spelling of form: first letter upper,
@@ -169,5 +200,9 @@ func extract(out []uint64, ws []word, i int, prev int32) []uint64 {
 		mix(f2(tPrev2U, p2.u, p1.u), w.u), mix(f2(tNext2U, w.u, n1.u), n2.u),
 		f2(tPrevW, hs(p1.lower), w.u), f2(tNextW, hs(n1.lower), w.u),
 		f2(tPrevC, uint64(prev+1), w.u), mix(f2(tPrevCU, uint64(prev+1), p1.u), w.u))
+	if w.end != 0 {
+		out = append(out, f2(tEndU, w.end, w.u), f2(tEndX, w.end, w.x), f2(tLemmaU, w.lemma, w.u),
+			mix(f2(tEndTailU, w.end, w.tail), w.u))
+	}
 	return out
 }

@@ -1,6 +1,7 @@
 // Package morph predicts the LEMMA and FEATS columns of CoNLL-U words from
-// their FORM, UPOS and XPOS: a lemmatizer and a FEATS tagger, trained on a
-// treebank and stored beside the taggers in a model file.
+// their FORM, UPOS and XPOS (and, for FEATS, their LEMMA): a lemmatizer
+// and a FEATS tagger, trained on a treebank and stored beside the taggers
+// in a model file.
 //
 // Both are classifiers over classes learnt from the training data, in the
 // manner of UDPipe 1 and MorphoDiTa (Straka and Straková 2017, "Tokenizing,
@@ -24,13 +25,18 @@
 // missing from the dictionary is guessed: its candidates are the FEATS
 // seen with its UPOS and XPOS (else its UPOS), or the lemma rules seen with
 // its UPOS that apply to its form (the stripped prefix and suffix must
-// match). When there is one candidate it is taken; otherwise averaged
-// perceptrons (package linear; Collins 2002) choose among them. A
+// match); a rule learnt from a lowercase form also applies, after
+// lowercasing, to the form capitalized (a sentence-initial word, say), as
+// its Lower twin. When there is one candidate it is taken; otherwise
+// averaged perceptrons (package linear; Collins 2002) choose among them. A
 // candidate's score is the sum of
 //
 //   - its class score, from features of the form's suffixes, prefixes and
 //     shape, its UPOS and XPOS, the neighbouring words and tags, and the
-//     class chosen for the previous word;
+//     class chosen for the previous word; for FEATS also, where the word
+//     has a LEMMA, the lemma and the form's ending after the prefix it
+//     shares with the lemma (Turkish "açılmıştı", lemma "aç": "ılmıştı"),
+//     which carries the inflection and derivation the FEATS describe;
 //   - a score of the candidate's own features: for a lemma rule, whether
 //     the lemma it gives was a training lemma; for FEATS, each of its
 //     features with the word's suffixes and tags;
@@ -58,7 +64,9 @@
 //	't' UPOS XPOS            FEATS seen with the tags (unknown words)
 //	'u' UPOS                 FEATS seen with the UPOS (unknown words)
 //	'c' casing UPOS suffix   lemma rules of the casing seen with the UPOS
-//	                         whose SuffixDel is suffix (unknown words)
+//	                         whose SuffixDel is suffix (unknown words),
+//	                         under 'l' also the Lower twins of the
+//	                         KeepCase rules of lowercase forms
 //
 // Entries a lookup does not need are dropped: a '1' entry equal to the
 // '2' entry of its form and UPOS, and a '2' entry of a lowercase form equal
@@ -92,10 +100,10 @@ func TrainLemmatizer(sents []*conllu.Sentence, opt Options) (*Lemmatizer, error)
 	return &Lemmatizer{c}, nil
 }
 
-// TrainFeatsTagger trains a FEATS tagger on the FORM, UPOS, XPOS and FEATS
-// columns of sents ("_" is the class of words without features; words
-// with an empty FEATS are not learnt from). It fails when no word has a
-// FEATS column.
+// TrainFeatsTagger trains a FEATS tagger on the FORM, UPOS, XPOS, LEMMA
+// and FEATS columns of sents ("_" is the class of words without features;
+// words with an empty FEATS are not learnt from). It fails when no word
+// has a FEATS column.
 func TrainFeatsTagger(sents []*conllu.Sentence, opt Options) (*FeatsTagger, error) {
 	c, err := train(kindFeats, sents, opt)
 	if err != nil {
@@ -112,8 +120,12 @@ func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
 }
 
 // Feats returns the FEATS string of each word of ws (one sentence, in
-// order), from their Form, UPOS and XPOS, in dst[:len(ws)] (dst is grown if
-// it is too short). A word whose UPOS was never seen in training gets "_".
+// order), from their Form, UPOS, XPOS and Lemma, in dst[:len(ws)] (dst is
+// grown if it is too short). A word whose UPOS was never seen in training
+// gets "_". The tagger learns from the training lemmas: give it the
+// words' lemmas (from Lemmas where the LEMMA column is absent); a word
+// without one ("" or "_") is tagged without its lemma features, less
+// accurately.
 func (t *FeatsTagger) Feats(ws []conllu.Word, dst []string) []string {
 	return t.c.run(ws, dst)
 }

@@ -46,13 +46,16 @@ func evaluate(l *Lemmatizer, f *FeatsTagger, sents []*conllu.Sentence) scores {
 }
 
 // evaluatePredicted scores the lemmas and FEATS predicted from in against
-// gold (the same sentences, with other tags).
+// gold (the same sentences, with other tags). The FEATS tagger is given
+// the predicted lemmas, as in a model's pipeline.
 func evaluatePredicted(l *Lemmatizer, f *FeatsTagger, in, gold []*conllu.Sentence) scores {
 	var n, lem, uf, fe int
 	var lemmas, feats []string
+	var ws []conllu.Word
 	for si, s := range gold {
 		lemmas = l.Lemmas(in[si].Words, lemmas)
-		feats = f.Feats(in[si].Words, feats)
+		ws = withLemmas(ws, in[si].Words, lemmas)
+		feats = f.Feats(ws, feats)
 		for i, w := range s.Words {
 			n++
 			// conll18_ud_eval.py counts a gold lemma "_" as matched.
@@ -69,6 +72,15 @@ func evaluatePredicted(l *Lemmatizer, f *FeatsTagger, in, gold []*conllu.Sentenc
 	}
 	pc := func(k int) float64 { return 100 * float64(k) / float64(n) }
 	return scores{n, pc(lem), pc(uf), pc(fe)}
+}
+
+// withLemmas returns a copy of ws (in buf) with the given lemmas.
+func withLemmas(buf, ws []conllu.Word, lemmas []string) []conllu.Word {
+	buf = append(buf[:0], ws...)
+	for i := range buf {
+		buf[i].Lemma = lemmas[i]
+	}
+	return buf
 }
 
 func trainBoth(t testing.TB, train []*conllu.Sentence) (*Lemmatizer, *FeatsTagger) {
@@ -315,5 +327,76 @@ func TestDeterministic(t *testing.T) {
 	l2, f2 := trainBoth(t, train)
 	if !reflect.DeepEqual(l1.Data(), l2.Data()) || !reflect.DeepEqual(f1.Data(), f2.Data()) {
 		t.Error("two trainings on the same data gave different models")
+	}
+}
+
+// sentence returns a sentence of words "form/UPOS/lemma/FEATS".
+func sentence(words ...string) *conllu.Sentence {
+	s := &conllu.Sentence{}
+	for i, w := range words {
+		f := strings.Split(w, "/")
+		s.Words = append(s.Words, conllu.Word{ID: i + 1, Form: f[0], UPOS: f[1], XPOS: "_", Lemma: f[2], Feats: f[3], Head: 0, Deprel: "dep"})
+	}
+	return s
+}
+
+// TestLowerTwin checks that the candidates of an unknown capitalized word
+// include the lowercase lemma of the rule learnt from lowercase forms: no
+// capitalized training form ends in "ed", so only the Lower twin of the
+// KeepCase rule stripping "ed" lowercases "Played".
+func TestLowerTwin(t *testing.T) {
+	var train []*conllu.Sentence
+	for _, v := range []string{"walk", "talk", "jump", "laugh"} {
+		train = append(train,
+			sentence("they/PRON/they/_", v+"ed/VERB/"+v+"/_", "./PUNCT/./_"),
+			sentence(strings.ToUpper(v[:1])+v[1:]+"s/VERB/"+v+"/_", "on/ADP/on/_", "./PUNCT/./_"))
+	}
+	l, err := TrainLemmatizer(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, form := range []string{"Played", "played"} {
+		s := sentence(form+"/VERB/_/_", "on/ADP/_/_")
+		var sc scratch
+		sc.ws = analyze(s.Words, nil, &sc.offs, false)
+		cands, lower, known := l.c.candidates(&s.Words[0], 0, &sc, nil)
+		var lemmas []string
+		for _, id := range cands {
+			if lm, ok := l.c.rules[id].Apply(form); ok && !lower && !known {
+				lemmas = append(lemmas, lm)
+			}
+		}
+		if !slices.Contains(lemmas, "play") {
+			t.Errorf("%s: the candidate lemmas %q lack \"play\"", form, lemmas)
+		}
+		if form == "played" && len(lemmas) != 1 {
+			t.Errorf("%s: candidate lemmas %q, want one (twins are for capitalized forms)", form, lemmas)
+		}
+	}
+}
+
+// TestFeatsUseLemma checks that the FEATS tagger reads the LEMMA column:
+// the same unknown form gets the FEATS that follow what it adds to its
+// lemma, which the form alone cannot tell.
+func TestFeatsUseLemma(t *testing.T) {
+	var train []*conllu.Sentence
+	// "-ran" is a plural ending after a stem, but part of the stem of
+	// nouns whose lemma ends in "ran".
+	for i, st := range []string{"ba", "ke", "lo", "mu", "pi", "su", "te", "vo"} {
+		lemma, feats := st, "Number=Plur"
+		if i%2 == 1 {
+			lemma, feats = st+"ran", "Number=Sing"
+		}
+		train = append(train, sentence(st+"ran/NOUN/"+lemma+"/"+feats, "x/PUNCT/x/_"))
+	}
+	f, err := TrainFeatsTagger(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lemma, want := range map[string]string{"go": "Number=Plur", "goran": "Number=Sing"} {
+		got := f.Feats(sentence("goran/NOUN/"+lemma+"/_", "x/PUNCT/x/_").Words, nil)
+		if got[0] != want {
+			t.Errorf("FEATS of goran, lemma %s: %q, want %q", lemma, got[0], want)
+		}
 	}
 }
