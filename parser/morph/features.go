@@ -3,6 +3,7 @@ package morph
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -57,6 +58,14 @@ const (
 func hashString(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+func hashBytes(h uint64, s []byte) uint64 {
+	for _, c := range s {
+		h ^= uint64(c)
 		h *= fnvPrime
 	}
 	return h
@@ -122,7 +131,13 @@ func analyze(ws []conllu.Word, out []word, offs *[]int, lemmas bool) []word {
 // lower (the lowercased form) after the prefix it shares with the lemma,
 // and of the rest of the lemma after that prefix, each made nonzero.
 func lemmaParts(lower, lemma string) (l, end, tail uint64) {
-	ll := strings.ToLower(lemma)
+	// The lemma is lowercased into a buffer on the stack (most lemmas
+	// fit), as strings.ToLower would, without allocating.
+	var buf [64]byte
+	ll := buf[:0]
+	for _, r := range lemma {
+		ll = utf8.AppendRune(ll, unicode.ToLower(r))
+	}
 	p := 0
 	for p < len(ll) && p < len(lower) && ll[p] == lower[p] {
 		p++
@@ -130,7 +145,7 @@ func lemmaParts(lower, lemma string) (l, end, tail uint64) {
 	for p > 0 && p < len(lower) && !startsRune(lower[p]) {
 		p--
 	}
-	return hs(ll) | 1, hs(lower[p:]) | 1, hs(ll[p:]) | 1
+	return hashBytes(fnvOffset, ll) | 1, hs(lower[p:]) | 1, hashBytes(fnvOffset, ll[p:]) | 1
 }
 
 // shapeOf is a small code for the spelling of form: first letter upper,
