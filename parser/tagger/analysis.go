@@ -1,6 +1,8 @@
 package tagger
 
 import (
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/transparse/transparse/parser/conllu"
@@ -30,6 +32,11 @@ type Analysis struct {
 	keys    []uint64      // four dictionary keys per word (see prepare)
 	masks   [2][]uint64   // their tag sets in each tagger's dictionary
 	sink    uint32        // the dictionaries' touching loads
+	// scores and classes hold, for each tagger that tagged the words
+	// (TagAnalyzed) since Analyze, its final scores of each word
+	// (len(tags) per word) and its class of each word; empty otherwise.
+	scores  [2][]float32
+	classes [2][]int32
 }
 
 // slot is the index of column's tagger in an Analysis: 0 UPOS, 1 XPOS.
@@ -49,6 +56,7 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 	}
 	n := len(words)
 	a.taggers = [2]*Tagger{upos, xpos}
+	a.classes[0], a.classes[1] = a.classes[0][:0], a.classes[1][:0]
 	a.Words = slices.Grow(a.Words[:0], n)[:n]
 	prepare(&a.ws[0], &a.keys, a.Words, words)
 	if xpos != nil {
@@ -81,8 +89,55 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		}
 		ws := a.ws[k]
 		setAmbs(ws, a.masks[k], n)
+		setRoots(ws, words, &t.dict)
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)
 		}
 	}
+}
+
+// Reconcile makes the UPOS and XPOS of the words a pair seen in the
+// training data wherever the taggers' predictions are not one: of the
+// pairs seen, such a word gets the one whose two tags' final scores sum
+// highest (its UPOS and XPOS scores are on comparable scales, both from
+// averaged perceptrons trained alike). Both taggers must have tagged the
+// words from a (TagAnalyzed), after a analyzed them, and the XPOS tagger
+// must hold the pairs of its training data for the UPOS tagger's tag set
+// (an XPOS tagger trained on data with UPOS does).
+// Otherwise, Reconcile does nothing. Only the words i with free[i] true
+// are changed (all of them when free is nil): callers that keep given
+// tags leave out the words with one. It returns the number of words
+// changed. It does not allocate.
+func (a *Analysis) Reconcile(words []conllu.Word, free []bool) (changed int) {
+	u, x := a.taggers[0], a.taggers[1]
+	n := len(words)
+	if u == nil || x == nil || !x.pairsFit(u) || len(a.classes[0]) != n || len(a.classes[1]) != n ||
+		(free != nil && len(free) != n) {
+		return 0
+	}
+	nu, nx := len(u.tags), len(x.tags)
+	for i := range words {
+		cu, cx := a.classes[0][i], a.classes[1][i]
+		if (free != nil && !free[i]) || x.pairs[cx]&(1<<cu) != 0 || x.pairs[cx] == 0 {
+			continue
+		}
+		su, sx := a.scores[0][i*nu:(i+1)*nu], a.scores[1][i*nx:(i+1)*nx]
+		best := float32(math.Inf(-1))
+		bu, bx := cu, cx
+		for j, m := range x.pairs {
+			for ; m != 0; m &= m - 1 {
+				k := bits.TrailingZeros64(m)
+				if s := su[k] + sx[j]; s > best {
+					best, bu, bx = s, int32(k), int32(j)
+				}
+			}
+		}
+		if bu == cu && bx == cx {
+			continue
+		}
+		changed++
+		a.classes[0][i], a.classes[1][i] = bu, bx
+		words[i].UPOS, words[i].XPOS = u.tags[bu], x.tags[bx]
+	}
+	return changed
 }

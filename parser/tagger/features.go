@@ -5,13 +5,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/form"
 )
 
 // FeatureVersion identifies the feature extraction code. A model stores it,
 // and FromClassifier refuses a model made with another version, since its
 // weights would be looked up under the wrong hashes.
-const FeatureVersion = 1
+const FeatureVersion = 2
 
 // FNV-1a, for hashing the bytes of a word.
 const (
@@ -40,9 +41,9 @@ const (
 // wordInfo holds the hashed attributes of one word, computed once per
 // sentence and shared by the features of every position that looks at it.
 type wordInfo struct {
-	form, lower  uint64    // exact and lowercased form (rareForm if not in the dictionary)
-	pre, suf     [4]uint64 // lowercased prefixes and suffixes of 1..4 runes
-	shape, short uint64    // word shape, and the shape with repeats collapsed
+	form, lower  uint64           // exact and lowercased form (rareForm if not in the dictionary)
+	pre, suf     [affixLen]uint64 // lowercased prefixes and suffixes of 1..affixLen runes
+	shape, short uint64           // word shape, and the shape with repeats collapsed
 	flags        uint64
 	amb          uint64 // ambiguity class from the tag dictionary, 0 if unknown
 	lamb         uint64 // ambiguity class of the lowercased form, 0 if unknown
@@ -51,6 +52,8 @@ type wordInfo struct {
 	src          uint64 // where amb came from: 0 none, 1 exact form, 2 lowercased form
 	runes        uint64 // length in runes, capped at 12
 	sent         uint64 // casing class of the sentence (see sentenceCase)
+	root         uint64 // of a word not in the dictionary, the lowercased-form class of its longest prefix that is (see setRoots), else 0
+	ending       uint64 // the suffix after that prefix (up to affixLen runes), else 0
 }
 
 // sure reports whether the exact form of w and both of its lowercased
@@ -59,6 +62,10 @@ type wordInfo struct {
 func (w *wordInfo) sure() bool {
 	return w.src == 1 && w.amb&(w.amb-1) == 0 && w.lbi == w.amb && w.rbi == w.amb
 }
+
+// affixLen is the length in runes of the longest prefix and suffix
+// features: long suffixes carry the inflection of agglutinative languages.
+const affixLen = 6
 
 // Padding words before the start and after the end of a sentence.
 var (
@@ -113,7 +120,7 @@ func analyze(s string) wordInfo {
 	upper, letters := 0, 0
 	for _, r := range s {
 		lower = form.HashRune(lower, form.LowerRune(r))
-		if n < 4 {
+		if n < affixLen {
 			w.pre[n] = lower
 		}
 		c := shapeClass(r)
@@ -141,7 +148,7 @@ func analyze(s string) wordInfo {
 		}
 		n++
 	}
-	for k := n; k < 4; k++ {
+	for k := n; k < affixLen; k++ {
 		w.pre[k] = lower
 	}
 	w.lower = lower
@@ -160,13 +167,13 @@ func analyze(s string) wordInfo {
 
 	suf := uint64(fnvOffset)
 	k := 0
-	for end := len(s); end > 0 && k < 4; k++ {
+	for end := len(s); end > 0 && k < affixLen; k++ {
 		r, size := utf8.DecodeLastRuneInString(s[:end])
 		end -= size
 		suf = form.HashRune(suf, form.LowerRune(r))
 		w.suf[k] = suf
 	}
-	for ; k < 4; k++ {
+	for ; k < affixLen; k++ {
 		w.suf[k] = suf
 	}
 	return w
@@ -217,6 +224,11 @@ const (
 	tLbi
 	tRbi
 	tLRbi
+	tPre5
+	tSuf5
+	tSuf6
+	tRoot
+	tRootEnding
 	numStatic
 )
 
@@ -262,6 +274,8 @@ var templateNames = [numTemplates]string{
 	tSrcFlags: "w0.ambsource+w0.flags", tPrev1Next1Lower: "w-1.lower+w+1.lower",
 	tLamb: "w0.loweramb", tLambFlags: "w0.loweramb+w0.flags+first",
 	tLbi: "w-1w0.amb+w0.amb", tRbi: "w0w+1.amb+w0.amb", tLRbi: "w-1w0.amb+w0w+1.amb",
+	tPre5: "w0.prefix5", tSuf5: "w0.suffix5", tSuf6: "w0.suffix6",
+	tRoot: "w0.rootamb", tRootEnding: "w0.rootamb+w0.ending",
 	tTag1: "t-1", tTag2: "t-2", tTag12: "t-1+t-2", tTag1Lower: "t-1+w0.lower", tTag1Suf3: "t-1+w0.suffix3",
 	tTag1Amb0: "t-1+w0.amb", tTag1Next1Lower: "t-1+w+1.lower",
 	tRTag1: "t+1", tRTag2: "t+2", tRTag12: "t+1+t+2", tTag1RTag1: "t-1+t+1",
@@ -309,6 +323,8 @@ func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 		f1(o+tLamb, w.lamb),
 		f2(o+tLambFlags, w.lamb, w.flags|first),
 		f2(o+tLbi, w.lbi, w.amb), f2(o+tRbi, w.rbi, w.amb), f2(o+tLRbi, w.lbi, w.rbi),
+		f1(o+tPre5, w.pre[4]), f1(o+tSuf5, w.suf[4]), f1(o+tSuf6, w.suf[5]),
+		f1(o+tRoot, w.root), f2(o+tRootEnding, w.root, w.ending),
 	)
 }
 
@@ -340,7 +356,7 @@ func extractDynamic(out []uint64, ws []wordInfo, left, right []uint64, i int) []
 }
 
 // fastTemplates are the templates of a tagger's fast model (see
-// Tagger.fast): 14 of the first pass's 46, hashed as there. Chosen by
+// Tagger.fast): 14 of the first pass's 51, hashed as there. Chosen by
 // hand among the word's lowercased form and suffix, its neighbours, its
 // dictionary classes and the tags to its left: trained alone, such a
 // model is sure enough of most of the words the first pass scores to
@@ -384,4 +400,44 @@ func extractFast(out []uint64, ws []wordInfo, left []uint64, i int) []uint64 {
 		f2(tRbi, w.rbi, w.amb),
 		f1(tTag1, t1), f2(tTag12, t1, t2), f2(tTag1Amb0, t1, w.amb),
 	)
+}
+
+// Bounds of the prefixes setRoots looks up: at least rootMinRunes runes,
+// and at most rootMaxTries of them, longest first.
+const (
+	rootMinRunes = 3
+	rootMaxTries = 8
+)
+
+// setRoots sets the root and ending of each of the n words of ws (padded
+// as prepare leaves them) that is not in the dictionary d (src 0) and has
+// letters: the lowercased-form ambiguity class of its longest proper
+// prefix (of rootMinRunes runes or more) that is in d, and the hash of
+// the rest of the word (its suffix of that length, capped at affixLen
+// runes). An unknown inflected or derived word of an agglutinative
+// language is often a known stem plus an ending.
+func setRoots(ws []wordInfo, words []conllu.Word, d *dict) {
+	var pre [64]uint64
+	for i := range words {
+		w := &ws[i+2]
+		w.root, w.ending = 0, 0
+		if w.src != 0 || w.flags&flagLetter == 0 {
+			continue
+		}
+		h, n := uint64(fnvOffset), 0
+		for _, r := range words[i].Form {
+			if n == len(pre) {
+				break
+			}
+			h = form.HashRune(h, form.LowerRune(r))
+			pre[n] = h
+			n++
+		}
+		for k, tries := n-1, 0; k >= rootMinRunes && tries < rootMaxTries; k, tries = k-1, tries+1 {
+			if m := d.lookup(mix2(pre[k-1], lowerSalt)); m != 0 {
+				w.root, w.ending = m, w.suf[min(n-k, affixLen)-1]
+				break
+			}
+		}
+	}
 }

@@ -2,11 +2,13 @@ package tagger
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/transparse/transparse/internal/par"
 	"github.com/transparse/transparse/modelfmt"
@@ -21,7 +23,11 @@ import (
 // "tagger.dict.masks" (one uvarint tag bit set per key), and the params
 // "tagger.feature_version" (FeatureVersion), "tagger.passes",
 // "tagger.dict_entries" and "tagger.pass2_margin_bits" (the float32 bits of
-// the second-pass margin threshold). The result shares no memory with the
+// the second-pass margin threshold); an XPOS tagger trained on data with
+// UPOS also holds the UPOS/XPOS pairs seen in training (see
+// Analysis.Reconcile) in the blobs "tagger.pairs" (for each tag, a uvarint
+// bit set of UPOS tag ids) and "tagger.pairs.upos" (the sorted UPOS tags
+// those ids index, one a line). The result shares no memory with the
 // tagger. It does not hold the fast model (Classifiers encodes it as a
 // classifier of its own): FromClassifier of it gives the tagger without.
 func (t *Tagger) Classifier() modelfmt.Classifier {
@@ -33,7 +39,51 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	keys, masks := t.dict.encode()
 	c.Blobs[dictKeysBlob] = keys
 	c.Blobs[dictMasksBlob] = masks
+	if len(t.pairs) > 0 {
+		var b []byte
+		for _, m := range t.pairs {
+			b = binary.AppendUvarint(b, m)
+		}
+		c.Blobs[pairsBlob] = b
+		c.Blobs[pairUPOSBlob] = []byte(strings.Join(t.pairUPOS, "\n"))
+	}
 	return c
+}
+
+// Blobs of an XPOS tagger's UPOS/XPOS pairs (Tagger.pairs): one uvarint
+// set of UPOS tag ids per XPOS tag, and the UPOS tags, one a line.
+const (
+	pairsBlob    = "tagger.pairs"
+	pairUPOSBlob = "tagger.pairs.upos"
+)
+
+// decodePairs checks and decodes the pair blobs of c, a classifier of
+// numTags tags: nil, nil if it has none.
+func decodePairs(c *modelfmt.Classifier, numTags int) (pairs []uint64, upos []string, err error) {
+	pb, ub := c.Blobs[pairsBlob], c.Blobs[pairUPOSBlob]
+	if pb == nil && ub == nil {
+		return nil, nil, nil
+	}
+	upos = strings.Split(string(ub), "\n")
+	if len(upos) > MaxTags || !slices.IsSorted(upos) || slices.Contains(upos, "") || len(slices.Compact(slices.Clone(upos))) != len(upos) {
+		return nil, nil, fmt.Errorf("blob %q: not a sorted set of at most %d non-empty tags", pairUPOSBlob, MaxTags)
+	}
+	r := maskReader{b: pb, numTags: len(upos)}
+	pairs = make([]uint64, numTags)
+	for i := range pairs {
+		// A tag seen without UPOS has no pairs (an empty set).
+		if r.at < len(r.b) && r.b[r.at] == 0 {
+			r.at++
+			continue
+		}
+		if pairs[i], err = r.next(i); err != nil {
+			return nil, nil, fmt.Errorf("blob %q: %v", pairsBlob, err)
+		}
+	}
+	if err := r.end(); err != nil {
+		return nil, nil, fmt.Errorf("blob %q: %v", pairsBlob, err)
+	}
+	return pairs, upos, nil
 }
 
 // FromClassifier decodes a tagger written by Tagger.Classifier; its column
@@ -84,7 +134,14 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 	if col == "" {
 		return fail("unknown tagger name (want %q or %q)", ClassifierName(UPOS), ClassifierName(XPOS))
 	}
-	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col}, nil
+	pairs, pairUPOS, err := decodePairs(c, len(c.Classes))
+	if err != nil {
+		return fail("%v", err)
+	}
+	if pairs != nil && col != XPOS {
+		return fail("UPOS/XPOS pairs in a %s tagger", col)
+	}
+	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS}, nil
 }
 
 // Params and blobs of the dictionary shared by a model's two taggers.

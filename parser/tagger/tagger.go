@@ -5,11 +5,14 @@
 // perceptron (Collins 2002, "Discriminative training methods for hidden
 // Markov models: theory and experiments with perceptron algorithms", EMNLP)
 // with package linear. Features are the usual rich lexical ones (word,
-// lowercased word, prefixes and suffixes, word shape, neighbouring words,
-// previously predicted tags; Ratnaparkhi 1996, Collins 2002) plus ambiguity
-// classes from a tag dictionary built from the training data: the tags of
-// the word form, of its lowercased form, and of the word in its lowercased
-// bigrams with the previous and the next word. While training, each word's
+// lowercased word, prefixes and suffixes of up to six letters, word shape,
+// neighbouring words, previously predicted tags; Ratnaparkhi 1996, Collins
+// 2002) plus ambiguity classes from a tag dictionary built from the
+// training data: the tags of the word form, of its lowercased form, and of
+// the word in its lowercased bigrams with the previous and the next word;
+// a word not in the dictionary gets the class of its longest prefix that
+// is, with the ending after it (an unknown inflected word is often a known
+// stem and an ending). While training, each word's
 // dictionary entries are computed without the word's own occurrence
 // (leave-one-out), so that the training data looks like unseen text to the
 // model, and forms that would not be in the dictionary are replaced by a
@@ -23,6 +26,13 @@
 // the one chosen on the development data (where it changes at most 0.02 %
 // of the tags) takes its tag without the full model, as the parsers' fast
 // classifiers do for parser states.
+//
+// The UPOS and XPOS taggers of a model tag independently; an XPOS tagger
+// keeps the UPOS/XPOS pairs of its training data, and
+// Analysis.Reconcile gives a word whose two predicted tags are not such a
+// pair the seen pair with the highest sum of scores (a joint decision
+// restricted to consistent tags, as a tagger over combined UPOS|XPOS tags
+// would make it).
 //
 // A Tagger is stored in the same model file as the parser, as one
 // modelfmt.Classifier (see Tagger.Classifier and FromClassifier), and its
@@ -72,8 +82,14 @@ type Tagger struct {
 	// (nor is it revisited by the second pass).
 	fast       *linear.Model
 	fastMargin float32
-	epoch      int                    // the training epoch kept (0: decoded from a file)
-	pool       freelist.List[scratch] // per-call scratch; kept across GCs
+	epoch      int // the training epoch kept (0: decoded from a file)
+	// pairs, in an XPOS tagger trained on data with UPOS, holds for each
+	// of its tags the set of the UPOS tags seen with it in training, as
+	// bits of their ids in pairUPOS (the sorted UPOS tag set); see
+	// Analysis.Reconcile.
+	pairs    []uint64
+	pairUPOS []string
+	pool     freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -89,6 +105,7 @@ type scratch struct {
 	feats       []uint64  // features of the current word
 	scores      []float32 // scores of the current word
 	margin      []float32 // first-pass margin of each word
+	final       []float32 // the last scores of each word, len(tags) per word (see passes)
 }
 
 // Tags returns the tag set, indexed by class, in sorted order. The slice
@@ -127,8 +144,14 @@ func (t *Tagger) TagAnalyzed(a *Analysis, words []conllu.Word) {
 		return
 	}
 	sc := t.getScratch()
-	t.passes(sc, a.ws[k], len(words), t.model, nil)
+	n := len(words)
+	t.passes(sc, a.ws[k], n, t.model, nil)
 	t.setTags(sc, words)
+	a.scores[k] = append(a.scores[k][:0], sc.final[:n*len(t.tags)]...)
+	a.classes[k] = slices.Grow(a.classes[k][:0], n)[:n]
+	for i := range n {
+		a.classes[k][i] = int32(sc.left[i+2] - 1)
+	}
 	t.pool.Put(sc)
 }
 
@@ -160,6 +183,12 @@ func (t *Tagger) getScratch() *scratch {
 	return &scratch{scores: make([]float32, len(t.tags))}
 }
 
+// pairsFit reports whether t is an XPOS tagger with the UPOS/XPOS pairs
+// of its training data for the tag set of the UPOS tagger u.
+func (t *Tagger) pairsFit(u *Tagger) bool {
+	return len(t.pairs) == len(t.tags) && slices.Equal(t.pairUPOS, u.tags)
+}
+
 // scorer is a *linear.Model or *linear.Trainer.
 type scorer interface {
 	Scores(feats []uint64, scores []float32)
@@ -178,6 +207,7 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 		sc.sink += t.dict.lookupAll(sc.keys, sc.masks)
 	}
 	setAmbs(sc.ws, sc.masks, len(words))
+	setRoots(sc.ws, words, &t.dict)
 	t.passes(sc, sc.ws, len(words), s, train)
 }
 
@@ -235,6 +265,7 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 	sc.right = slices.Grow(sc.right[:0], n+4)[:n+4]
 	clear(sc.left)
 	sc.margin = slices.Grow(sc.margin[:0], n)[:n]
+	sc.final = slices.Grow(sc.final[:0], n*nc)[:n*nc]
 	for pass := 0; pass < passes; pass++ {
 		var right []uint64
 		if pass > 0 {
@@ -254,8 +285,10 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 			// whose scored tags are almost never another one
 			// (TestSureWordsUnscored checks both on EWT).
 			if train == nil && pass == 0 && sureUnscored && ws[i+2].sure() {
-				sc.left[i+2] = uint64(bits.TrailingZeros64(ws[i+2].amb)) + 1
+				tag := bits.TrailingZeros64(ws[i+2].amb)
+				sc.left[i+2] = uint64(tag) + 1
 				sc.margin[i] = float32(math.Inf(1))
+				sure(sc.final[i*nc:(i+1)*nc], tag)
 				continue
 			}
 			scores := sc.scores[:nc]
@@ -265,6 +298,7 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 				if best, margin := decide(scores); margin >= t.fastMargin {
 					sc.left[i+2] = uint64(best) + 1
 					sc.margin[i] = float32(math.Inf(1))
+					copy(sc.final[i*nc:], scores)
 					continue
 				}
 			}
@@ -275,6 +309,7 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 			if pass == 0 {
 				sc.margin[i] = margin
 			}
+			copy(sc.final[i*nc:], scores)
 			if train != nil {
 				if g := train.gold[i]; g >= 0 && g != best {
 					train.t.Update(sc.feats, g, best)
@@ -284,6 +319,15 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 			sc.left[i+2] = uint64(best) + 1
 		}
 	}
+}
+
+// sure sets the scores of a word tagged tag unscored: 0 for tag, -Inf
+// for the others.
+func sure(scores []float32, tag int) {
+	for j := range scores {
+		scores[j] = float32(math.Inf(-1))
+	}
+	scores[tag] = 0
 }
 
 // sentenceCase classes a sentence by the share of its words with letters

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand"
 	"slices"
@@ -132,6 +133,9 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 
 	d, counts := buildDict(train, opt.Column, tagID)
 	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
+	if opt.Column == XPOS {
+		t.pairs, t.pairUPOS = seenPairs(train, tagID)
+	}
 	tr := linear.NewTrainer(len(tags))
 	sc := t.getScratch()
 	state := &trainState{t: tr, counts: counts}
@@ -319,4 +323,34 @@ func (t *Tagger) marginQuantile(sents []*conllu.Sentence, q float64) float32 {
 	}
 	slices.Sort(margins)
 	return margins[min(len(margins)-1, int(q*float64(len(margins))))]
+}
+
+// seenPairs returns, for each XPOS tag (ids tagID), the set of the UPOS
+// tags seen with it in train, as bits of their ids in upos, the sorted
+// UPOS tag set; nil if train has no UPOS or more than MaxTags UPOS tags.
+func seenPairs(train []*conllu.Sentence, tagID map[string]int) (pairs []uint64, upos []string) {
+	uposID := map[string]int{}
+	for _, s := range train {
+		for _, w := range s.Words {
+			if !conllu.Absent(w.UPOS) {
+				uposID[w.UPOS] = 0
+			}
+		}
+	}
+	if len(uposID) == 0 || len(uposID) > MaxTags {
+		return nil, nil
+	}
+	upos = slices.Sorted(maps.Keys(uposID))
+	for i, n := range upos {
+		uposID[n] = i
+	}
+	pairs = make([]uint64, len(tagID))
+	for _, s := range train {
+		for _, w := range s.Words {
+			if !conllu.Absent(w.UPOS) && !conllu.Absent(w.XPOS) {
+				pairs[tagID[w.XPOS]] |= 1 << uposID[w.UPOS]
+			}
+		}
+	}
+	return pairs, upos
 }
