@@ -38,17 +38,29 @@ func (t Taggers) AmbiguityClasses(form string) (a, ax uint64) {
 type tagScratch struct {
 	an    tagger.Analysis // of the words, for t's taggers
 	given []string
+	free  []bool // words with neither UPOS nor XPOS given
 }
 
 // tag predicts, from sc.an (the analysis of words for t's taggers), the
 // UPOS and XPOS of the words where they are absent, keeping given values,
-// without allocating once sc has grown.
+// without allocating once sc has grown. A word that has neither gets a
+// UPOS/XPOS pair seen in training (tagger.Analysis.Reconcile).
 func (t Taggers) tag(words []conllu.Word, sc *tagScratch) {
+	both := t.UPOS != nil && t.XPOS != nil
+	if both {
+		sc.free = sc.free[:0]
+		for i := range words {
+			sc.free = append(sc.free, conllu.Absent(words[i].UPOS) && conllu.Absent(words[i].XPOS))
+		}
+	}
 	if t.UPOS != nil {
 		tagColumn(t.UPOS, words, sc, func(w *conllu.Word) *string { return &w.UPOS })
 	}
 	if t.XPOS != nil {
 		tagColumn(t.XPOS, words, sc, func(w *conllu.Word) *string { return &w.XPOS })
+	}
+	if both {
+		sc.an.Reconcile(words, sc.free)
 	}
 }
 

@@ -229,6 +229,8 @@ const (
 	tSuf6
 	tRoot
 	tRootEnding
+	tNext2Lower
+	tAmbNext12
 	numStatic
 )
 
@@ -276,6 +278,7 @@ var templateNames = [numTemplates]string{
 	tLbi: "w-1w0.amb+w0.amb", tRbi: "w0w+1.amb+w0.amb", tLRbi: "w-1w0.amb+w0w+1.amb",
 	tPre5: "w0.prefix5", tSuf5: "w0.suffix5", tSuf6: "w0.suffix6",
 	tRoot: "w0.rootamb", tRootEnding: "w0.rootamb+w0.ending",
+	tNext2Lower: "w+2.lower", tAmbNext12: "w+1.amb+w+2.amb",
 	tTag1: "t-1", tTag2: "t-2", tTag12: "t-1+t-2", tTag1Lower: "t-1+w0.lower", tTag1Suf3: "t-1+w0.suffix3",
 	tTag1Amb0: "t-1+w0.amb", tTag1Next1Lower: "t-1+w+1.lower",
 	tRTag1: "t+1", tRTag2: "t+2", tRTag12: "t+1+t+2", tTag1RTag1: "t-1+t+1",
@@ -291,7 +294,7 @@ func f2(t int, a, b uint64) uint64 { return mix2(mix2(uint64(t), a), b) }
 func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 	p := i + 2
 	w := &ws[p]
-	prev1, prev2, next1 := &ws[p-1], &ws[p-2], &ws[p+1]
+	prev1, prev2, next1, next2 := &ws[p-1], &ws[p-2], &ws[p+1], &ws[p+2]
 	first := uint64(0)
 	if i == 0 {
 		first = 1 << 32
@@ -325,6 +328,7 @@ func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 		f2(o+tLbi, w.lbi, w.amb), f2(o+tRbi, w.rbi, w.amb), f2(o+tLRbi, w.lbi, w.rbi),
 		f1(o+tPre5, w.pre[4]), f1(o+tSuf5, w.suf[4]), f1(o+tSuf6, w.suf[5]),
 		f1(o+tRoot, w.root), f2(o+tRootEnding, w.root, w.ending),
+		f1(o+tNext2Lower, next2.lower), f2(o+tAmbNext12, next1.amb, next2.amb),
 	)
 }
 
