@@ -158,14 +158,7 @@ func TestReconcileEWT(t *testing.T) {
 // lowercased-form class of the longest known prefix of three letters or
 // more, and the ending after it.
 func TestSetRoots(t *testing.T) {
-	sent := func(pairs ...string) *conllu.Sentence {
-		s := &conllu.Sentence{}
-		for i := 0; i < len(pairs); i += 2 {
-			s.Words = append(s.Words, conllu.Word{ID: i/2 + 1, Form: pairs[i], UPOS: pairs[i+1]})
-		}
-		return s
-	}
-	train := []*conllu.Sentence{sent("we", "PRON", "walk", "VERB", "home", "NOUN", "ev", "NOUN")}
+	train := []*conllu.Sentence{uposSentence("we", "PRON", "walk", "VERB", "home", "NOUN", "ev", "NOUN")}
 	tagID := map[string]int{"NOUN": 0, "PRON": 1, "VERB": 2}
 	d, _ := buildDict(train, UPOS, tagID)
 	words := []conllu.Word{{Form: "Walkers"}, {Form: "walk"}, {Form: "homely"}, {Form: "evler"}, {Form: "xyzzy"}, {Form: "123"}}

@@ -377,23 +377,25 @@ func tagAllColumn(tg *Tagger, sents []*conllu.Sentence, column string) [][]strin
 	return out
 }
 
+// uposSentence is a sentence of the given forms and UPOS tags, in turn.
+func uposSentence(pairs ...string) *conllu.Sentence {
+	s := &conllu.Sentence{}
+	for i := 0; i < len(pairs); i += 2 {
+		s.Words = append(s.Words, conllu.Word{ID: i/2 + 1, Form: pairs[i], UPOS: pairs[i+1]})
+	}
+	return s
+}
+
 // TestTrainTiny trains without dev data on a toy corpus and checks that the
 // training data is learned and that words without UPOS are skipped.
 func TestTrainTiny(t *testing.T) {
-	sent := func(pairs ...string) *conllu.Sentence {
-		s := &conllu.Sentence{}
-		for i := 0; i < len(pairs); i += 2 {
-			s.Words = append(s.Words, conllu.Word{ID: i/2 + 1, Form: pairs[i], UPOS: pairs[i+1]})
-		}
-		return s
-	}
 	// Each sentence twice, so that every word is in the tag dictionary.
 	var train []*conllu.Sentence
 	for i := 0; i < 2; i++ {
 		train = append(train,
-			sent("the", "DET", "dog", "NOUN", "runs", "VERB"),
-			sent("a", "DET", "cat", "NOUN", "sleeps", "VERB", ".", "PUNCT"),
-			sent("dogs", "NOUN", "run", "VERB", "fast", "_"),
+			uposSentence("the", "DET", "dog", "NOUN", "runs", "VERB"),
+			uposSentence("a", "DET", "cat", "NOUN", "sleeps", "VERB", ".", "PUNCT"),
+			uposSentence("dogs", "NOUN", "run", "VERB", "fast", "_"),
 			&conllu.Sentence{},
 		)
 	}
