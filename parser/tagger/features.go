@@ -409,8 +409,8 @@ func extractFast(out []uint64, ws []wordInfo, left []uint64, i int) []uint64 {
 // Bounds of the prefixes setRoots looks up: at least rootMinRunes runes,
 // and at most rootMaxTries of them, longest first.
 const (
-	rootMinRunes = 3
-	rootMaxTries = 8
+	rootMinRunes = 2
+	rootMaxTries = 12
 )
 
 // setRoots sets the root and ending of each of the n words of ws (padded

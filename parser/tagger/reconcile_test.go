@@ -155,13 +155,13 @@ func TestReconcileEWT(t *testing.T) {
 }
 
 // TestSetRoots checks the stem class of words not in the dictionary: the
-// lowercased-form class of the longest known prefix of three letters or
-// more, and the ending after it.
+// lowercased-form class of the longest known prefix of rootMinRunes
+// letters or more, and the ending after it.
 func TestSetRoots(t *testing.T) {
-	train := []*conllu.Sentence{uposSentence("we", "PRON", "walk", "VERB", "home", "NOUN", "ev", "NOUN")}
-	tagID := map[string]int{"NOUN": 0, "PRON": 1, "VERB": 2}
+	train := []*conllu.Sentence{uposSentence("we", "PRON", "walk", "VERB", "home", "NOUN", "ev", "NOUN", "a", "DET")}
+	tagID := map[string]int{"NOUN": 0, "PRON": 1, "VERB": 2, "DET": 3}
 	d, _ := buildDict(train, UPOS, tagID)
-	words := []conllu.Word{{Form: "Walkers"}, {Form: "walk"}, {Form: "homely"}, {Form: "evler"}, {Form: "xyzzy"}, {Form: "123"}}
+	words := []conllu.Word{{Form: "Walkers"}, {Form: "walk"}, {Form: "homely"}, {Form: "evler"}, {Form: "xyzzy"}, {Form: "123"}, {Form: "abc"}}
 	var ws []wordInfo
 	var keys []uint64
 	prepare(&ws, &keys, nil, words)
@@ -176,9 +176,10 @@ func TestSetRoots(t *testing.T) {
 		{1 << 2, "ers"}, // walk+ers
 		{0, ""},         // known
 		{1 << 0, "ly"},  // home+ly
-		{0, ""},         // "ev" is shorter than rootMinRunes
+		{1 << 0, "ler"}, // ev+ler
 		{0, ""},
 		{0, ""},
+		{0, ""}, // "a" is shorter than rootMinRunes
 	}
 	for i, w := range want {
 		got := ws[i+2]
