@@ -41,9 +41,10 @@ const (
 // wordInfo holds the hashed attributes of one word, computed once per
 // sentence and shared by the features of every position that looks at it.
 type wordInfo struct {
-	form, lower  uint64           // exact and lowercased form (rareForm if not in the dictionary)
-	pre, suf     [affixLen]uint64 // lowercased prefixes and suffixes of 1..affixLen runes
-	shape, short uint64           // word shape, and the shape with repeats collapsed
+	form, lower  uint64            // exact and lowercased form (rareForm if not in the dictionary)
+	pre          [prefixLen]uint64 // lowercased prefixes of 1..prefixLen runes
+	suf          [suffixLen]uint64 // lowercased suffixes of 1..suffixLen runes
+	shape, short uint64            // word shape, and the shape with repeats collapsed
 	flags        uint64
 	amb          uint64 // ambiguity class from the tag dictionary, 0 if unknown
 	lamb         uint64 // ambiguity class of the lowercased form, 0 if unknown
@@ -53,7 +54,7 @@ type wordInfo struct {
 	runes        uint64 // length in runes, capped at 12
 	sent         uint64 // casing class of the sentence (see sentenceCase)
 	root         uint64 // of a word not in the dictionary, the lowercased-form class of its longest prefix that is (see setRoots), else 0
-	ending       uint64 // the suffix after that prefix (up to affixLen runes), else 0
+	ending       uint64 // the suffix after that prefix (up to suffixLen runes), else 0
 }
 
 // sure reports whether the exact form of w and both of its lowercased
@@ -63,9 +64,12 @@ func (w *wordInfo) sure() bool {
 	return w.src == 1 && w.amb&(w.amb-1) == 0 && w.lbi == w.amb && w.rbi == w.amb
 }
 
-// affixLen is the length in runes of the longest prefix and suffix
-// features: long suffixes carry the inflection of agglutinative languages.
-const affixLen = 6
+// The lengths in runes of the longest prefix and suffix features: long
+// suffixes carry the inflection of agglutinative languages.
+const (
+	prefixLen = 4
+	suffixLen = 6
+)
 
 // Padding words before the start and after the end of a sentence.
 var (
@@ -75,8 +79,11 @@ var (
 
 func padWord(v uint64) wordInfo {
 	w := wordInfo{form: v, lower: v, rawLower: v, shape: v, short: v, flags: 1 << 20, amb: v}
-	for k := range w.pre {
-		w.pre[k], w.suf[k] = v+uint64(k), v+uint64(k)
+	for k := range w.suf {
+		if k < prefixLen {
+			w.pre[k] = v + uint64(k)
+		}
+		w.suf[k] = v + uint64(k)
 	}
 	return w
 }
@@ -120,7 +127,7 @@ func analyze(s string) wordInfo {
 	upper, letters := 0, 0
 	for _, r := range s {
 		lower = form.HashRune(lower, form.LowerRune(r))
-		if n < affixLen {
+		if n < prefixLen {
 			w.pre[n] = lower
 		}
 		c := shapeClass(r)
@@ -148,7 +155,7 @@ func analyze(s string) wordInfo {
 		}
 		n++
 	}
-	for k := n; k < affixLen; k++ {
+	for k := n; k < prefixLen; k++ {
 		w.pre[k] = lower
 	}
 	w.lower = lower
@@ -167,13 +174,13 @@ func analyze(s string) wordInfo {
 
 	suf := uint64(fnvOffset)
 	k := 0
-	for end := len(s); end > 0 && k < affixLen; k++ {
+	for end := len(s); end > 0 && k < suffixLen; k++ {
 		r, size := utf8.DecodeLastRuneInString(s[:end])
 		end -= size
 		suf = form.HashRune(suf, form.LowerRune(r))
 		w.suf[k] = suf
 	}
-	for ; k < affixLen; k++ {
+	for ; k < suffixLen; k++ {
 		w.suf[k] = suf
 	}
 	return w
@@ -224,13 +231,10 @@ const (
 	tLbi
 	tRbi
 	tLRbi
-	tPre5
 	tSuf5
 	tSuf6
 	tRoot
 	tRootEnding
-	tNext2Lower
-	tAmbNext12
 	numStatic
 )
 
@@ -276,9 +280,8 @@ var templateNames = [numTemplates]string{
 	tSrcFlags: "w0.ambsource+w0.flags", tPrev1Next1Lower: "w-1.lower+w+1.lower",
 	tLamb: "w0.loweramb", tLambFlags: "w0.loweramb+w0.flags+first",
 	tLbi: "w-1w0.amb+w0.amb", tRbi: "w0w+1.amb+w0.amb", tLRbi: "w-1w0.amb+w0w+1.amb",
-	tPre5: "w0.prefix5", tSuf5: "w0.suffix5", tSuf6: "w0.suffix6",
+	tSuf5: "w0.suffix5", tSuf6: "w0.suffix6",
 	tRoot: "w0.rootamb", tRootEnding: "w0.rootamb+w0.ending",
-	tNext2Lower: "w+2.lower", tAmbNext12: "w+1.amb+w+2.amb",
 	tTag1: "t-1", tTag2: "t-2", tTag12: "t-1+t-2", tTag1Lower: "t-1+w0.lower", tTag1Suf3: "t-1+w0.suffix3",
 	tTag1Amb0: "t-1+w0.amb", tTag1Next1Lower: "t-1+w+1.lower",
 	tRTag1: "t+1", tRTag2: "t+2", tRTag12: "t+1+t+2", tTag1RTag1: "t-1+t+1",
@@ -294,7 +297,7 @@ func f2(t int, a, b uint64) uint64 { return mix2(mix2(uint64(t), a), b) }
 func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 	p := i + 2
 	w := &ws[p]
-	prev1, prev2, next1, next2 := &ws[p-1], &ws[p-2], &ws[p+1], &ws[p+2]
+	prev1, prev2, next1 := &ws[p-1], &ws[p-2], &ws[p+1]
 	first := uint64(0)
 	if i == 0 {
 		first = 1 << 32
@@ -326,9 +329,8 @@ func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 		f1(o+tLamb, w.lamb),
 		f2(o+tLambFlags, w.lamb, w.flags|first),
 		f2(o+tLbi, w.lbi, w.amb), f2(o+tRbi, w.rbi, w.amb), f2(o+tLRbi, w.lbi, w.rbi),
-		f1(o+tPre5, w.pre[4]), f1(o+tSuf5, w.suf[4]), f1(o+tSuf6, w.suf[5]),
+		f1(o+tSuf5, w.suf[4]), f1(o+tSuf6, w.suf[5]),
 		f1(o+tRoot, w.root), f2(o+tRootEnding, w.root, w.ending),
-		f1(o+tNext2Lower, next2.lower), f2(o+tAmbNext12, next1.amb, next2.amb),
 	)
 }
 
@@ -360,7 +362,7 @@ func extractDynamic(out []uint64, ws []wordInfo, left, right []uint64, i int) []
 }
 
 // fastTemplates are the templates of a tagger's fast model (see
-// Tagger.fast): 14 of the first pass's 51, hashed as there. Chosen by
+// Tagger.fast): 14 of the first pass's 50, hashed as there. Chosen by
 // hand among the word's lowercased form and suffix, its neighbours, its
 // dictionary classes and the tags to its left: trained alone, such a
 // model is sure enough of most of the words the first pass scores to
@@ -417,7 +419,7 @@ const (
 // as prepare leaves them) that is not in the dictionary d (src 0) and has
 // letters: the lowercased-form ambiguity class of its longest proper
 // prefix (of rootMinRunes runes or more) that is in d, and the hash of
-// the rest of the word (its suffix of that length, capped at affixLen
+// the rest of the word (its suffix of that length, capped at suffixLen
 // runes). An unknown inflected or derived word of an agglutinative
 // language is often a known stem plus an ending.
 func setRoots(ws []wordInfo, words []conllu.Word, d *dict) {
@@ -439,7 +441,7 @@ func setRoots(ws []wordInfo, words []conllu.Word, d *dict) {
 		}
 		for k, tries := n-1, 0; k >= rootMinRunes && tries < rootMaxTries; k, tries = k-1, tries+1 {
 			if m := d.lookup(mix2(pre[k-1], lowerSalt)); m != 0 {
-				w.root, w.ending = m, w.suf[min(n-k, affixLen)-1]
+				w.root, w.ending = m, w.suf[min(n-k, suffixLen)-1]
 				break
 			}
 		}

@@ -5,18 +5,19 @@
 // perceptron (Collins 2002, "Discriminative training methods for hidden
 // Markov models: theory and experiments with perceptron algorithms", EMNLP)
 // with package linear. Features are the usual rich lexical ones (word,
-// lowercased word, prefixes and suffixes of up to six letters, word shape,
-// neighbouring words, previously predicted tags; Ratnaparkhi 1996, Collins
-// 2002) plus ambiguity classes from a tag dictionary built from the
-// training data: the tags of the word form, of its lowercased form, and of
-// the word in its lowercased bigrams with the previous and the next word;
-// a word not in the dictionary gets the class of its longest prefix that
-// is, with the ending after it (an unknown inflected word is often a known
-// stem and an ending). While training, each word's
-// dictionary entries are computed without the word's own occurrence
-// (leave-one-out), so that the training data looks like unseen text to the
-// model, and forms that would not be in the dictionary are replaced by a
-// "rare word" value, so that rare words are tagged from spelling and context
+// lowercased word, prefixes of up to four letters and suffixes of up to
+// six, word shape, neighbouring words, previously predicted tags;
+// Ratnaparkhi 1996, Collins 2002) plus ambiguity classes from a tag
+// dictionary built from the training data: the tags of the word form, of
+// its lowercased form, and of the word in its lowercased bigrams with the
+// previous and the next word; a word not in the dictionary gets the class
+// of its longest prefix that is, with the ending after it (an unknown
+// inflected word is often a known stem and an ending). While training,
+// each word's dictionary entries are computed without the word's own
+// occurrence (leave-one-out), so that the training data looks like unseen
+// text to the model, and forms that would not be in the dictionary are
+// replaced by a "rare word" value, so that rare words are tagged from
+// spelling and context
 // (Ratnaparkhi 1996). Tagging runs in two passes with separate weights: the
 // second pass sees, besides its own tags to the left, the first pass's tags
 // of the following words, and revisits only the words whose first-pass
