@@ -48,12 +48,28 @@ func testForms(tb testing.TB) ([][]conllu.Word, int) {
 	return out, n
 }
 
-// BenchmarkTagEWT tags EWT test with each bundled tagger, one goroutine:
-// words/s on the wall clock, and cpu-ns/word of the thread.
+// BenchmarkTagEWT tags EWT test with each bundled tagger, and with both
+// as the parser does ("pair": one Analysis, both taggers, Reconcile), one
+// goroutine: words/s on the wall clock, and cpu-ns/word of the thread.
 func BenchmarkTagEWT(b *testing.B) {
-	for _, col := range []string{UPOS, XPOS} {
+	for _, col := range []string{UPOS, XPOS, "pair"} {
 		b.Run(col, func(b *testing.B) {
-			tg := bundledTagger(b, col)
+			var tag func(ws []conllu.Word)
+			if col == "pair" {
+				u, x, errU, errX := PairFromDocument(testenv.BundledDoc(b).Classifiers)
+				if errU != nil || errX != nil {
+					b.Fatal(errU, errX)
+				}
+				var a Analysis
+				tag = func(ws []conllu.Word) {
+					a.Analyze(ws, u, x)
+					u.TagAnalyzed(&a, ws)
+					x.TagAnalyzed(&a, ws)
+					a.Reconcile(ws, nil)
+				}
+			} else {
+				tag = bundledTagger(b, col).Tag
+			}
 			sents, _ := testForms(b)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -63,7 +79,7 @@ func BenchmarkTagEWT(b *testing.B) {
 			n := 0
 			for i := 0; i < b.N; i++ {
 				ws := sents[i%len(sents)]
-				tg.Tag(ws)
+				tag(ws)
 				n += len(ws)
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")

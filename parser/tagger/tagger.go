@@ -17,9 +17,8 @@
 // occurrence (leave-one-out), so that the training data looks like unseen
 // text to the model, and forms that would not be in the dictionary are
 // replaced by a "rare word" value, so that rare words are tagged from
-// spelling and context
-// (Ratnaparkhi 1996). Tagging runs in two passes with separate weights: the
-// second pass sees, besides its own tags to the left, the first pass's tags
+// spelling and context (Ratnaparkhi 1996). Tagging runs in two passes with
+// separate weights: the second pass sees, besides its own tags to the left, the first pass's tags
 // of the following words, and revisits only the words whose first-pass
 // decision had a small margin. A tagger trained with development data
 // has a fast model in front of its first pass (14 of its templates,
