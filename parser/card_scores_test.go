@@ -39,7 +39,7 @@ func TestScoresMatchCard(t *testing.T) {
 		}
 		for _, tags := range []string{"gold", "predicted"} {
 			want := map[string]float64{}
-			for _, metric := range []string{"UPOS", "UAS", "LAS", "CLAS"} {
+			for _, metric := range []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS"} {
 				if v, ok := card.Scores[split+"/"+tags+"/"+metric]; ok {
 					want[metric] = v
 				}

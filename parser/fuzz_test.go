@@ -185,8 +185,8 @@ func shrink(b []byte) []byte {
 	return small
 }
 
-// codebook returns the model file b with the weights of every classifier
-// rounded to 16 levels, so stored as one-byte codes (layout
+// codebook returns the model file b with the weights of every linear
+// classifier rounded to 16 levels, so stored as one-byte codes (layout
 // linear.LayoutCodebook), or nil if that fails.
 func codebook(b []byte) []byte {
 	doc, err := modelfmt.Decode(b)
@@ -194,6 +194,9 @@ func codebook(b []byte) []byte {
 		return nil
 	}
 	for i := range doc.Classifiers {
+		if doc.Classifiers[i].Layout != linear.Layout {
+			continue // the parts of the lemmatizer and FEATS tagger that are not weights
+		}
 		c, err := linear.Requantize(&doc.Classifiers[i], 16)
 		if err != nil {
 			return nil
@@ -311,17 +314,31 @@ func checkParsed(t testing.TB, m *parser.Model, in, out []conllu.Word) {
 		t.Fatalf("%d words in, %d out", len(in), len(out))
 	}
 	labels := labelSet(m)
+	tg := m.Taggers()
 	head := make([]int32, len(out)+1)
 	for i := range out {
 		w, w0 := &out[i], &in[i]
-		if w.ID != i+1 || w.Form != w0.Form || w.Lemma != w0.Lemma || w.Feats != w0.Feats {
+		if w.ID != i+1 || w.Form != w0.Form {
 			t.Fatalf("word %d changed: %+v -> %+v", i+1, *w0, *w)
 		}
-		if !conllu.Absent(w0.UPOS) && w.UPOS != w0.UPOS || !conllu.Absent(w0.XPOS) && w.XPOS != w0.XPOS {
-			t.Fatalf("word %d: given tags changed: %+v -> %+v", i+1, *w0, *w)
-		}
-		if conllu.Absent(w.UPOS) {
-			t.Fatalf("word %d: no UPOS after parsing: %+v", i+1, *w)
+		// Given columns are kept; absent ones are predicted by the
+		// model's taggers, lemmatizer and FEATS tagger, when it has them
+		// ("_" is a FEATS prediction: no features; and the lemma of "_").
+		for _, c := range []struct {
+			name        string
+			given, got  string
+			predictable bool
+			blank       bool // "_" may be predicted
+		}{{"UPOS", w0.UPOS, w.UPOS, tg.UPOS != nil, false}, {"XPOS", w0.XPOS, w.XPOS, tg.XPOS != nil, false},
+			{"LEMMA", w0.Lemma, w.Lemma, tg.Lemmas != nil, w.Form == "_"}, {"FEATS", w0.Feats, w.Feats, tg.Feats != nil, true}} {
+			switch {
+			case !conllu.Absent(c.given) && c.got != c.given:
+				t.Fatalf("word %d: given %s changed: %+v -> %+v", i+1, c.name, *w0, *w)
+			case conllu.Absent(c.given) && c.predictable && (c.got == "" || c.got == "_" && !c.blank):
+				t.Fatalf("word %d: no %s after parsing: %+v", i+1, c.name, *w)
+			case conllu.Absent(c.given) && !c.predictable && c.got != c.given:
+				t.Fatalf("word %d: %s %q the model cannot predict became %q", i+1, c.name, c.given, c.got)
+			}
 		}
 		if !labels[w.Deprel] {
 			t.Fatalf("word %d: label %q is not one of the model's", i+1, w.Deprel)

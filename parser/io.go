@@ -48,6 +48,12 @@ func (m *Model) Document() *modelfmt.Model {
 		}
 	}
 	doc.Classifiers = append(doc.Classifiers, tagger.Classifiers(m.taggers.UPOS, m.taggers.XPOS)...)
+	if m.taggers.Lemmas != nil {
+		addMorph(doc, "lemma", m.taggers.Lemmas.Data())
+	}
+	if m.taggers.Feats != nil {
+		addMorph(doc, "feats", m.taggers.Feats.Data())
+	}
 	return doc
 }
 
@@ -165,8 +171,10 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 			add(&plainFast, clfPlain+fastSuffix, false)
 		}
 	}
+	var tg Taggers
 	tsteps, taggers := tagger.PairSteps(doc.Classifiers)
-	par.Do(append(steps, tsteps...))
+	msteps, morphErr := morphSteps(doc, byName, &tg)
+	par.Do(append(append(steps, tsteps...), msteps...))
 	// withFast is the variant of b with its fast classifier f, if the file
 	// has one.
 	withFast := func(b, f *built, name string) (Variant, error) {
@@ -184,8 +192,7 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		v.Fast, v.FastMargin = &f.v, float32(milli)/1000
 		return v, nil
 	}
-	var errs [4]error
-	var tg Taggers
+	var errs [5]error
 	var goldV, plainV Variant
 	goldV, errs[0] = withFast(&gold, &goldFast, clfGold)
 	plainV, errs[1] = withFast(&plain, &plainFast, clfPlain)
@@ -197,6 +204,7 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 			errs[2+k] = fmt.Errorf("%w: %s: %v", modelfmt.ErrCorrupt, tagger.ClassifierName(col), e)
 		}
 	}
+	errs[4] = morphErr()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -134,6 +134,10 @@ func (m *Model) UPOSTags() []string {
 	return m.taggers.UPOS.Tags()
 }
 
+// Taggers returns the model's taggers, lemmatizer and FEATS tagger (nil
+// where it has none): what Parse predicts the absent columns with.
+func (m *Model) Taggers() Taggers { return m.taggers }
+
 // PseudoProjective returns the model's pseudo-projective encoding.
 func (m *Model) PseudoProjective() pseudoproj.Encoding { return m.pproj }
 
@@ -237,16 +241,20 @@ func printable(v string) bool {
 const MaxTransitionsPerWord = 40
 
 // Parse assigns Head and Deprel to every word of words (one sentence, in
-// order; IDs are set to 1..n). Form is required. UPOS, XPOS, Feats and Lemma
-// are used when given (see HasMorphology); otherwise the taggers predict
-// UPOS (and XPOS, if the model has an XPOS tagger) for the words that lack
-// it, and the plain-token classifier parses. Deps is set to "_": the
-// parser predicts no enhanced graph, and an input value would no longer
-// match the predicted tree. The result
-// is always a tree: exactly one word has Head 0, no cycles, every word has a
-// head. Errors wrap ErrInput. Safe for concurrent use. Parse keeps no
-// reference to words or to their strings after it returns (the C library
-// reuses their memory).
+// order; IDs are set to 1..n) and completes its annotation. Form is
+// required. Columns the caller gave (UPOS, XPOS, LEMMA, FEATS; "" and "_"
+// are absent) are kept as given; the model's taggers predict the absent
+// UPOS and XPOS (XPOS if the model has an XPOS tagger), then its
+// lemmatizer and FEATS tagger the absent LEMMA and FEATS from the forms
+// and the given or predicted tags (if the model has them; a model
+// without leaves those columns as they are). The classifier is chosen on
+// the columns the caller gave (see HasMorphology): the gold-tag
+// classifier, or the plain-token one. Deps is set to "_": the parser
+// predicts no enhanced graph, and an input value would no longer match
+// the predicted tree. The result is always a tree: exactly one word has
+// Head 0, no cycles, every word has a head. Errors wrap ErrInput. Safe
+// for concurrent use. Parse keeps no reference to words or to their
+// strings after it returns (the C library reuses their memory).
 func (m *Model) Parse(words []conllu.Word) error {
 	if err := CheckWords(words); err != nil {
 		return err
@@ -260,16 +268,27 @@ func (m *Model) Parse(words []conllu.Word) error {
 	}
 	sc := m.scratch()
 	defer m.pool.Put(sc)
-	if morph {
-		m.parse(&m.gold, words, sc)
-		return nil
+	v := &m.gold
+	if !morph {
+		v = &m.plain
 	}
-	// The words go down once: analyzed once, tagged from the analysis,
-	// and parsed with features from the same analysis.
-	sc.tags.an.Analyze(words, m.taggers.UPOS, m.taggers.XPOS)
-	m.taggers.tag(words, &sc.tags)
-	m.parse(&m.plain, words, sc)
+	m.complete(words, sc, !morph)
+	m.parse(v, words, sc)
 	return nil
+}
+
+// complete fills in the absent columns of words with the model's taggers
+// (Taggers.Fill). The words are analyzed for tagging (sc.tags.an) when a
+// tag is absent or analyze is set (the plain-token classifier's features
+// read the analysis): the words go down once, analyzed once, tagged from
+// the analysis, and parsed with features from the same analysis.
+func (m *Model) complete(words []conllu.Word, sc *scratch, analyze bool) {
+	t := &m.taggers
+	if t.UPOS != nil && (analyze || anyAbsent(words, uposOf) || t.XPOS != nil && anyAbsent(words, xposOf)) {
+		sc.tags.an.Analyze(words, t.UPOS, t.XPOS)
+		t.tag(words, &sc.tags)
+	}
+	t.morph(words, &sc.tags)
 }
 
 // parse parses words with v. The plain-token variant reads the analysis

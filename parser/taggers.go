@@ -2,23 +2,30 @@ package parser
 
 import (
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/tagger"
 )
 
-// Taggers predicts the tags a sentence lacks, so that plain tokens can be
-// parsed: UPOS, and XPOS when the model has an XPOS tagger (treebanks with
-// XPOS). Immutable and safe for concurrent use.
+// Taggers predicts the columns a sentence lacks, so that plain tokens can
+// be parsed and come back fully annotated: UPOS, XPOS when the model has
+// an XPOS tagger (treebanks with XPOS), then LEMMA and FEATS from the
+// form and those tags when the model has a lemmatizer and a FEATS tagger
+// (parser/morph). Each may be nil. Immutable and safe for concurrent use.
 type Taggers struct {
-	UPOS *tagger.Tagger
-	XPOS *tagger.Tagger // nil when the treebank has no XPOS
+	UPOS   *tagger.Tagger
+	XPOS   *tagger.Tagger     // nil when the treebank has no XPOS
+	Lemmas *morph.Lemmatizer  // nil: LEMMA is not predicted
+	Feats  *morph.FeatsTagger // nil: FEATS is not predicted
 }
 
-// Fill predicts UPOS and XPOS for the words where they are absent ("" or
-// "_"); given values are kept.
+// Fill predicts UPOS and XPOS, then LEMMA and FEATS, for the words where
+// they are absent ("" or "_"); given values are kept, and the LEMMA and
+// FEATS predictions read the given or predicted tags.
 func (t Taggers) Fill(words []conllu.Word) {
 	var sc tagScratch
 	sc.an.Analyze(words, t.UPOS, t.XPOS)
 	t.tag(words, &sc)
+	t.morph(words, &sc)
 }
 
 // AmbiguityClasses returns the ambiguity classes of form in the UPOS and
@@ -38,7 +45,47 @@ func (t Taggers) AmbiguityClasses(form string) (a, ax uint64) {
 type tagScratch struct {
 	an    tagger.Analysis // of the words, for t's taggers
 	given []string
-	free  []bool // words with neither UPOS nor XPOS given
+	free  []bool   // words with neither UPOS nor XPOS given
+	pred  []string // LEMMA or FEATS predictions
+}
+
+// morph predicts LEMMA and FEATS of the words where they are absent, from
+// their forms and (given or predicted) tags, keeping given values. The
+// predictions are made for the whole sentence (the previous word's
+// prediction is a feature) and kept where the column is absent.
+func (t Taggers) morph(words []conllu.Word, sc *tagScratch) {
+	if t.Lemmas != nil && anyAbsent(words, lemmaOf) {
+		sc.pred = t.Lemmas.Lemmas(words, sc.pred)
+		fillAbsent(words, sc.pred, lemmaOf)
+	}
+	if t.Feats != nil && anyAbsent(words, featsOf) {
+		sc.pred = t.Feats.Feats(words, sc.pred)
+		fillAbsent(words, sc.pred, featsOf)
+	}
+}
+
+func uposOf(w *conllu.Word) *string  { return &w.UPOS }
+func xposOf(w *conllu.Word) *string  { return &w.XPOS }
+func lemmaOf(w *conllu.Word) *string { return &w.Lemma }
+func featsOf(w *conllu.Word) *string { return &w.Feats }
+
+// anyAbsent reports whether the column col of a word is absent.
+func anyAbsent(words []conllu.Word, col func(*conllu.Word) *string) bool {
+	for i := range words {
+		if conllu.Absent(*col(&words[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillAbsent sets the column col of the words where it is absent to pred.
+func fillAbsent(words []conllu.Word, pred []string, col func(*conllu.Word) *string) {
+	for i := range words {
+		if c := col(&words[i]); conllu.Absent(*c) {
+			*c = pred[i]
+		}
+	}
 }
 
 // tag predicts, from sc.an (the analysis of words for t's taggers), the
@@ -54,10 +101,10 @@ func (t Taggers) tag(words []conllu.Word, sc *tagScratch) {
 		}
 	}
 	if t.UPOS != nil {
-		tagColumn(t.UPOS, words, sc, func(w *conllu.Word) *string { return &w.UPOS })
+		tagColumn(t.UPOS, words, sc, uposOf)
 	}
 	if t.XPOS != nil {
-		tagColumn(t.XPOS, words, sc, func(w *conllu.Word) *string { return &w.XPOS })
+		tagColumn(t.XPOS, words, sc, xposOf)
 	}
 	if both {
 		sc.an.Reconcile(words, sc.free)

@@ -479,9 +479,9 @@ func exerciseModel(t *testing.T, model string) {
 	}
 	for _, s := range sents {
 		for _, w := range s.Words {
-			// UPOS and XPOS are predicted (English has an XPOS tagger);
-			// lemma and FEATS are not.
-			if conllu.Absent(w.UPOS) || conllu.Absent(w.XPOS) || conllu.Absent(w.Deprel) || w.Lemma != "_" || w.Feats != "_" {
+			// UPOS and XPOS are predicted (English has an XPOS tagger),
+			// and so are LEMMA and FEATS ("_": no features).
+			if conllu.Absent(w.UPOS) || conllu.Absent(w.XPOS) || conllu.Absent(w.Deprel) || conllu.Absent(w.Lemma) || w.Feats == "" {
 				t.Errorf("parse tokens word %+v", w)
 			}
 		}
@@ -527,7 +527,7 @@ func exerciseModel(t *testing.T, model string) {
 	}
 	for _, s := range readCoNLLU(t, "parse --no-tags", stdout) {
 		for _, w := range s.Words {
-			if w.Lemma != "_" || w.Feats != "_" || conllu.Absent(w.UPOS) || conllu.Absent(w.XPOS) {
+			if conllu.Absent(w.Lemma) || w.Feats == "" || conllu.Absent(w.UPOS) || conllu.Absent(w.XPOS) {
 				t.Errorf("parse --no-tags word %+v", w)
 			}
 		}

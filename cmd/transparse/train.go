@@ -34,7 +34,8 @@ func newTrainCmd() *cobra.Command {
 		Use:   "train --train T.conllu --dev D.conllu [--test X.conllu] -o MODEL [flags]",
 		Short: "Train a tagger and parser on a CoNLL-U treebank",
 		Long: `Train trains a UPOS tagger (and an XPOS tagger when the treebank has
-XPOS) and a transition-based parser on the --train treebank, keeps the epoch that scores best on the --dev treebank, scores the
+XPOS), a lemmatizer and a FEATS tagger (unless --no-morph) and a
+transition-based parser on the --train treebank, keeps the epoch that scores best on the --dev treebank, scores the
 result on --dev (and on --test when given) with gold tags and from plain
 tokens, stores those scores in the model card and saves the model to -o.
 
@@ -115,6 +116,7 @@ path of the saved model is printed on standard output.
 	f.IntVar(&o.WeightBits, "weight-bits", d.WeightBits, "bits (sign included, 2..16) of the stored parser weights (0: 12)")
 	f.IntVar(&o.PlainRuns, "plain-runs", d.PlainRuns, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
 	f.BoolVar(&o.GoldOnly, "gold-only", d.GoldOnly, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
+	f.BoolVar(&o.NoMorph, "no-morph", d.NoMorph, "train no lemmatizer and FEATS tagger: the model leaves LEMMA and FEATS as given")
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", d.PseudoProjective, "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
 	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's)")
 	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's)")

@@ -56,6 +56,11 @@ type Options struct {
 	// jackknifing, no plain-token classifier. Such models parse only
 	// sentences given with tags; they are for comparing systems.
 	GoldOnly bool `json:"gold_only"`
+	// NoMorph skips the lemmatizer and the FEATS tagger (parser/morph):
+	// the model then leaves LEMMA and FEATS as the caller gives them. By
+	// default both are trained after the taggers, on the training
+	// treebank's gold tags, and stored in the model (not for GoldOnly).
+	NoMorph bool `json:"no_morph"`
 	// MinUpdates drops parser features updated fewer times than this when
 	// the model is frozen (0 = default 5; < 0 = keep all).
 	MinUpdates int `json:"min_updates"`

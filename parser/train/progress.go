@@ -9,7 +9,8 @@ import (
 )
 
 // Progress is one report of training progress (Options.Progress). A phase
-// is one thing being trained: "tagger UPOS", "tagger XPOS", "jackknife",
+// is one thing being trained: "tagger UPOS", "tagger XPOS", "lemmatizer",
+// "FEATS tagger" (one report when each starts and ends), "jackknife",
 // "parser (gold tags)", "parser (plain tokens)" or a fast classifier
 // ("parser (gold tags, fast)", ...); the gold-tag and the plain-token
 // parsers train at the same time, so their reports interleave.
@@ -20,7 +21,8 @@ type Progress struct {
 	// every epoch).
 	Epoch, Epochs int
 	// Done of Total units are done: words (tagger), folds (jackknife) or
-	// training sentences, counting every run (parser, this epoch).
+	// training sentences, counting every run (parser, this epoch); 0 or 1
+	// of 1 for the lemmatizer and the FEATS tagger.
 	Done, Total int64
 	// EpochEnd marks the report at the end of a parser epoch, which carries
 	// the epoch's dev scores (percent, CoNLL 2018 UAS and LAS) and whether

@@ -128,6 +128,11 @@ func Train(opt Options) (*parser.Model, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !opt.NoMorph {
+			if err := trainMorph(trainSents, opt, opt.Seed, true, &tg); err != nil {
+				return nil, err
+			}
+		}
 		if err := opt.rep.error(); err != nil {
 			return nil, err
 		}
@@ -186,7 +191,7 @@ func Train(opt Options) (*parser.Model, error) {
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
-			"gold_only": fmt.Sprint(opt.GoldOnly), "pseudo_projective": enc.String(),
+			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "pseudo_projective": enc.String(),
 			"gold_templates": templatesNote(opt.GoldTemplates), "plain_templates": templatesNote(opt.PlainTemplates),
 			"gold_fast": fastNote(gold), "plain_fast": fastNote(plain),
 		},
@@ -210,6 +215,12 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if !reproducible {
 		card.Options["training_seconds"] = fmt.Sprintf("%.0f", time.Since(start).Seconds())
+	}
+	if tg.Lemmas != nil {
+		cols = append(cols, "LEMMA")
+	}
+	if tg.Feats != nil {
+		cols = append(cols, "FEATS")
 	}
 	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
 		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
@@ -254,7 +265,8 @@ func annotated(s *conllu.Sentence) bool {
 }
 
 // scoreInto parses sents with gold morphology and from plain tokens and
-// records the scores in scores.
+// records the scores in scores: UAS, LAS, CLAS and UPOS, and from plain
+// tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval).
 func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	for _, tags := range []string{"gold", "predicted"} {
 		if tags == "predicted" && m.GoldTagsOnly() {
@@ -282,6 +294,12 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 		scores[split+"/"+tags+"/LAS"] = sc.LAS.F1()
 		scores[split+"/"+tags+"/CLAS"] = sc.CLAS.F1()
 		scores[split+"/"+tags+"/UPOS"] = sc.UPOS.F1()
+		if tags == "predicted" {
+			scores[split+"/"+tags+"/XPOS"] = sc.XPOS.F1()
+			scores[split+"/"+tags+"/UFeats"] = sc.UFeats.F1()
+			scores[split+"/"+tags+"/AllTags"] = sc.AllTags.F1()
+			scores[split+"/"+tags+"/Lemmas"] = sc.Lemmas.F1()
+		}
 	}
 	return nil
 }

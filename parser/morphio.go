@@ -1,0 +1,218 @@
+package parser
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/transparse/transparse/internal/par"
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/linear"
+	"github.com/transparse/transparse/parser/morph"
+)
+
+// The lemmatizer and the FEATS tagger (parser/morph) are optional parts of
+// a model file. Each is stored from its morph.Data, field by field, in the
+// document's own structures, so that the document decoder checks them as
+// it checks the rest of the file and the weights are entropy-coded like
+// every classifier's:
+//
+//   - a classifier named morphPrefix + kind ("morph.lemma", "morph.feats")
+//     of layout morphLayout marks the part; its params hold
+//     morphVersionParam, its blobs the []uint32 fields of morph.Data
+//     (little-endian), by their msgpack names ("ends", "cands");
+//   - each modelfmt.Classifier field of morph.Data is a classifier named
+//     the part's name + "." + the field's msgpack name
+//     ("morph.lemma.weights", "morph.feats.part_weights"), absent when
+//     the field is empty (no layout);
+//   - each []string field is the string table of the same name
+//     ("morph.lemma.classes", "morph.lemma.keys").
+//
+// A model without the part classifier has no such component and parses
+// as before; a part of another layout or version, or one whose fields do
+// not decode into a component (morph.LemmatizerFromData), is corrupt.
+const (
+	morphPrefix       = "morph."
+	morphLayout       = "morph-data/v1"
+	morphVersionParam = "morph.version"
+	morphVersion      = 1
+)
+
+// morphField is a field of morph.Data as stored.
+type morphField struct {
+	index int
+	name  string // msgpack name
+	kind  int    // fieldStrings, fieldUint32s, fieldClassifier or fieldKind
+}
+
+const (
+	fieldKind = iota
+	fieldStrings
+	fieldUint32s
+	fieldClassifier
+)
+
+// morphFields are the fields of morph.Data: its "kind" string (the part's
+// name says it) and fields of the three stored types. A field of another
+// type would be lost: TestMorphDataFieldsStored fails on one.
+var morphFields = func() []morphField {
+	t := reflect.TypeOf(morph.Data{})
+	var out []morphField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("msgpack"), ",")
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		k := -1
+		switch {
+		case f.Type.Kind() == reflect.String && name == "kind":
+			k = fieldKind
+		case f.Type == reflect.TypeOf([]string(nil)):
+			k = fieldStrings
+		case f.Type == reflect.TypeOf([]uint32(nil)):
+			k = fieldUint32s
+		case f.Type == reflect.TypeOf(modelfmt.Classifier{}):
+			k = fieldClassifier
+		}
+		if k >= 0 {
+			out = append(out, morphField{index: i, name: name, kind: k})
+		}
+	}
+	return out
+}()
+
+// morphStoredFields reports the number of fields of morph.Data and of
+// those stored (for the test that they are the same).
+func morphStoredFields() (all, stored int) {
+	return reflect.TypeOf(morph.Data{}).NumField(), len(morphFields)
+}
+
+// addMorph adds the component d (nil: none) to doc under the part name
+// morphPrefix + kind.
+func addMorph(doc *modelfmt.Model, kind string, d *morph.Data) {
+	if d == nil {
+		return
+	}
+	name := morphPrefix + kind
+	part := modelfmt.Classifier{Name: name, Layout: morphLayout,
+		Params: map[string]int64{morphVersionParam: morphVersion}, Blobs: map[string][]byte{}}
+	v := reflect.ValueOf(d).Elem()
+	var clfs []modelfmt.Classifier
+	for _, f := range morphFields {
+		fv := v.Field(f.index)
+		switch f.kind {
+		case fieldStrings:
+			if !fv.IsNil() {
+				if doc.Strings == nil {
+					doc.Strings = map[string][]string{}
+				}
+				doc.Strings[name+"."+f.name] = fv.Interface().([]string)
+			}
+		case fieldUint32s:
+			if !fv.IsNil() {
+				part.Blobs[f.name] = modelfmt.Uint32Bytes(fv.Interface().([]uint32))
+			}
+		case fieldClassifier:
+			c := fv.Interface().(modelfmt.Classifier)
+			if c.Layout != "" {
+				c.Name = name + "." + f.name
+				clfs = append(clfs, c)
+			}
+		}
+	}
+	doc.Classifiers = append(doc.Classifiers, part)
+	doc.Classifiers = append(doc.Classifiers, clfs...)
+}
+
+// morphData returns the morph.Data of the part morphPrefix + kind of doc,
+// nil when the document has none. byName indexes doc's classifiers.
+func morphData(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind string) (*morph.Data, error) {
+	name := morphPrefix + kind
+	part := byName[name]
+	if part == nil {
+		return nil, nil
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: classifier %q: %s", modelfmt.ErrCorrupt, name, fmt.Sprintf(format, args...))
+	}
+	if part.Layout != morphLayout {
+		return nil, bad("layout %q, want %q", part.Layout, morphLayout)
+	}
+	if v := part.Params[morphVersionParam]; v != morphVersion {
+		return nil, bad("param %q = %d, this library reads version %d", morphVersionParam, v, morphVersion)
+	}
+	d := &morph.Data{}
+	v := reflect.ValueOf(d).Elem()
+	for _, f := range morphFields {
+		fv := v.Field(f.index)
+		switch f.kind {
+		case fieldKind:
+			fv.SetString(kind)
+		case fieldStrings:
+			if s, ok := doc.Strings[name+"."+f.name]; ok {
+				fv.Set(reflect.ValueOf(s))
+			}
+		case fieldUint32s:
+			if b, ok := part.Blobs[f.name]; ok {
+				u, err := modelfmt.Uint32s(b)
+				if err != nil {
+					return nil, bad("blob %q: %v", f.name, err)
+				}
+				fv.Set(reflect.ValueOf(u))
+			}
+		case fieldClassifier:
+			if c := byName[name+"."+f.name]; c != nil {
+				fv.Set(reflect.ValueOf(*c))
+			}
+		}
+	}
+	return d, nil
+}
+
+// morphCost estimates the time decoding the part of kind takes (for
+// par.Do's order): its classifiers' and about 100 ns per dictionary key.
+func morphCost(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind string) int64 {
+	name := morphPrefix + kind
+	cost := 100 * int64(len(doc.Strings[name+".keys"]))
+	for _, f := range morphFields {
+		if f.kind == fieldClassifier {
+			cost += linear.BuildCost(byName[name+"."+f.name])
+		}
+	}
+	return cost
+}
+
+// morphSteps returns the steps that decode the model's lemmatizer and
+// FEATS tagger into tg, and a function that returns their error once the
+// steps have run.
+func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg *Taggers) ([]par.Step, func() error) {
+	var steps []par.Step
+	var errs [2]error
+	for i, kind := range [...]string{"lemma", "feats"} {
+		if byName[morphPrefix+kind] == nil {
+			continue
+		}
+		steps = append(steps, par.Step{Cost: morphCost(doc, byName, kind), Run: func() {
+			d, err := morphData(doc, byName, kind)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if kind == "lemma" {
+				tg.Lemmas, err = morph.LemmatizerFromData(d)
+			} else {
+				tg.Feats, err = morph.FeatsTaggerFromData(d)
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("%w: classifier %q: %v", modelfmt.ErrCorrupt, morphPrefix+kind, err)
+			}
+		}})
+	}
+	return steps, func() error {
+		if errs[0] != nil {
+			return errs[0]
+		}
+		return errs[1]
+	}
+}

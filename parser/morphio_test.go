@@ -1,0 +1,229 @@
+package parser_test
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/train"
+)
+
+var (
+	fixtureOnce  sync.Once
+	fixtureModel []byte
+	fixtureErr   error
+)
+
+// fixtureModelFile trains (once per process) a small model with a
+// lemmatizer and a FEATS tagger on the committed EWT slices and returns
+// its file.
+func fixtureModelFile(t *testing.T) []byte {
+	t.Helper()
+	trainPath := testenv.Fixture(t, "en_ewt-train-150.conllu")
+	devPath := testenv.Fixture(t, "en_ewt-dev-40.conllu")
+	fixtureOnce.Do(func() {
+		o := train.DefaultOptions()
+		o.TrainPath, o.DevPath = trainPath, devPath
+		o.Epochs, o.TaggerEpochs, o.Folds, o.PlainRuns = 1, 1, 2, 1
+		var m *parser.Model
+		if m, fixtureErr = train.Train(o); fixtureErr == nil {
+			fixtureModel, fixtureErr = m.MarshalBinary()
+		}
+	})
+	if fixtureErr != nil {
+		t.Fatal(fixtureErr)
+	}
+	return fixtureModel
+}
+
+// The lemmatizer and the FEATS tagger are stored in the model file and
+// come back the same: the same Data, the same predictions, the same file
+// when saved again.
+func TestMorphPartsRoundTrip(t *testing.T) {
+	file := fixtureModelFile(t)
+	m, err := parser.LoadBytes(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := m.Taggers()
+	if tg.Lemmas == nil || tg.Feats == nil {
+		t.Fatalf("the model has no lemmatizer (%v) or no FEATS tagger (%v)", tg.Lemmas, tg.Feats)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := parser.LoadBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg2 := m2.Taggers()
+	if !reflect.DeepEqual(tg.Lemmas.Data(), tg2.Lemmas.Data()) {
+		t.Error("the lemmatizer changed in the file")
+	}
+	if !reflect.DeepEqual(tg.Feats.Data(), tg2.Feats.Data()) {
+		t.Error("the FEATS tagger changed in the file")
+	}
+	if b2, err := m2.MarshalBinary(); err != nil || string(b2) != string(b) {
+		t.Errorf("saving the model again gives another file (%v)", err)
+	}
+	dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lemmas := 0
+	for _, s := range dev {
+		a, b := slices.Clone(s.Words), slices.Clone(s.Words)
+		if !slices.Equal(tg.Lemmas.Lemmas(a, nil), tg2.Lemmas.Lemmas(b, nil)) ||
+			!slices.Equal(tg.Feats.Feats(a, nil), tg2.Feats.Feats(b, nil)) {
+			t.Fatalf("sentence %s: other predictions after loading", s.SentID())
+		}
+		for i, l := range tg.Lemmas.Lemmas(a, nil) {
+			if l == s.Words[i].Lemma {
+				lemmas++
+			}
+		}
+	}
+	if lemmas == 0 {
+		t.Error("no lemma of the dev slice predicted right")
+	}
+}
+
+// A model without the parts (trained with NoMorph, or an older file) loads
+// and leaves LEMMA and FEATS as given; damaged or foreign parts give an
+// error that names them.
+func TestMorphPartsOptional(t *testing.T) {
+	file := fixtureModelFile(t)
+	doc, err := modelfmt.Decode(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without := *doc
+	without.Classifiers = slices.DeleteFunc(slices.Clone(doc.Classifiers), func(c modelfmt.Classifier) bool {
+		return strings.HasPrefix(c.Name, "morph.")
+	})
+	without.Strings = map[string][]string{}
+	for k, v := range doc.Strings {
+		if !strings.HasPrefix(k, "morph.") {
+			without.Strings[k] = v
+		}
+	}
+	m, err := parser.FromDocument(&without)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil {
+		t.Fatal("a model without the parts has a lemmatizer or a FEATS tagger")
+	}
+	words := conllu.FromForms([]string{"Dogs", "barked", "."}).Words
+	words[1].Lemma = "bark"
+	if err := m.Parse(words); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range words {
+		if w.Lemma != [...]string{"_", "bark", "_"}[i] || w.Feats != "_" || conllu.Absent(w.UPOS) {
+			t.Errorf("word %d: %+v: want LEMMA and FEATS as given, UPOS predicted", i+1, w)
+		}
+	}
+
+	for _, c := range []struct {
+		name string
+		edit func(d *modelfmt.Model)
+		want string
+	}{
+		{"foreign layout", func(d *modelfmt.Model) { part(d, "morph.lemma").Layout = "morph-data/v9" },
+			`classifier "morph.lemma": layout "morph-data/v9", want "morph-data/v1"`},
+		{"newer version", func(d *modelfmt.Model) { part(d, "morph.feats").Params["morph.version"] = 2 },
+			`classifier "morph.feats": param "morph.version" = 2`},
+		{"unsorted keys", func(d *modelfmt.Model) { slices.Reverse(d.Strings["morph.lemma.keys"]) },
+			`classifier "morph.lemma": morph: lemma: key 1`},
+		{"no weights", func(d *modelfmt.Model) {
+			d.Classifiers = slices.DeleteFunc(d.Classifiers, func(c modelfmt.Classifier) bool { return c.Name == "morph.feats.weights" })
+		}, `classifier "morph.feats": morph: feats: linear`},
+		{"odd blob", func(d *modelfmt.Model) { part(d, "morph.lemma").Blobs["ends"] = []byte{1, 2, 3} },
+			`classifier "morph.lemma": blob "ends"`},
+	} {
+		d, err := modelfmt.Decode(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.edit(d)
+		b, err := modelfmt.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = parser.LoadBytes(b)
+		if err == nil || !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want ErrCorrupt with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// part returns the classifier of d named name.
+func part(d *modelfmt.Model, name string) *modelfmt.Classifier {
+	for i := range d.Classifiers {
+		if d.Classifiers[i].Name == name {
+			return &d.Classifiers[i]
+		}
+	}
+	panic("no classifier " + name)
+}
+
+// Parse completes the annotation: absent UPOS, XPOS, LEMMA and FEATS are
+// predicted (LEMMA and FEATS from the given or predicted tags), given ones
+// kept, and the predictions are those of Taggers.Fill.
+func TestParseCompletesAnnotation(t *testing.T) {
+	m, err := parser.LoadBytes(fixtureModelFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, s := range dev {
+		in := slices.Clone(s.Words)
+		for i := range in {
+			w := &in[i]
+			w.Head, w.Deprel, w.Deps = -1, "_", "_"
+			// Every column absent on some words, given on others.
+			if (i+k)%2 == 0 {
+				w.UPOS = "_"
+			}
+			if (i+k)%3 == 0 {
+				w.XPOS = "_"
+			}
+			if (i+k)%4 != 1 {
+				w.Lemma = "_"
+			}
+			if (i+k)%5 != 2 {
+				w.Feats = "_"
+			}
+		}
+		want := slices.Clone(in)
+		m.Taggers().Fill(want)
+		got := slices.Clone(in)
+		if err := m.Parse(got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			if g.UPOS != w.UPOS || g.XPOS != w.XPOS || g.Lemma != w.Lemma || g.Feats != w.Feats {
+				t.Fatalf("sentence %d word %d: %+v, want the columns of Taggers.Fill %+v", k+1, i+1, g, w)
+			}
+			if conllu.Absent(g.Lemma) && g.Form != "_" {
+				t.Fatalf("sentence %d word %d: no lemma: %+v", k+1, i+1, g)
+			}
+			if !conllu.Absent(in[i].Lemma) && g.Lemma != in[i].Lemma || !conllu.Absent(in[i].Feats) && g.Feats != in[i].Feats {
+				t.Fatalf("sentence %d word %d: given LEMMA or FEATS changed: %+v -> %+v", k+1, i+1, in[i], g)
+			}
+		}
+	}
+}
