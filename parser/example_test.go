@@ -31,8 +31,8 @@ func ExampleModel_Parse() {
 	// 4 . PUNCT . 2 punct
 }
 
-// Words given with their tags (UPOS and at least one of XPOS, LEMMA, FEATS)
-// are parsed by the model's gold-tag parser, which uses the tags as they
+// Words given with their annotation are parsed by the model's gold-tag
+// parser (Model.GoldInput says when), which uses the given columns as they
 // are.
 func ExampleModel_Parse_givenTags() {
 	m, err := parser.Load("../models/en_ewt.tpm")
@@ -44,7 +44,7 @@ func ExampleModel_Parse_givenTags() {
 		{Form: "Dogs", Lemma: "dog", UPOS: "NOUN", XPOS: "NNS", Feats: "Number=Plur"},
 		{Form: "bark", Lemma: "bark", UPOS: "VERB", XPOS: "VBP", Feats: "Mood=Ind|Tense=Pres"},
 	}
-	fmt.Println("given tags:", parser.HasMorphology(words))
+	fmt.Println("given tags:", m.GoldInput(words))
 	if err := m.Parse(words); err != nil {
 		fmt.Println(err)
 		return

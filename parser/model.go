@@ -162,8 +162,9 @@ func (m *Model) scratch() *scratch {
 }
 
 // HasMorphology reports whether the caller gave morphology for words: UPOS
-// on every word and XPOS, LEMMA or FEATS on at least one. Such sentences are
-// parsed with the gold-tag classifier; others with the plain-token one.
+// on every word and XPOS, LEMMA or FEATS on at least one. A model without
+// a plain-token classifier parses only such sentences; which classifier
+// parses a sentence is Model.GoldInput's choice.
 func HasMorphology(words []conllu.Word) bool {
 	other := false
 	for i := range words {
@@ -176,6 +177,33 @@ func HasMorphology(words []conllu.Word) bool {
 		}
 	}
 	return other
+}
+
+// GoldInput reports whether Parse parses words with the gold-tag
+// classifier rather than the plain-token one. With a model that predicts
+// LEMMA or FEATS (it has a lemmatizer or a FEATS tagger), that is when the
+// caller gives UPOS on every word: Parse predicts the other absent columns
+// first, and the gold-tag classifier parses the completed annotation
+// better than the plain-token classifier parses the given tags, while
+// without gold UPOS the plain-token classifier, trained on predicted
+// tags, parses better. A model that predicts neither (models trained
+// before the lemmatizer) cannot complete the lemmas and features its
+// gold-tag classifier reads, and keeps the rule of HasMorphology. A model
+// without a plain-token classifier parses every sentence with the
+// gold-tag one.
+func (m *Model) GoldInput(words []conllu.Word) bool {
+	if m.plain.Clf == nil {
+		return true
+	}
+	if m.taggers.Lemmas == nil && m.taggers.Feats == nil {
+		return HasMorphology(words)
+	}
+	for i := range words {
+		if conllu.Absent(words[i].UPOS) {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckWords validates a sentence for Parse: 1..MaxWords words, every form
@@ -246,15 +274,16 @@ const MaxTransitionsPerWord = 40
 // are absent) are kept as given; the model's taggers predict the absent
 // UPOS and XPOS (XPOS if the model has an XPOS tagger), then its
 // lemmatizer and FEATS tagger the absent LEMMA and FEATS from the forms
-// and the given or predicted tags (if the model has them; a model
-// without leaves those columns as they are). The classifier is chosen on
-// the columns the caller gave (see HasMorphology): the gold-tag
-// classifier, or the plain-token one. Deps is set to "_": the parser
-// predicts no enhanced graph, and an input value would no longer match
-// the predicted tree. The result is always a tree: exactly one word has
-// Head 0, no cycles, every word has a head. Errors wrap ErrInput. Safe
-// for concurrent use. Parse keeps no reference to words or to their
-// strings after it returns (the C library reuses their memory).
+// and the given or predicted tags (if the model has them; a model without
+// leaves those columns as they are). FEATS are predicted for a sentence
+// where no word has FEATS: where some word has, "_" means no features.
+// GoldInput chooses the classifier, the gold-tag or the plain-token one,
+// on the columns the caller gave. Deps is set to "_": the parser predicts
+// no enhanced graph, and an input value would no longer match the
+// predicted tree. The result is always a tree: exactly one word has Head
+// 0, no cycles, every word has a head. Errors wrap ErrInput. Safe for
+// concurrent use. Parse keeps no reference to words or to their strings
+// after it returns (the C library reuses their memory).
 func (m *Model) Parse(words []conllu.Word) error {
 	if err := CheckWords(words); err != nil {
 		return err
@@ -262,10 +291,10 @@ func (m *Model) Parse(words []conllu.Word) error {
 	for i := range words {
 		words[i].ID = i + 1
 	}
-	morph := HasMorphology(words)
-	if !morph && m.plain.Clf == nil {
+	if m.plain.Clf == nil && !HasMorphology(words) {
 		return fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
 	}
+	morph := m.GoldInput(words)
 	sc := m.scratch()
 	defer m.pool.Put(sc)
 	v := &m.gold

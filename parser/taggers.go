@@ -18,9 +18,11 @@ type Taggers struct {
 	Feats  *morph.FeatsTagger // nil: FEATS is not predicted
 }
 
-// Fill predicts UPOS and XPOS, then LEMMA and FEATS, for the words where
-// they are absent ("" or "_"); given values are kept, and the LEMMA and
-// FEATS predictions read the given or predicted tags.
+// Fill predicts UPOS, XPOS and LEMMA for the words where they are absent
+// ("" or "_"), and FEATS for the sentence when no word has FEATS (a
+// sentence with FEATS on some word has its FEATS given: "_" means no
+// features); given values are kept, and the LEMMA and FEATS predictions
+// read the given or predicted tags.
 func (t Taggers) Fill(words []conllu.Word) {
 	var sc tagScratch
 	sc.an.Analyze(words, t.UPOS, t.XPOS)
@@ -49,19 +51,31 @@ type tagScratch struct {
 	pred  []string // LEMMA or FEATS predictions
 }
 
-// morph predicts LEMMA and FEATS of the words where they are absent, from
-// their forms and (given or predicted) tags, keeping given values. The
-// predictions are made for the whole sentence (the previous word's
-// prediction is a feature) and kept where the column is absent.
+// morph predicts LEMMA and FEATS from the words' forms and (given or
+// predicted) tags, keeping given values: the LEMMA of each word where it
+// is absent, the FEATS of the sentence when no word has FEATS (where some
+// word has, the sentence's FEATS are given and "_" means no features).
+// The predictions are made for the whole sentence (the previous word's
+// prediction is a feature).
 func (t Taggers) morph(words []conllu.Word, sc *tagScratch) {
 	if t.Lemmas != nil && anyAbsent(words, lemmaOf) {
 		sc.pred = t.Lemmas.Lemmas(words, sc.pred)
 		fillAbsent(words, sc.pred, lemmaOf)
 	}
-	if t.Feats != nil && anyAbsent(words, featsOf) {
+	if t.Feats != nil && !anyGiven(words, featsOf) {
 		sc.pred = t.Feats.Feats(words, sc.pred)
 		fillAbsent(words, sc.pred, featsOf)
 	}
+}
+
+// anyGiven reports whether the column col of a word is given.
+func anyGiven(words []conllu.Word, col func(*conllu.Word) *string) bool {
+	for i := range words {
+		if !conllu.Absent(*col(&words[i])) {
+			return true
+		}
+	}
+	return false
 }
 
 func uposOf(w *conllu.Word) *string  { return &w.UPOS }

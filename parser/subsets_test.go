@@ -1,0 +1,73 @@
+package parser
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
+)
+
+// Any subset of {UPOS, XPOS, LEMMA, FEATS} given gold, the other columns
+// blank, parses at least as well (LAS) as plain tokens: Parse predicts the
+// absent columns and GoldInput chooses the classifier. On EWT dev when the
+// treebank is present (the committed dev slice without it, or with -short).
+// The rule holds for models that predict LEMMA and FEATS; an older model
+// keeps HasMorphology's rule, which does not (the test skips it).
+func TestGivenColumnSubsets(t *testing.T) {
+	m := testModel(t)
+	if m.taggers.Lemmas == nil || m.taggers.Feats == nil || m.plain.Clf == nil {
+		t.Skipf("%s predicts no LEMMA or FEATS: GoldInput keeps HasMorphology for it", testenv.ModelPath())
+	}
+	path := testenv.Fixture(t, "en_ewt-dev-slice.conllu")
+	if !testing.Short() {
+		path = testenv.UDFilesOrFixture(t, "en_ewt-ud-dev.conllu")[0]
+	}
+	gold, err := conllu.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	columns := []struct {
+		name string
+		col  func(*conllu.Word) *string
+	}{{"UPOS", uposOf}, {"XPOS", xposOf}, {"LEMMA", lemmaOf}, {"FEATS", featsOf}}
+	var plain float64
+	for given := 0; given < 16; given++ {
+		pred := make([]*conllu.Sentence, len(gold))
+		for k, s := range gold {
+			c := *s
+			c.Words = slices.Clone(s.Words)
+			for i := range c.Words {
+				w := &c.Words[i]
+				w.Head, w.Deprel, w.Deps = -1, "_", "_"
+				for b, col := range columns {
+					if given&(1<<b) == 0 {
+						*col.col(w) = "_"
+					}
+				}
+			}
+			if err := m.Parse(c.Words); err != nil {
+				t.Fatal(err)
+			}
+			pred[k] = &c
+		}
+		sc, err := eval.Score(gold, pred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		las := sc.LAS.F1()
+		var names []string
+		for b, col := range columns {
+			if given&(1<<b) != 0 {
+				names = append(names, col.name)
+			}
+		}
+		t.Logf("given %v: LAS %.2f", names, las)
+		if given == 0 {
+			plain = las
+		} else if las < plain {
+			t.Errorf("given %v: LAS %.2f, below the %.2f of plain tokens", names, las, plain)
+		}
+	}
+}
