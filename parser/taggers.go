@@ -60,11 +60,22 @@ type tagScratch struct {
 func (t Taggers) morph(words []conllu.Word, sc *tagScratch) {
 	if t.Lemmas != nil && anyAbsent(words, lemmaOf) {
 		sc.pred = t.Lemmas.Lemmas(words, sc.pred)
-		fillAbsent(words, sc.pred, lemmaOf)
+		for i := range words {
+			if w := &words[i]; conllu.Absent(w.Lemma) {
+				w.Lemma = sc.pred[i]
+				if w.Lemma == "" { // a rule that removed the whole form
+					w.Lemma = w.Form
+				}
+			}
+		}
 	}
 	if t.Feats != nil && !anyGiven(words, featsOf) {
 		sc.pred = t.Feats.Feats(words, sc.pred)
-		fillAbsent(words, sc.pred, featsOf)
+		for i := range words {
+			if words[i].Feats = sc.pred[i]; words[i].Feats == "" {
+				words[i].Feats = "_"
+			}
+		}
 	}
 }
 
@@ -91,15 +102,6 @@ func anyAbsent(words []conllu.Word, col func(*conllu.Word) *string) bool {
 		}
 	}
 	return false
-}
-
-// fillAbsent sets the column col of the words where it is absent to pred.
-func fillAbsent(words []conllu.Word, pred []string, col func(*conllu.Word) *string) {
-	for i := range words {
-		if c := col(&words[i]); conllu.Absent(*c) {
-			*c = pred[i]
-		}
-	}
 }
 
 // tag predicts, from sc.an (the analysis of words for t's taggers), the
