@@ -20,7 +20,7 @@ func parseAll(t *testing.T, m *Model, v *Variant, sents []*conllu.Sentence) ([]i
 	defer m.pool.Put(sc)
 	for _, s := range sents {
 		words := append([]conllu.Word(nil), s.Words...)
-		m.parse(v, words, sc)
+		m.parse(v, words, sc, nil)
 		for _, w := range words {
 			heads = append(heads, w.Head)
 			deprels = append(deprels, w.Deprel)

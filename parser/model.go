@@ -60,6 +60,12 @@ type Variant struct {
 	FastMargin float32
 }
 
+// readsMorph reports whether v or its fast classifier reads lemma or FEATS
+// values (a plain-token classifier with predicted LEMMA and FEATS).
+func (v *Variant) readsMorph() bool {
+	return v.Morph || v.Ext.UsesMorph() || v.Fast != nil && v.Fast.Ext.UsesMorph()
+}
+
 // Model is a loaded parser model. It is immutable after loading and safe for
 // concurrent use by any number of goroutines.
 type Model struct {
@@ -302,7 +308,11 @@ func (m *Model) Parse(words []conllu.Word) error {
 		v = &m.plain
 	}
 	m.complete(words, sc, !morph)
-	m.parse(v, words, sc)
+	var lemmas []string
+	if !morph && sc.tags.lemmaGiven {
+		lemmas = sc.tags.lemmas
+	}
+	m.parse(v, words, sc, lemmas)
 	return nil
 }
 
@@ -317,17 +327,26 @@ func (m *Model) complete(words []conllu.Word, sc *scratch, analyze bool) {
 		sc.tags.an.Analyze(words, t.UPOS, t.XPOS)
 		t.tag(words, &sc.tags)
 	}
-	t.morph(words, &sc.tags)
+	t.morph(words, &sc.tags, analyze && m.plain.readsMorph())
 }
 
 // parse parses words with v. The plain-token variant reads the analysis
-// of the words in sc.tags.an (Analyze must have run on them).
-func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
+// of the words in sc.tags.an (Analyze must have run on them), and the
+// lemmas in lemmas instead of the words' when lemmas is not nil: it reads
+// predicted lemmas, as it was trained, even where the caller gave them
+// (given lemmas did not parse better than predicted ones on EWT dev;
+// given FEATS and tags did, and it reads those).
+func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []string) {
 	c := m.classes
 	if v.Morph {
 		feature.FillWords(&sc.words, words, true)
 	} else {
-		feature.FillAnalyzed(&sc.words, words, sc.tags.an.Words)
+		feature.FillAnalyzed(&sc.words, words, sc.tags.an.Words, v.readsMorph())
+		if lemmas != nil && v.readsMorph() {
+			for i, l := range lemmas {
+				sc.words.SetLemma(i+1, l)
+			}
+		}
 	}
 	s := &sc.state
 	c.Sys.Init(s, len(words))
@@ -445,5 +464,5 @@ func (m *Model) parseWith(morph bool, words []conllu.Word) {
 	if !morph {
 		sc.tags.an.Analyze(words, m.taggers.UPOS, m.taggers.XPOS)
 	}
-	m.parse(v, words, sc)
+	m.parse(v, words, sc, nil)
 }

@@ -111,7 +111,10 @@ func TestParseRejectsBadInput(t *testing.T) {
 
 // In steady state a parse allocates nothing, with gold tags and from plain
 // tokens, even when garbage collections run between sentences (they empty
-// a sync.Pool; the per-call scratch is kept in a free list).
+// a sync.Pool; the per-call scratch is kept in a free list). A model that
+// predicts lemmas allocates them from plain tokens (new strings, and the
+// lemmatizer scores a candidate rule by the lemma it gives): a few
+// allocations per word, bounded here.
 func TestParseDoesNotAllocate(t *testing.T) {
 	m := testModel(t)
 	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-dev.conllu"))
@@ -139,8 +142,14 @@ func TestParseDoesNotAllocate(t *testing.T) {
 		}
 		pass() // grows the scratch
 		runtime.GC()
-		if n := testing.AllocsPerRun(3, func() { runtime.GC(); pass() }); n != 0 {
-			t.Errorf("plain %v: %v allocations per pass of %d sentences", plain, n, len(sents))
+		allowed := 0.0
+		if plain && m.taggers.Lemmas != nil {
+			for _, s := range sents {
+				allowed += 4 * float64(len(s.Words))
+			}
+		}
+		if n := testing.AllocsPerRun(3, func() { runtime.GC(); pass() }); n > allowed {
+			t.Errorf("plain %v: %v allocations per pass of %d sentences, want at most %v", plain, n, len(sents), allowed)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func (t Taggers) Fill(words []conllu.Word) {
 	var sc tagScratch
 	sc.an.Analyze(words, t.UPOS, t.XPOS)
 	t.tag(words, &sc)
-	t.morph(words, &sc)
+	t.morph(words, &sc, false)
 }
 
 // AmbiguityClasses returns the ambiguity classes of form in the UPOS and
@@ -48,7 +48,11 @@ type tagScratch struct {
 	an    tagger.Analysis // of the words, for t's taggers
 	given []string
 	free  []bool   // words with neither UPOS nor XPOS given
-	pred  []string // LEMMA or FEATS predictions
+	pred  []string // FEATS predictions
+	// lemmas are the predicted lemmas of the words (morph), lemmaGiven
+	// whether a word had its lemma given.
+	lemmas     []string
+	lemmaGiven bool
 }
 
 // morph predicts LEMMA and FEATS from the words' forms and (given or
@@ -56,16 +60,22 @@ type tagScratch struct {
 // is absent, the FEATS of the sentence when no word has FEATS (where some
 // word has, the sentence's FEATS are given and "_" means no features).
 // The predictions are made for the whole sentence (the previous word's
-// prediction is a feature).
-func (t Taggers) morph(words []conllu.Word, sc *tagScratch) {
-	if t.Lemmas != nil && anyAbsent(words, lemmaOf) {
-		sc.pred = t.Lemmas.Lemmas(words, sc.pred)
+// prediction is a feature). With allLemmas, the predicted lemma of every
+// word, given or not, is left in sc.lemmas, and sc.lemmaGiven tells
+// whether a word had its lemma given.
+func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
+	sc.lemmaGiven = false
+	if t.Lemmas != nil && (anyAbsent(words, lemmaOf) || allLemmas) {
+		sc.lemmas = t.Lemmas.Lemmas(words, sc.lemmas)
 		for i := range words {
-			if w := &words[i]; conllu.Absent(w.Lemma) {
-				w.Lemma = sc.pred[i]
-				if w.Lemma == "" { // a rule that removed the whole form
-					w.Lemma = w.Form
-				}
+			w := &words[i]
+			if sc.lemmas[i] == "" { // a rule that removed the whole form
+				sc.lemmas[i] = w.Form
+			}
+			if conllu.Absent(w.Lemma) {
+				w.Lemma = sc.lemmas[i]
+			} else {
+				sc.lemmaGiven = true
 			}
 		}
 	}

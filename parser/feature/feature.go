@@ -125,6 +125,7 @@ type Extractor struct {
 	// each group in a loop of its own avoids a data-dependent inner loop.
 	byArity [maxArity + 1][]compiled
 	long    []longTemplate
+	morph   bool // a template reads lm, m or cs
 }
 
 // atomRef is an atom of a word or arc value: its index among the
@@ -232,6 +233,7 @@ func New(templates []string) (*Extractor, error) {
 			e.distAtom = i
 		case a.value < numWordValues:
 			e.wordAtoms = append(e.wordAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
+			e.morph = e.morph || a.value == LM || a.value == M || a.value == CS
 		default:
 			e.arcAtoms = append(e.arcAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
 		}
@@ -288,6 +290,11 @@ func parseAddress(s string) (address, error) {
 	}
 	return a, nil
 }
+
+// UsesMorph reports whether a template reads a lemma or FEATS value (lm,
+// m, cs): then the words' values must be filled with morph true
+// (FillWords, FillAnalyzed).
+func (e *Extractor) UsesMorph() bool { return e.morph }
 
 // Templates returns the templates the extractor was built from.
 func (e *Extractor) Templates() []string { return e.templates }

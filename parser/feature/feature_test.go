@@ -241,24 +241,30 @@ func fnv64a(s string) uint64 {
 	return h.Sum64()
 }
 
-// FillAnalyzed gives the values FillWords gives without morphology, with
-// the ambiguity classes of the analysis; the lowercased form and suffix
-// values are those of the lowercased form and of the last three runes.
+// FillAnalyzed gives the values FillWords gives, with and without
+// morphology, with the ambiguity classes of the analysis; the lowercased
+// form and suffix values are those of the lowercased form and of the last
+// three runes.
 func TestFillAnalyzed(t *testing.T) {
-	words := []conllu.Word{{Form: "Ärger", UPOS: "NOUN"}, {Form: "ÄRGER", XPOS: "NN"}, {Form: "ärger"}, {Form: "Ü"}, {Form: "rger"}}
+	words := []conllu.Word{{Form: "Ärger", UPOS: "NOUN", Lemma: "Ärger", Feats: "Case=Nom"}, {Form: "ÄRGER", XPOS: "NN"}, {Form: "ärger"}, {Form: "Ü"}, {Form: "rger"}}
 	forms := make([]form.Word, len(words))
 	for i, x := range words {
 		forms[i] = form.Word{Hashes: form.Of(x.Form), Amb: [2]uint64{uint64(i + 1), uint64(i + 10)}}
 	}
 	var a, b Words
-	FillAnalyzed(&a, words, forms)
-	FillWords(&b, words, false)
-	for i := range b.Values {
-		if i >= 1 && i <= len(words) {
-			b.Values[i][A], b.Values[i][AX] = uint64(i), uint64(i+9)
+	for _, morph := range []bool{true, false} {
+		FillAnalyzed(&a, words, forms, morph)
+		FillWords(&b, words, morph)
+		for i := range b.Values {
+			if i >= 1 && i <= len(words) {
+				b.Values[i][A], b.Values[i][AX] = uint64(i), uint64(i+9)
+			}
+			if a.Values[i] != b.Values[i] {
+				t.Errorf("morph %v row %d: FillAnalyzed %x, FillWords %x", morph, i, a.Values[i], b.Values[i])
+			}
 		}
-		if a.Values[i] != b.Values[i] {
-			t.Errorf("row %d: FillAnalyzed %x, FillWords %x", i, a.Values[i], b.Values[i])
+		if lm := a.Values[1][LM]; (lm != 0) != morph || morph && (lm == a.Values[2][LM] || a.Values[1][CS] != Hash(CS, "Nom")) {
+			t.Errorf("morph %v: lemma and Case values %x", morph, a.Values[1])
 		}
 	}
 	v := a.Values
@@ -271,5 +277,22 @@ func TestFillAnalyzed(t *testing.T) {
 			t.Error("FillAnalyzed with too few forms does not panic")
 		}
 	}()
-	FillAnalyzed(&a, words, forms[1:])
+	FillAnalyzed(&a, words, forms[1:], false)
+}
+
+// UsesMorph tells the templates that read lemma or FEATS values.
+func TestUsesMorph(t *testing.T) {
+	for _, c := range []struct {
+		templates []string
+		want      bool
+	}{{[]string{"s0.w", "n0.p+s0.u"}, false}, {[]string{"s0.w", "s0.p+n0.lm"}, true},
+		{[]string{"n0l.m"}, true}, {[]string{"s1.cs+s0.cs"}, true}, {ZhangNivre2011(false), false}, {ZhangNivre2011(true), true}} {
+		e, err := New(c.templates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.UsesMorph() != c.want {
+			t.Errorf("%q: UsesMorph %v", c.templates, !c.want)
+		}
+	}
 }

@@ -50,14 +50,21 @@ func ZhangNivre2011(morph bool) []string {
 			"s0.ax+n0.ax", "s0.a+n0.a", "s0.w+n0.ax", "s0.ax+n0.w", "n0.ax+n1.ax")
 	}
 	if morph {
-		t = append(t,
-			"s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u", "s0.u+n0.u+n1.u",
-			"s0.lm", "n0.lm", "n1.lm", "s1.lm", "s0.lm+n0.lm", "s0.lm+n0.p", "s0.p+n0.lm",
-			"s0.m", "n0.m", "s1.m", "s0.m+n0.m", "s0.m+n0.p", "s0.p+n0.m", "s1.m+s0.m",
-			"s0.lm+s0.d", "n0l.lm", "s0l.lm", "s0r.lm",
-		)
+		t = append(t, "s0.u", "n0.u", "n1.u", "s1.u", "s0.u+n0.u", "s1.u+s0.u", "s0.u+n0.u+n1.u")
+		t = append(t, MorphTemplates()...)
 	}
 	return t
+}
+
+// MorphTemplates returns the templates over lemmas and FEATS of
+// ZhangNivre2011 with morph: the gold-tag parser's, and the plain-token
+// parser's when the model predicts LEMMA and FEATS.
+func MorphTemplates() []string {
+	return []string{
+		"s0.lm", "n0.lm", "n1.lm", "s1.lm", "s0.lm+n0.lm", "s0.lm+n0.p", "s0.p+n0.lm",
+		"s0.m", "n0.m", "s1.m", "s0.m+n0.m", "s0.m+n0.p", "s0.p+n0.m", "s1.m+s0.m",
+		"s0.lm+s0.d", "n0l.lm", "s0l.lm", "s0r.lm",
+	}
 }
 
 // ForSystem returns the templates for a transition system: ZhangNivre2011

@@ -30,23 +30,28 @@ func FillWords(w *Words, words []conllu.Word, morph bool) {
 	}
 }
 
-// FillAnalyzed is FillWords for a sentence without morphology (morph
-// false) whose words were analyzed for tagging: the form values (W, LW,
-// SF) come from the hashes in forms[i] instead of reading the forms again,
-// with the same results, and A and AX are its ambiguity classes. forms
-// holds one entry per word (tagger.Analysis.Words); FillAnalyzed panics if
-// it does not.
-func FillAnalyzed(w *Words, words []conllu.Word, forms []form.Word) {
+// FillAnalyzed is FillWords for a sentence whose words were analyzed for
+// tagging: the form values (W, LW, SF) come from the hashes in forms[i]
+// instead of reading the forms again, with the same results, and A and AX
+// are its ambiguity classes. Lemma and FEATS values are filled only when
+// morph is true (a plain-token parser with predicted LEMMA and FEATS).
+// forms holds one entry per word (tagger.Analysis.Words); FillAnalyzed
+// panics if it does not.
+func FillAnalyzed(w *Words, words []conllu.Word, forms []form.Word, morph bool) {
 	if len(forms) != len(words) {
 		panic(fmt.Sprintf("feature: %d analyzed forms for %d words", len(forms), len(words)))
 	}
 	vals := start(w, len(words))
 	for i := range words {
 		f := &forms[i]
-		fillWord(&vals[i+1], &words[i], f.Hashes, false)
+		fillWord(&vals[i+1], &words[i], f.Hashes, morph)
 		vals[i+1][A], vals[i+1][AX] = f.Amb[0], f.Amb[1]
 	}
 }
+
+// SetLemma sets the lemma value of node i (word i, 1-based) to lemma's,
+// as FillWords and FillAnalyzed with morph set it from a word's LEMMA.
+func (w *Words) SetLemma(i int, lemma string) { w.Values[i][LM] = Hash(LM, orAbsent(lemma)) }
 
 // start sizes w for n words and sets its root and null rows.
 func start(w *Words, n int) [][NumWordValues]uint64 {

@@ -214,7 +214,7 @@ func TestProgress(t *testing.T) {
 			}
 		}
 	}
-	for _, ph := range []string{"tagger UPOS", "tagger XPOS", "jackknife", "parser (gold tags)", "parser (plain tokens)"} {
+	for _, ph := range []string{"tagger UPOS", "tagger XPOS", "lemmatizer", "FEATS tagger", "jackknife", "parser (gold tags)", "parser (plain tokens)"} {
 		if !done[ph] {
 			t.Errorf("phase %q never reached its total", ph)
 		}

@@ -13,9 +13,11 @@ import (
 // jackknife returns copies of sents with UPOS (and XPOS) predicted by
 // taggers trained on the other folds and the other morphology removed, as
 // at parse time from plain tokens, and the words' ambiguity classes in
-// those taggers' dictionaries.
+// those taggers' dictionaries. With morph, LEMMA and FEATS are predicted
+// too, by a lemmatizer and a FEATS tagger trained on the other folds (on
+// their gold tags, as the model's), from the fold's predicted tags.
 // The jackknife taggers train as many epochs as the taggers of like kept.
-func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers) ([]*conllu.Sentence, [][][2]uint64, error) {
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, morph bool) ([]*conllu.Sentence, [][][2]uint64, error) {
 	k := opt.Folds
 	out := make([]*conllu.Sentence, len(sents))
 	amb := make([][][2]uint64, len(sents))
@@ -41,6 +43,9 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 				}
 			}
 			tg, err := trainTaggers(part, dev, cols, opt, opt.Seed+int64(f)+1, false, like)
+			if err == nil && morph {
+				err = trainMorph(part, opt, opt.Seed+int64(f)+1, false, &tg)
+			}
 			results <- res{f, tg, err}
 		}(f)
 	}
@@ -61,7 +66,11 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 			}
 		}
 	}
-	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds) [%.0f s]\n", strings.Join(cols, " and "), len(sents), k, time.Since(opt.start).Seconds())
+	what := strings.Join(cols, " and ")
+	if morph {
+		what = strings.Join(cols, ", ") + ", LEMMA and FEATS"
+	}
+	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds) [%.0f s]\n", what, len(sents), k, time.Since(opt.start).Seconds())
 	return out, amb, nil
 }
 

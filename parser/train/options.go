@@ -88,10 +88,15 @@ type Options struct {
 	WeightBits int `json:"weight_bits"`
 	// GoldTemplates and PlainTemplates are the feature templates (syntax of
 	// parser/feature) of the gold-morphology and the plain-token parser.
-	// nil: feature.ForSystem for the system, plus feature.CaseTemplates
-	// for the gold parser when the treebank marks Case on many words; a
-	// list given here is used as it is (models/templates holds the bundled
-	// English model's lists).
+	// nil: feature.ForSystem for the system, plus for the plain-token
+	// parser feature.MorphTemplates when the model predicts LEMMA and
+	// FEATS (not NoMorph), and feature.CaseTemplates for the parsers that
+	// read FEATS when the treebank marks Case on many words; a list given
+	// here is used as it is (models/templates holds the bundled English
+	// model's lists). When the plain-token parser's templates read lemmas
+	// or FEATS, its training words get LEMMA and FEATS predicted by a
+	// lemmatizer and a FEATS tagger of each jackknife fold, as they get
+	// their tags.
 	GoldTemplates  []string `json:"gold_templates"`
 	PlainTemplates []string `json:"plain_templates"`
 	// GoldFastTemplates and PlainFastTemplates, when not nil, are the
@@ -115,9 +120,10 @@ type Options struct {
 	// none).
 	Log io.Writer `json:"-"`
 
-	caseFeats bool      // set by Train: the treebank marks Case on many words
-	start     time.Time // set by Train: when training started (for the log)
-	rep       *reporter // set by Train: forwards to Progress
+	caseFeats  bool      // set by Train: the treebank marks Case on many words
+	plainMorph bool      // set by Train: the model predicts LEMMA or FEATS
+	start      time.Time // set by Train: when training started (for the log)
+	rep        *reporter // set by Train: forwards to Progress
 }
 
 // DefaultOptions returns the options every front end starts from: the

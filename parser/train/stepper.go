@@ -143,7 +143,7 @@ type stepper struct {
 // model's prediction was (one of) the oracle's and the number of steps.
 func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, total int) {
 	c, s, g := st.classes, &st.state, ex.gold
-	feature.FillWords(&st.words, ex.words, st.morph)
+	feature.FillWords(&st.words, ex.words, st.morph || st.ext.UsesMorph())
 	for i, a := range ex.amb {
 		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
 	}

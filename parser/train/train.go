@@ -132,11 +132,12 @@ func Train(opt Options) (*parser.Model, error) {
 			if err := trainMorph(trainSents, opt, opt.Seed, true, &tg); err != nil {
 				return nil, err
 			}
+			opt.plainMorph = tg.Lemmas != nil || tg.Feats != nil
 		}
 		if err := opt.rep.error(); err != nil {
 			return nil, err
 		}
-		plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt, tg)
+		plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt, tg, opt.plainMorph && plainReadsMorph(opt, sys.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -431,9 +432,10 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 }
 
 // templates returns the templates of the gold-tag (morph) or the
-// plain-token parser: the options', else the system's (feature.ForSystem,
-// plus feature.CaseTemplates for the gold-tag parser of a treebank that
-// marks Case on many words).
+// plain-token parser: the options', else the system's (feature.ForSystem),
+// plus for the plain-token parser of a model that predicts LEMMA and FEATS
+// feature.MorphTemplates, and feature.CaseTemplates for the parsers that
+// read FEATS when the treebank marks Case on many words.
 func templates(opt Options, system string, morph bool) []string {
 	tpls := opt.PlainTemplates
 	if morph {
@@ -441,9 +443,24 @@ func templates(opt Options, system string, morph bool) []string {
 	}
 	if tpls == nil {
 		tpls = feature.ForSystem(system, morph)
-		if morph && opt.caseFeats {
+		if !morph && opt.plainMorph {
+			tpls = append(tpls, feature.MorphTemplates()...)
+		}
+		if (morph || opt.plainMorph) && opt.caseFeats {
 			tpls = append(tpls, feature.CaseTemplates()...)
 		}
 	}
 	return tpls
+}
+
+// plainReadsMorph reports whether the plain-token parser or its fast
+// classifier has templates over lemmas or FEATS: then its training words
+// get jackknifed LEMMA and FEATS.
+func plainReadsMorph(opt Options, system string) bool {
+	for _, tpls := range [][]string{templates(opt, system, false), opt.PlainFastTemplates} {
+		if e, err := feature.New(tpls); err == nil && e.UsesMorph() {
+			return true
+		}
+	}
+	return false
 }

@@ -179,7 +179,7 @@ func TestPlainRuns(t *testing.T) {
 		if got := m.Card().Options["plain_runs"]; got != fmt.Sprint(runs) {
 			t.Errorf("card plain_runs = %q, want %d", got, runs)
 		}
-		if !bytes.Contains(log.Bytes(), []byte("jackknifed UPOS and XPOS")) {
+		if !bytes.Contains(log.Bytes(), []byte("jackknifed UPOS, XPOS, LEMMA and FEATS")) {
 			t.Errorf("log lacks the jackknife line:\n%s", log.String())
 		}
 		for k, s := range dev[:200] {
@@ -350,4 +350,72 @@ func reload(t *testing.T, m *parser.Model) *parser.Model {
 		t.Fatal(err)
 	}
 	return m2
+}
+
+// By default the model has a lemmatizer and a FEATS tagger, and its
+// plain-token parser reads LEMMA and FEATS, trained on jackknifed
+// predictions (from tags predicted by the same fold's taggers) as it parses
+// predicted ones; the card records the plain-token tag scores. NoMorph
+// trains neither, and the plain-token parser reads no lemma or FEATS.
+func TestMorphTrained(t *testing.T) {
+	o := small()
+	var log bytes.Buffer
+	o.Log = &log
+	m, err := Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := m.Taggers()
+	if tg.Lemmas == nil || tg.Feats == nil || !m.Variant(false).Ext.UsesMorph() {
+		t.Fatalf("lemmatizer %v, FEATS tagger %v, plain templates over them: %v", tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph())
+	}
+	for _, line := range []string{"training the lemmatizer on 150 sentences", "training the FEATS tagger on 150 sentences",
+		"jackknifed UPOS, XPOS, LEMMA and FEATS for 150 training sentences"} {
+		if !strings.Contains(log.String(), line) {
+			t.Errorf("the log lacks %q:\n%s", line, log.String())
+		}
+	}
+	for _, k := range []string{"XPOS", "UFeats", "AllTags", "Lemmas"} {
+		if v := m.Card().Scores["dev/predicted/"+k]; v < 40 || v > 100 {
+			t.Errorf("card dev/predicted/%s = %v", k, v)
+		}
+	}
+
+	// The jackknifed training words: lemmas and FEATS predicted, mostly
+	// but not always the gold ones (the folds' models have not seen them).
+	sents := readFix(t, fixTrain)
+	o.defaults()
+	jk, _, err := jackknife(sents, readFix(t, fixDev), tagColumns(sents), o, tg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, lemmas, feats := 0, 0, 0
+	for k, s := range jk {
+		for i, w := range s.Words {
+			words++
+			if conllu.Absent(w.Lemma) && w.Form != "_" || w.Feats == "" {
+				t.Fatalf("sentence %d word %d: LEMMA %q FEATS %q not predicted", k+1, i+1, w.Lemma, w.Feats)
+			}
+			if w.Lemma == sents[k].Words[i].Lemma {
+				lemmas++
+			}
+			if w.Feats == sents[k].Words[i].Feats {
+				feats++
+			}
+		}
+	}
+	if lemmas < words/2 || lemmas == words || feats < words/2 || feats == words {
+		t.Errorf("jackknifed: %d lemmas and %d FEATS of %d words are the gold ones", lemmas, feats, words)
+	}
+
+	o = small()
+	o.NoMorph = true
+	m, err = Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil || m.Variant(false).Ext.UsesMorph() || m.Card().Options["no_morph"] != "true" {
+		t.Errorf("NoMorph: lemmatizer %v, FEATS tagger %v, plain templates over them %v, card %q",
+			tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph(), m.Card().Options["no_morph"])
+	}
 }
