@@ -317,13 +317,14 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch) {
 		}
 	}
 	if m.pproj != pseudoproj.Baseline {
-		m.deprojectivize(words)
+		Deprojectivize(words, m.pproj)
 	}
 }
 
-// deprojectivize undoes the model's pseudo-projective encoding on a parse
-// (pseudoproj.Deprojectivize keeps a tree a tree).
-func (m *Model) deprojectivize(words []conllu.Word) {
+// Deprojectivize undoes the pseudo-projective encoding enc on the Head and
+// Deprel of a parsed sentence (pseudoproj.Deprojectivize keeps a tree a
+// tree).
+func Deprojectivize(words []conllu.Word, enc pseudoproj.Encoding) {
 	n := len(words)
 	head := make([]int32, n+1)
 	deprel := make([]string, n+1)
@@ -331,7 +332,7 @@ func (m *Model) deprojectivize(words []conllu.Word) {
 	for i := range words {
 		head[i+1], deprel[i+1] = int32(words[i].Head), words[i].Deprel
 	}
-	head, deprel = pseudoproj.Deprojectivize(head, deprel, m.pproj)
+	head, deprel = pseudoproj.Deprojectivize(head, deprel, enc)
 	for i := range words {
 		words[i].Head, words[i].Deprel = int(head[i+1]), deprel[i+1]
 	}
