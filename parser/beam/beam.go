@@ -89,6 +89,8 @@ type item struct {
 	score float64 // sum of the transitions' scores
 	done  bool    // terminal, stuck, or at the bound: carried over unchanged
 	gold  bool    // training: the item's classes are the gold sequence's prefix
+	// children counts the item's successors not yet made (advance).
+	children int32
 	// node is the back-pointer to the parent; once the item is expanded,
 	// its feats is where the item's own features start (the back-pointers
 	// of the step were recorded before).
@@ -262,11 +264,23 @@ func (d *Decoder) inBeam() bool {
 func (d *Decoder) advance(n int) {
 	c := d.Classes
 	nc := c.Len()
+	// A parent's last successor takes over its state; the others copy it.
+	for i := range d.cur {
+		d.cur[i].children = 0
+	}
+	for _, x := range d.cands {
+		d.cur[x.item].children++
+	}
 	d.next = d.next[:0]
 	for _, x := range d.cands {
 		p := &d.cur[x.item]
-		s := d.state()
-		s.CopyFrom(p.st)
+		var s *transition.State
+		if p.children--; p.children == 0 {
+			s, p.st = p.st, nil
+		} else {
+			s = d.state()
+			s.CopyFrom(p.st)
+		}
 		it := item{st: s, score: x.total, done: p.done, gold: d.record && p.gold && x.class == d.goldClass,
 			node: node{parent: x.item, class: x.class, feats: p.feats}}
 		if x.class >= 0 {

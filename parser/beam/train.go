@@ -3,6 +3,7 @@ package beam
 import (
 	"fmt"
 	"math"
+	"math/rand"
 
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
@@ -192,4 +193,60 @@ func (t *Trainer) update(stop int) {
 			t.Weights.UpdateClass(d.feats[p.feats:int(p.feats)+nf], int(p.class), -1)
 		}
 	}
+}
+
+// TrainOptions configures Train.
+type TrainOptions struct {
+	K      int    // beam width (at least 1)
+	Epochs int    // passes over the examples
+	Update Update // where to update (MaxViolation or EarlyUpdate)
+	Seed   int64  // seeds the order of the examples, shuffled every epoch
+	// Freeze turns the averaged weights into the classifier after each
+	// epoch (linear.FreezeOptions).
+	Freeze linear.FreezeOptions
+	// Dev scores the classifier of an epoch (higher is better, e.g. dev
+	// LAS); Train returns the best epoch's. nil: the last epoch's.
+	Dev func(clf *linear.Model) float64
+	// Epoch, when not nil, is called after each epoch with its number
+	// (1-based), the share of training sentences whose gold sequence was
+	// the final beam's best (before their update), the dev score, and
+	// whether this epoch is the best so far.
+	Epoch func(epoch int, reached, dev float64, best bool)
+}
+
+// Train trains a classifier for beam search of width opt.K on the examples
+// (NewExample) with the structured perceptron, one update at most per
+// sentence and epoch, the weights averaged over sentences, and returns the
+// best epoch's frozen classifier with its dev score.
+func Train(c *transition.Classes, ext *feature.Extractor, exs []*Example, opt TrainOptions) (*linear.Model, float64) {
+	tr := NewTrainer(c, ext, opt.K, opt.Update)
+	order := make([]int, len(exs))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewSource(opt.Seed))
+	var best *linear.Model
+	bestScore := math.Inf(-1)
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		reached := 0
+		for _, i := range order {
+			if tr.Sentence(exs[i]) {
+				reached++
+			}
+		}
+		clf := tr.Weights.Freeze(opt.Freeze)
+		score := 0.0
+		if opt.Dev != nil {
+			score = opt.Dev(clf)
+		}
+		better := opt.Dev == nil || score > bestScore
+		if better {
+			best, bestScore = clf, score
+		}
+		if opt.Epoch != nil {
+			opt.Epoch(epoch, float64(reached)/float64(max(len(exs), 1)), score, better)
+		}
+	}
+	return best, bestScore
 }
