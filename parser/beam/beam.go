@@ -220,7 +220,11 @@ func (d *Decoder) expand(words *feature.Words, sc Scorer) {
 				continue
 			}
 			any = true
-			d.offer(cand{total: it.score + float64(scores[k]), local: scores[k], item: int32(i), class: int32(k)})
+			total := it.score + float64(scores[k])
+			if len(d.cands) == d.K && total < d.cands[d.K-1].total {
+				continue // cannot enter the beam (ties go through offer)
+			}
+			d.offer(cand{total: total, local: scores[k], item: int32(i), class: int32(k)})
 		}
 		if !any { // stuck: no legal transition; the tree is repaired at the end
 			it.done = true
@@ -323,7 +327,7 @@ func (d *Decoder) Decode(words *feature.Words, n int, sc Scorer, r *Result) {
 
 // noteMargin records, for K = 1, the confidence of the arc the chosen
 // transition builds: its share of the exp-normalised scores of the legal
-// classes, exp(s/T) / Σ exp(s'/T).
+// classes, exp(s/T) / Σ exp(s'/T), for a labeled arc move (Result.Confidence).
 func (d *Decoder) noteMargin(conf []float64, n int) {
 	c := d.Classes
 	x := d.cands[0]
@@ -335,6 +339,9 @@ func (d *Decoder) noteMargin(conf []float64, n int) {
 	}
 	nc := c.Len()
 	scores, legal := d.scores[:nc], d.legal[:nc]
+	if !t.Move.Labeled() {
+		return // a fallback (arc-eager's REDUCE of a headless word): 0
+	}
 	sum := 0.0
 	for k, ok := range legal {
 		if ok && scores[k] == scores[k] {

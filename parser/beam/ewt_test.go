@@ -128,6 +128,20 @@ func ewt(t *testing.T, split string) []*conllu.Sentence {
 	return sents
 }
 
+// widths is $TRANSPARSE_BEAM_KS (comma-separated), or 1, 2, 4, 8, 16.
+func widths() []int {
+	var ks []int
+	for _, f := range strings.Split(os.Getenv("TRANSPARSE_BEAM_KS"), ",") {
+		if k, err := strconv.Atoi(f); err == nil && k > 0 {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return []int{1, 2, 4, 8, 16}
+	}
+	return ks
+}
+
 // envInt is the integer value of $name, or def.
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
@@ -185,7 +199,7 @@ func TestEWTBeamGreedyModel(t *testing.T) {
 	m := bundled(t)
 	dev := ewt(t, "dev")
 	var las1, best float64
-	for _, k := range []int{1, 2, 4, 8, 16} {
+	for _, k := range widths() {
 		las, words, speed := parseAll(t, beamParser(t, m, k), dev)
 		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
 		if k == 1 {

@@ -25,7 +25,10 @@ type Result struct {
 	// With K = 1 it is the probability of the transition that built d's
 	// arc under the same exp-normalisation over the legal classes of its
 	// configuration (the classifier's margin over every alternative), and
-	// 0 for a word attached by the completion of an unfinished derivation.
+	// 0 for a word attached by a fallback rather than by a labeled arc
+	// move: the completion of an unfinished derivation, or arc-eager's
+	// REDUCE of a headless word at the end of the sentence (such arcs are
+	// wrong far more often than the transition's score suggests).
 	// It is a ranking, not a calibrated probability: higher-confidence
 	// arcs are more often right.
 	Confidence []float64
