@@ -72,11 +72,15 @@ type Decoder struct {
 	cands     []cand
 	fsc       feature.Scratch
 
+	// Every step's beam, as back-pointers: the row of step s (1-based) is
+	// nodes[rows[s-1]:rows[s]] (rows[0] = 0), in beam order.
+	nodes []node
+	rows  []int32
+	z     []float64 // per expanded item: its best legal score and Σ exp
 	// Training: when record is set, every expanded item's features are
-	// kept (feats) and every step's beam (steps) for the update.
+	// kept in feats for the update.
 	record bool
 	feats  []uint64
-	steps  [][]node
 	// goldClass is the gold sequence's class at the step being taken (-1
 	// once it has finished): a successor is gold when its parent is and
 	// its class is this one.
@@ -98,12 +102,17 @@ type item struct {
 }
 
 // node is an item's back-pointer: the index of its parent in the previous
-// beam and the class applied to it (-1: carried over unchanged), and where
-// the parent's features start in Decoder.feats (training only).
+// beam and the class applied to it (-1: carried over unchanged), where
+// the parent's features start in Decoder.feats (training only), and the
+// word the transition attached by a labeled arc move (else -1) with the
+// transition's probability among its parent's legal classes
+// (exp-normalised scores, Result.Confidence).
 type node struct {
 	parent int32
 	class  int32
 	feats  int32
+	dep    int32
+	prob   float32
 }
 
 // cand is a candidate successor: item, class (-1: carry over), the total
@@ -169,7 +178,8 @@ func (d *Decoder) start(n int) {
 	d.cur = append(d.cur[:0], item{st: s, node: node{parent: -1, class: -1, feats: -1}})
 	d.cur[0].done = d.finished(s, n)
 	d.feats = d.feats[:0]
-	d.steps = d.steps[:0]
+	d.nodes = d.nodes[:0]
+	d.rows = append(d.rows[:0], 0)
 	d.cands = d.cands[:0]
 }
 
@@ -275,6 +285,7 @@ func (d *Decoder) advance(n int) {
 	for _, x := range d.cands {
 		d.cur[x.item].children++
 	}
+	d.normalisers()
 	d.next = d.next[:0]
 	for _, x := range d.cands {
 		p := &d.cur[x.item]
@@ -286,21 +297,22 @@ func (d *Decoder) advance(n int) {
 			s.CopyFrom(p.st)
 		}
 		it := item{st: s, score: x.total, done: p.done, gold: d.record && p.gold && x.class == d.goldClass,
-			node: node{parent: x.item, class: x.class, feats: p.feats}}
+			node: node{parent: x.item, class: x.class, feats: p.feats, dep: -1}}
 		if x.class >= 0 {
-			t := c.AttachLabel(s, c.Transition(int(x.class)), d.scores[int(x.item)*nc:(int(x.item)+1)*nc])
+			t := c.Transition(int(x.class))
+			if t.Move.Labeled() {
+				_, it.dep = c.Sys.Arc(s, t.Move)
+				z := d.z[2*x.item : 2*x.item+2]
+				it.prob = float32(math.Exp((float64(x.local)-z[0])/d.Temperature) / z[1])
+			}
+			t = c.AttachLabel(s, t, d.scores[int(x.item)*nc:(int(x.item)+1)*nc])
 			transition.Step(c.Sys, s, t)
 			it.done = d.finished(s, n)
 		}
 		d.next = append(d.next, it)
+		d.nodes = append(d.nodes, it.node)
 	}
-	if d.record {
-		row := make([]node, len(d.next))
-		for j := range d.next {
-			row[j] = d.next[j].node
-		}
-		d.steps = append(d.steps, row)
-	}
+	d.rows = append(d.rows, int32(len(d.nodes)))
 	d.release(d.cur)
 	d.cur, d.next = d.next, d.cur
 }
@@ -311,45 +323,47 @@ func (d *Decoder) advance(n int) {
 func (d *Decoder) Decode(words *feature.Words, n int, sc Scorer, r *Result) {
 	d.record = false
 	d.start(n)
-	var margins []float64
-	if d.K == 1 {
-		margins = fillF(&r.margin, n+1, 0)
-	}
 	for !d.allDone() {
 		d.expand(words, sc)
-		if margins != nil && len(d.cands) == 1 && d.cands[0].class >= 0 {
-			d.noteMargin(margins, n)
-		}
 		d.advance(n)
 	}
-	d.result(n, r, margins)
+	d.result(n, r)
 }
 
-// noteMargin records, for K = 1, the confidence of the arc the chosen
-// transition builds: its share of the exp-normalised scores of the legal
-// classes, exp(s/T) / Σ exp(s'/T), for a labeled arc move (Result.Confidence).
-func (d *Decoder) noteMargin(conf []float64, n int) {
-	c := d.Classes
-	x := d.cands[0]
-	p := d.cur[x.item].st
-	t := c.Transition(int(x.class))
-	h, dep := c.Sys.Arc(p, t.Move)
-	if h < 0 || dep < 1 || p.Head[dep] != transition.None {
-		return // builds no arc
+// normalisers computes, for every item with a successor, its best legal
+// score and the sum of exp((score − best)/T) over its legal classes.
+func (d *Decoder) normalisers() {
+	nc := d.Classes.Len()
+	if cap(d.z) < 2*len(d.cur) {
+		d.z = make([]float64, 2*len(d.cur))
 	}
-	nc := c.Len()
-	scores, legal := d.scores[:nc], d.legal[:nc]
-	if !t.Move.Labeled() {
-		return // a fallback (arc-eager's REDUCE of a headless word): 0
-	}
-	sum := 0.0
-	for k, ok := range legal {
-		if ok && scores[k] == scores[k] {
-			sum += math.Exp((float64(scores[k]) - float64(x.local)) / d.Temperature)
+	d.z = d.z[:2*len(d.cur)]
+	for i := range d.cur {
+		if d.cur[i].children == 0 || d.cur[i].done {
+			continue
 		}
+		scores, legal := d.scores[i*nc:(i+1)*nc], d.legal[i*nc:(i+1)*nc]
+		best := math.Inf(-1)
+		for k, ok := range legal {
+			if ok && float64(scores[k]) > best {
+				best = float64(scores[k])
+			}
+		}
+		sum := 0.0
+		for k, ok := range legal {
+			if ok && scores[k] == scores[k] {
+				sum += math.Exp((float64(scores[k]) - best) / d.Temperature)
+			}
+		}
+		d.z[2*i], d.z[2*i+1] = best, sum
 	}
-	conf[dep] = 1 / sum
 }
+
+// steps is the number of steps taken.
+func (d *Decoder) steps() int { return len(d.rows) - 1 }
+
+// row returns the back-pointers of the beam after step s (1-based).
+func (d *Decoder) row(s int) []node { return d.nodes[d.rows[s-1]:d.rows[s]] }
 
 func fillF(b *[]float64, n int, v float64) []float64 {
 	if cap(*b) < n {

@@ -17,26 +17,26 @@ type Result struct {
 	// Score is the best tree's score: the sum of its transitions' scores.
 	Score float64
 	// Confidence[d], for word d in 1..n, is a number in [0, 1] that grows
-	// with the decoder's certainty in d's head and deprel together. With
-	// K > 1 it is the share of the final beam's probability mass that
-	// agrees with the best tree on both, each configuration weighted
-	// exp((score − best score) / Temperature) (a derivation counts once per
-	// configuration, so trees reached by several derivations weigh more).
-	// With K = 1 it is the probability of the transition that built d's
-	// arc under the same exp-normalisation over the legal classes of its
-	// configuration (the classifier's margin over every alternative), and
-	// 0 for a word attached by a fallback rather than by a labeled arc
+	// with the decoder's certainty in d's head and deprel together: the
+	// product of two factors. The first is the share of the final beam's
+	// mass that agrees with the best tree on both, each configuration
+	// weighted exp((score − best score) / Temperature) (a derivation counts
+	// once per configuration; 1 with K = 1). The second is the probability
+	// of the transition that built d's arc in the best derivation, under
+	// the same exp-normalisation over the legal classes of its
+	// configuration (the classifier's margin over every alternative); it
+	// is 0 for a word attached by a fallback rather than by a labeled arc
 	// move: the completion of an unfinished derivation, or arc-eager's
 	// REDUCE of a headless word at the end of the sentence (such arcs are
-	// wrong far more often than the transition's score suggests).
-	// It is a ranking, not a calibrated probability: higher-confidence
-	// arcs are more often right.
+	// wrong far more often than the transition's score suggests). It is a
+	// ranking, not a calibrated probability: higher-confidence arcs are
+	// more often right.
 	Confidence []float64
 	// Trees are the distinct trees (heads and deprels) of the final beam,
 	// best first, at most K; Trees[0] is the best tree.
 	Trees []Tree
 
-	margin []float64
+	local  []float64
 	heads  [][]int32 // storage of Trees
 	labels [][]int32
 }
@@ -49,7 +49,7 @@ type Tree struct {
 }
 
 // result completes every configuration of the final beam and fills r.
-func (d *Decoder) result(n int, r *Result, margins []float64) {
+func (d *Decoder) result(n int, r *Result) {
 	root := d.Classes.RootLabel
 	for i := range d.cur {
 		d.cur[i].st.Repair(root)
@@ -58,24 +58,31 @@ func (d *Decoder) result(n int, r *Result, margins []float64) {
 	r.Score = d.cur[0].score
 	r.Head = append(r.Head[:0], best.Head...)
 	r.Label = append(r.Label[:0], best.Label...)
+	// The share of the beam's mass that agrees with the best tree...
 	conf := fillF(&r.Confidence, n+1, 0)
-	if margins != nil {
-		copy(conf, margins)
-	} else {
-		sum := 0.0
-		for i := range d.cur {
-			it := &d.cur[i]
-			w := math.Exp((it.score - r.Score) / d.Temperature)
-			sum += w
-			for x := 1; x <= n; x++ {
-				if it.st.Head[x] == best.Head[x] && it.st.Label[x] == best.Label[x] {
-					conf[x] += w
-				}
+	sum := 0.0
+	for i := range d.cur {
+		it := &d.cur[i]
+		w := math.Exp((it.score - r.Score) / d.Temperature)
+		sum += w
+		for x := 1; x <= n; x++ {
+			if it.st.Head[x] == best.Head[x] && it.st.Label[x] == best.Label[x] {
+				conf[x] += w
 			}
 		}
-		for x := 1; x <= n; x++ {
-			conf[x] /= sum
+	}
+	// ... times the probability of the transition that built the arc in
+	// the best derivation (0 for arcs made by a fallback).
+	local := fillF(&r.local, n+1, 0)
+	for s, j := d.steps(), int32(0); s >= 1; s-- {
+		nd := d.row(s)[j]
+		if nd.dep > 0 {
+			local[nd.dep] = float64(nd.prob)
 		}
+		j = nd.parent
+	}
+	for x := 1; x <= n; x++ {
+		conf[x] *= local[x] / sum
 	}
 	conf[0] = 0
 	r.Trees = r.Trees[:0]

@@ -142,7 +142,7 @@ func (t *Trainer) Sentence(ex *Example) bool {
 		d.goldClass = gc
 		d.expand(&ex.Words, t.Weights)
 		d.advance(ex.N)
-		step := len(d.steps)
+		step := d.steps()
 		if t.Update == EarlyUpdate {
 			if !d.inBeam() {
 				stop = step
@@ -157,7 +157,7 @@ func (t *Trainer) Sentence(ex *Example) bool {
 		}
 	}
 	if t.Update == EarlyUpdate && stop < 0 && !d.cur[0].gold {
-		stop = len(d.steps)
+		stop = d.steps()
 	}
 	d.record = false
 	if stop > 0 {
@@ -173,8 +173,8 @@ func (t *Trainer) Sentence(ex *Example) bool {
 func (t *Trainer) update(stop int) {
 	d := t.Decoder
 	t.path = t.path[:0]
-	for j, s := int32(0), stop-1; s >= 0; s-- {
-		nd := d.steps[s][j]
+	for j, s := int32(0), stop; s >= 1; s-- {
+		nd := d.row(s)[j]
 		t.path = append(t.path, nd)
 		j = nd.parent
 	}
