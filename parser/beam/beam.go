@@ -61,6 +61,10 @@ type Decoder struct {
 	Ext     *feature.Extractor
 	// K is the beam width (at least 1).
 	K int
+	// Confidence asks Decode for Result.Confidence (it costs an
+	// exponential per legal class of every configuration with a
+	// successor).
+	Confidence bool
 	// Temperature T turns scores into the weights exp(score/T) of the
 	// confidences (Result.Confidence); it must be positive.
 	Temperature float64
@@ -285,7 +289,9 @@ func (d *Decoder) advance(n int) {
 	for _, x := range d.cands {
 		d.cur[x.item].children++
 	}
-	d.normalisers()
+	if d.Confidence {
+		d.normalisers()
+	}
 	d.next = d.next[:0]
 	for _, x := range d.cands {
 		p := &d.cur[x.item]
@@ -300,7 +306,7 @@ func (d *Decoder) advance(n int) {
 			node: node{parent: x.item, class: x.class, feats: p.feats, dep: -1}}
 		if x.class >= 0 {
 			t := c.Transition(int(x.class))
-			if t.Move.Labeled() {
+			if d.Confidence && t.Move.Labeled() {
 				_, it.dep = c.Sys.Arc(s, t.Move)
 				z := d.z[2*x.item : 2*x.item+2]
 				it.prob = float32(math.Exp((float64(x.local)-z[0])/d.Temperature) / z[1])

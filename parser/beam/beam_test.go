@@ -39,6 +39,7 @@ func TestK1IsGreedy(t *testing.T) {
 	v.Fast = nil
 	greedy := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	p := FromModel(m, 1)
+	p.Confidence = true
 	var r Result
 	for k, s := range fixture(t, "en_ewt-dev-slice.conllu") {
 		want := slices.Clone(s.Words)
@@ -131,11 +132,20 @@ func systemSetup(t *testing.T, name string, sents []*conllu.Sentence) (*transiti
 
 // checkResult checks that every tree of r is a tree over n words with the
 // root deprel exactly on the root word's arc, that they are distinct and
-// best first, and that the first is the best tree.
+// best first, that the first is the best tree, and that every confidence
+// is in [0, 1].
 func checkResult(t *testing.T, c *transition.Classes, r *Result, n int, what string) {
 	t.Helper()
 	if len(r.Trees) == 0 || !slices.Equal(r.Trees[0].Head, r.Head) || !slices.Equal(r.Trees[0].Label, r.Label) {
 		t.Fatalf("%s: Trees[0] is not the best tree", what)
+	}
+	if len(r.Confidence) != n+1 {
+		t.Fatalf("%s: %d confidences for %d words", what, len(r.Confidence), n)
+	}
+	for d := 1; d <= n; d++ {
+		if c := r.Confidence[d]; !(c >= 0 && c <= 1) {
+			t.Fatalf("%s: word %d: confidence %v", what, d, c)
+		}
 	}
 	for i, tr := range r.Trees {
 		if len(tr.Head) != n+1 {
@@ -171,6 +181,7 @@ func TestWellFormed(t *testing.T) {
 			var r Result
 			for _, k := range []int{1, 3, 8} {
 				dec := NewDecoder(c, ext, k)
+				dec.Confidence = true
 				for i, s := range sents {
 					feature.FillWords(&words, s.Words, true)
 					dec.Decode(&words, len(s.Words), noise{scale: 3}, &r)
@@ -219,7 +230,9 @@ func TestRecoversOracle(t *testing.T) {
 				tested++
 				for _, k := range []int{1, 4} {
 					var r Result
-					NewDecoder(c, ext, k).Decode(&ex.Words, ex.N, o, &r)
+					dec := NewDecoder(c, ext, k)
+					dec.Confidence = true
+					dec.Decode(&ex.Words, ex.N, o, &r)
 					checkResult(t, c, &r, ex.N, name)
 					for d := 1; d <= ex.N; d++ {
 						if r.Head[d] != s.Head[d] || r.Label[d] != s.Label[d] {

@@ -51,7 +51,7 @@ func BenchmarkParse(b *testing.B) {
 	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
 	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
 	for _, k := range []int{1, 2, 4, 8, 16} {
-		p := beamParser(b, m, k)
+		p := beamParser(b, m, k, false)
 		var r Result
 		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) { run(b, func(w []conllu.Word) error { return p.Parse(w, &r) }) })
 	}

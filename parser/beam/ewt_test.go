@@ -44,7 +44,11 @@ func parseAll(t testing.TB, p *Parser, sents []*conllu.Sentence) (float64, []sco
 		n += len(c.Words)
 		for j, w := range c.Words {
 			g := s.Words[j]
-			words = append(words, scored{r.Confidence[j+1], w.Head == g.Head && eval.UniversalDeprel(w.Deprel) == eval.UniversalDeprel(g.Deprel)})
+			conf := 0.0
+			if len(r.Confidence) > 0 {
+				conf = r.Confidence[j+1]
+			}
+			words = append(words, scored{conf, w.Head == g.Head && eval.UniversalDeprel(w.Deprel) == eval.UniversalDeprel(g.Deprel)})
 		}
 	}
 	speed := float64(n) / time.Since(start).Seconds()
@@ -102,7 +106,7 @@ func TestConfidenceRanks(t *testing.T) {
 	sents := fixture(t, "en_ewt-dev-slice.conllu")
 	for _, k := range []int{1, 8} {
 		p := FromModel(m, k)
-		p.Temperature = 10
+		p.Temperature, p.Confidence = 10, true
 		_, words, _ := parseAll(t, p, sents)
 		q, h := bins(words, 5), bins(words, 2)
 		t.Logf("K=%d: accuracy by confidence quintile %s", k, binsString(q))
@@ -164,10 +168,11 @@ func saveClf(t testing.TB, path string, clf *linear.Model, templates, classes []
 }
 
 // beamParser is FromModel(m, k) with the classifier of
-// $TRANSPARSE_BEAM_CLF (saveClf) when set, and the temperature of
-// $TRANSPARSE_BEAM_T (default 10).
-func beamParser(t testing.TB, m *parser.Model, k int) *Parser {
+// $TRANSPARSE_BEAM_CLF (saveClf) when set, the temperature of
+// $TRANSPARSE_BEAM_T (default 10), and confidences if conf.
+func beamParser(t testing.TB, m *parser.Model, k int, conf bool) *Parser {
 	p := FromModel(m, k)
+	p.Confidence = conf
 	p.Temperature = float64(envInt("TRANSPARSE_BEAM_T", 10))
 	path := os.Getenv("TRANSPARSE_BEAM_CLF")
 	if path == "" {
@@ -200,7 +205,7 @@ func TestEWTBeamGreedyModel(t *testing.T) {
 	dev := ewt(t, "dev")
 	var las1, best float64
 	for _, k := range widths() {
-		las, words, speed := parseAll(t, beamParser(t, m, k), dev)
+		las, words, speed := parseAll(t, beamParser(t, m, k, true), dev)
 		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
 		if k == 1 {
 			las1 = las
@@ -248,7 +253,7 @@ func TestEWTGlobal(t *testing.T) {
 	opt := TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
 		Freeze: linear.FreezeOptions{MinUpdates: envInt("TRANSPARSE_BEAM_MIN_UPDATES", 1), KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
 	opt.Dev = func(clf *linear.Model) float64 {
-		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: k, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
+		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
 		las, words, speed := parseAll(t, p, dev)
 		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
 		if first == 0 {

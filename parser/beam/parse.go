@@ -20,6 +20,8 @@ type Parser struct {
 	Ext     *feature.Extractor
 	Clf     Scorer
 	K       int
+	// Confidence asks Parse for Result.Confidence (Decoder.Confidence).
+	Confidence bool
 	// Temperature of the confidences (Decoder.Temperature; 0 means
 	// DefaultTemperature).
 	Temperature float64
@@ -59,6 +61,7 @@ func (p *Parser) Parse(words []conllu.Word, r *Result) error {
 	sc, _ := p.pool.Get().(*parseScratch)
 	if sc == nil {
 		sc = &parseScratch{dec: NewDecoder(p.Classes, p.Ext, p.K)}
+		sc.dec.Confidence = p.Confidence
 		if p.Temperature > 0 {
 			sc.dec.Temperature = p.Temperature
 		}

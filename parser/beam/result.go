@@ -16,7 +16,8 @@ type Result struct {
 	Head, Label []int32
 	// Score is the best tree's score: the sum of its transitions' scores.
 	Score float64
-	// Confidence[d], for word d in 1..n, is a number in [0, 1] that grows
+	// Confidence[d], for word d in 1..n (nil unless Decoder.Confidence
+	// is set), is a number in [0, 1] that grows
 	// with the decoder's certainty in d's head and deprel together: the
 	// product of two factors. The first is the share of the final beam's
 	// mass that agrees with the best tree on both, each configuration
@@ -58,33 +59,10 @@ func (d *Decoder) result(n int, r *Result) {
 	r.Score = d.cur[0].score
 	r.Head = append(r.Head[:0], best.Head...)
 	r.Label = append(r.Label[:0], best.Label...)
-	// The share of the beam's mass that agrees with the best tree...
-	conf := fillF(&r.Confidence, n+1, 0)
-	sum := 0.0
-	for i := range d.cur {
-		it := &d.cur[i]
-		w := math.Exp((it.score - r.Score) / d.Temperature)
-		sum += w
-		for x := 1; x <= n; x++ {
-			if it.st.Head[x] == best.Head[x] && it.st.Label[x] == best.Label[x] {
-				conf[x] += w
-			}
-		}
+	r.Confidence = r.Confidence[:0]
+	if d.Confidence {
+		d.confidence(n, r)
 	}
-	// ... times the probability of the transition that built the arc in
-	// the best derivation (0 for arcs made by a fallback).
-	local := fillF(&r.local, n+1, 0)
-	for s, j := d.steps(), int32(0); s >= 1; s-- {
-		nd := d.row(s)[j]
-		if nd.dep > 0 {
-			local[nd.dep] = float64(nd.prob)
-		}
-		j = nd.parent
-	}
-	for x := 1; x <= n; x++ {
-		conf[x] *= local[x] / sum
-	}
-	conf[0] = 0
 	r.Trees = r.Trees[:0]
 	for i := range d.cur {
 		s := d.cur[i].st
@@ -114,4 +92,36 @@ next:
 		return true
 	}
 	return false
+}
+
+// confidence fills r.Confidence for the final beam (Result.Confidence).
+func (d *Decoder) confidence(n int, r *Result) {
+	best := d.cur[0].st
+	// The share of the beam's mass that agrees with the best tree...
+	conf := fillF(&r.Confidence, n+1, 0)
+	sum := 0.0
+	for i := range d.cur {
+		it := &d.cur[i]
+		w := math.Exp((it.score - r.Score) / d.Temperature)
+		sum += w
+		for x := 1; x <= n; x++ {
+			if it.st.Head[x] == best.Head[x] && it.st.Label[x] == best.Label[x] {
+				conf[x] += w
+			}
+		}
+	}
+	// ... times the probability of the transition that built the arc in
+	// the best derivation (0 for arcs made by a fallback).
+	local := fillF(&r.local, n+1, 0)
+	for s, j := d.steps(), int32(0); s >= 1; s-- {
+		nd := d.row(s)[j]
+		if nd.dep > 0 {
+			local[nd.dep] = float64(nd.prob)
+		}
+		j = nd.parent
+	}
+	for x := 1; x <= n; x++ {
+		conf[x] *= local[x] / sum
+	}
+	conf[0] = 0
 }
