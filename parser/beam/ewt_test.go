@@ -15,6 +15,7 @@ import (
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
 )
 
@@ -122,7 +123,9 @@ func TestConfidenceRanks(t *testing.T) {
 //	TRANSPARSE_BEAM_TRAIN=8 go test ./parser/beam -run TestEWTGlobal -v -timeout 3h
 //
 // (TRANSPARSE_BEAM_EPOCHS, default 12; TRANSPARSE_BEAM_SENTENCES limits
-// the training sentences; TRANSPARSE_BEAM_UPDATE=early for early update).
+// the training sentences; TRANSPARSE_BEAM_UPDATE=early for early update;
+// TRANSPARSE_BEAM_TEMPLATES=all for every template of feature.ForSystem
+// instead of the bundled model's selection).
 
 func ewt(t *testing.T, split string) []*conllu.Sentence {
 	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-"+split+".conllu"))
@@ -190,6 +193,9 @@ func beamParser(t testing.TB, m *parser.Model, k int, conf bool) *Parser {
 	if p.Clf, err = linear.FromClassifier(&c); err != nil {
 		t.Fatal(err)
 	}
+	if p.Ext, err = feature.New(c.Templates); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -229,6 +235,12 @@ func TestEWTGlobal(t *testing.T) {
 	}
 	m := bundled(t)
 	c, ext := m.Classes(), m.Variant(true).Ext
+	if os.Getenv("TRANSPARSE_BEAM_TEMPLATES") == "all" {
+		var err error
+		if ext, err = feature.New(feature.ForSystem(c.Sys.Name(), true)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	train, dev := ewt(t, "train"), ewt(t, "dev")
 	if n := envInt("TRANSPARSE_BEAM_SENTENCES", 0); n > 0 && n < len(train) {
 		train = train[:n]
