@@ -120,6 +120,10 @@ func (m *Model) Card() modelfmt.Card { return m.card }
 // System returns the transition system's name.
 func (m *Model) System() string { return m.classes.Sys.Name() }
 
+// Classes returns the model's class table: its transition system, deprels
+// and the classifiers' class order (read-only; shared by every caller).
+func (m *Model) Classes() *transition.Classes { return m.classes }
+
 // Deprels returns the dependency labels the model can assign, in a fixed order.
 func (m *Model) Deprels() []string { return m.classes.Deprels }
 
@@ -369,7 +373,7 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 		}
 		transition.Step(c.Sys, s, c.AttachLabel(s, c.Transition(k), sc.scores))
 	}
-	repair(s, c.RootLabel)
+	s.Repair(c.RootLabel)
 	for i := range words {
 		words[i].Deps = "_" // no enhanced graph is predicted: never keep the input's
 		words[i].Head = int(s.Head[i+1])
@@ -380,13 +384,14 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 		}
 	}
 	if m.pproj != pseudoproj.Baseline {
-		m.deprojectivize(words)
+		Deprojectivize(words, m.pproj)
 	}
 }
 
-// deprojectivize undoes the model's pseudo-projective encoding on a parse
-// (pseudoproj.Deprojectivize keeps a tree a tree).
-func (m *Model) deprojectivize(words []conllu.Word) {
+// Deprojectivize undoes the pseudo-projective encoding enc on the Head and
+// Deprel of a parsed sentence (pseudoproj.Deprojectivize keeps a tree a
+// tree).
+func Deprojectivize(words []conllu.Word, enc pseudoproj.Encoding) {
 	n := len(words)
 	head := make([]int32, n+1)
 	deprel := make([]string, n+1)
@@ -394,37 +399,9 @@ func (m *Model) deprojectivize(words []conllu.Word) {
 	for i := range words {
 		head[i+1], deprel[i+1] = int32(words[i].Head), words[i].Deprel
 	}
-	head, deprel = pseudoproj.Deprojectivize(head, deprel, m.pproj)
+	head, deprel = pseudoproj.Deprojectivize(head, deprel, enc)
 	for i := range words {
 		words[i].Head, words[i].Deprel = int(head[i+1]), deprel[i+1]
-	}
-}
-
-// repair makes the arcs of s a tree if a system left it incomplete: a
-// headless word becomes the root if there is none, else a dependent of the
-// root word. Cycles cannot arise from the systems here.
-func repair(s *transition.State, root int32) {
-	for d := int32(1); d <= int32(s.N); d++ {
-		if s.Head[d] != transition.None {
-			continue
-		}
-		if s.Roots == 0 {
-			s.AddArc(0, d, root)
-		} else {
-			s.AddArc(s.RootWord, d, transition.None)
-		}
-	}
-	if s.Roots > 1 { // keep the first root word
-		var first int32 = -1
-		for d := int32(1); d <= int32(s.N); d++ {
-			if s.Head[d] == 0 {
-				if first < 0 {
-					first = d
-				} else {
-					s.Head[d] = first
-				}
-			}
-		}
 	}
 }
 

@@ -8,3 +8,12 @@ type WorkedExample = workedExample
 
 // WorkedExamples lists the worked examples per registered system name.
 func WorkedExamples() map[string][]WorkedExample { return workedExamples() }
+
+// WithoutUnionFind returns a copy of s without its union-find forest,
+// whose path halving differs between equal states queried differently
+// (tests compare it through Connected).
+func WithoutUnionFind(s *State) State {
+	c := *s
+	c.comp = nil
+	return c
+}

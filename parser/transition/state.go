@@ -256,3 +256,67 @@ func (s *State) inBuffer(x int32) bool {
 	}
 	return false
 }
+
+// CopyFrom makes s a copy of o that shares no memory with it, reusing s's
+// slices where they are large enough: a beam search (parser/beam) keeps
+// several configurations of one sentence and copies a parent before
+// applying a transition to the copy. It costs O(N) for N words, with no
+// allocation once s has grown to o's size.
+func (s *State) CopyFrom(o *State) {
+	s.N = o.N
+	s.Stack = append(s.Stack[:0], o.Stack...)
+	s.Buffer = append(s.Buffer[:0], o.Buffer...)
+	s.Head = append(s.Head[:0], o.Head...)
+	s.Label = append(s.Label[:0], o.Label...)
+	s.Left1 = append(s.Left1[:0], o.Left1...)
+	s.Left2 = append(s.Left2[:0], o.Left2...)
+	s.Right1 = append(s.Right1[:0], o.Right1...)
+	s.Right2 = append(s.Right2[:0], o.Right2...)
+	s.NLeft = append(s.NLeft[:0], o.NLeft...)
+	s.NRight = append(s.NRight[:0], o.NRight...)
+	s.LeftSet = append(s.LeftSet[:0], o.LeftSet...)
+	s.RightSet = append(s.RightSet[:0], o.RightSet...)
+	s.Roots, s.RootWord, s.Steps, s.Prev = o.Roots, o.RootWord, o.Steps, o.Prev
+	s.List2 = append(s.List2[:0], o.List2...)
+	if len(s.Stacks) < len(o.Stacks) {
+		s.Stacks = append(s.Stacks, make([][]int32, len(o.Stacks)-len(s.Stacks))...)
+	}
+	s.Stacks = s.Stacks[:len(o.Stacks)]
+	for i := range o.Stacks {
+		s.Stacks[i] = append(s.Stacks[i][:0], o.Stacks[i]...)
+	}
+	s.Reg, s.Last, s.Switches = o.Reg, o.Last, o.Switches
+	s.comp = append(s.comp[:0], o.comp...)
+}
+
+// Repair makes the arcs of s a tree when a derivation stopped before a
+// terminal configuration (no legal transition, or the parser's bound on
+// transitions): a headless word becomes the root word, with label root,
+// if there is none, else a dependent of the root word with label None;
+// of several words attached to 0, the first stays the root word and the
+// others become its dependents. The systems of this package build no
+// cycles, so the result is a tree.
+func (s *State) Repair(root int32) {
+	for d := int32(1); d <= int32(s.N); d++ {
+		if s.Head[d] != None {
+			continue
+		}
+		if s.Roots == 0 {
+			s.AddArc(0, d, root)
+		} else {
+			s.AddArc(s.RootWord, d, None)
+		}
+	}
+	if s.Roots > 1 { // keep the first root word
+		var first int32 = -1
+		for d := int32(1); d <= int32(s.N); d++ {
+			if s.Head[d] == 0 {
+				if first < 0 {
+					first = d
+				} else {
+					s.Head[d] = first
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package beam
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// BenchmarkParse parses EWT test with gold tags on one thread: the greedy
+// parser as it ships (parser.Model.Parse, fast classifier in front), the
+// same without its fast classifier, and beam search with the bundled
+// gold-tag classifier at K = 1, 2, 4, 8, 16, all in one run so that their
+// words/s compare ($TRANSPARSE_BEAM_CLF: another classifier for the beam).
+func BenchmarkParse(b *testing.B) {
+	m := bundled(b)
+	sents, err := conllu.ReadFile(testenv.UDFile(b, "en_ewt-ud-test.conllu"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := m.Variant(true)
+	v.Fast = nil
+	slow := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	run := func(b *testing.B, parse func([]conllu.Word) error) {
+		words := make([][]conllu.Word, len(sents))
+		n := 0
+		for k, s := range sents {
+			words[k] = slices.Clone(s.Words)
+			n += len(s.Words)
+			if err := parse(words[k]); err != nil { // warm-up
+				b.Fatal(err)
+			}
+		}
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		b.ResetTimer()
+		for range b.N {
+			for k, s := range sents {
+				copy(words[k], s.Words)
+				if err := parse(words[k]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+	}
+	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
+	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
+	for _, k := range []int{1, 2, 4, 8, 16} {
+		p := beamParser(b, m, k, false)
+		var r Result
+		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) { run(b, func(w []conllu.Word) error { return p.Parse(w, &r) }) })
+	}
+}

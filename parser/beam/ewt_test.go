@@ -1,0 +1,304 @@
+package beam
+
+import (
+	"encoding/gob"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
+)
+
+// scored is one parsed word: its confidence and whether its head and
+// universal deprel are right.
+type scored struct {
+	conf  float64
+	right bool
+}
+
+// parseAll parses copies of sents with p and returns the CoNLL 2018 LAS,
+// the words with their confidences, and the words per second.
+func parseAll(t testing.TB, p *Parser, sents []*conllu.Sentence) (float64, []scored, float64) {
+	t.Helper()
+	var r Result
+	pred := make([]*conllu.Sentence, len(sents))
+	var words []scored
+	n := 0
+	start := time.Now()
+	for i, s := range sents {
+		c := *s
+		c.Words = slices.Clone(s.Words)
+		if err := p.Parse(c.Words, &r); err != nil {
+			t.Fatalf("sentence %d: %v", i+1, err)
+		}
+		pred[i] = &c
+		n += len(c.Words)
+		for j, w := range c.Words {
+			g := s.Words[j]
+			conf := 0.0
+			if len(r.Confidence) > 0 {
+				conf = r.Confidence[j+1]
+			}
+			words = append(words, scored{conf, w.Head == g.Head && eval.UniversalDeprel(w.Deprel) == eval.UniversalDeprel(g.Deprel)})
+		}
+	}
+	speed := float64(n) / time.Since(start).Seconds()
+	sc, err := eval.Score(sents, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.LAS.F1(), words, speed
+}
+
+// bins returns the accuracy (percent) of the words in q bins of equal size
+// by increasing confidence (ties broken by the words' order).
+func bins(words []scored, q int) []float64 {
+	w := slices.Clone(words)
+	slices.SortStableFunc(w, func(a, b scored) int {
+		switch {
+		case a.conf < b.conf:
+			return -1
+		case a.conf > b.conf:
+			return 1
+		}
+		return 0
+	})
+	acc := make([]float64, q)
+	for b := range q {
+		part := w[b*len(w)/q : (b+1)*len(w)/q]
+		right := 0
+		for _, x := range part {
+			if x.right {
+				right++
+			}
+		}
+		acc[b] = 100 * float64(right) / float64(max(len(part), 1))
+	}
+	return acc
+}
+
+func binsString(acc []float64) string {
+	var b strings.Builder
+	for i, a := range acc {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%.1f", a)
+	}
+	return b.String()
+}
+
+// TestConfidenceRanks: on the EWT slice with the bundled model's gold-tag
+// classifier, at K = 1 and K = 8, the most confident fifth of the words is
+// far more often right than the least confident fifth, and each half of
+// the words more often right than the half below it.
+func TestConfidenceRanks(t *testing.T) {
+	m := bundled(t)
+	sents := fixture(t, "en_ewt-dev-slice.conllu")
+	for _, k := range []int{1, 8} {
+		p := FromModel(m, k)
+		p.Temperature, p.Confidence = 10, true
+		_, words, _ := parseAll(t, p, sents)
+		q, h := bins(words, 5), bins(words, 2)
+		t.Logf("K=%d: accuracy by confidence quintile %s", k, binsString(q))
+		if q[4] < q[0]+20 || h[1] <= h[0] {
+			t.Fatalf("K=%d: accuracy by confidence quintile %s, by half %s: confidence does not rank arcs", k, binsString(q), binsString(h))
+		}
+	}
+}
+
+// The tests below measure on the full EWT treebanks and run only when asked:
+//
+//	TRANSPARSE_BEAM_EWT=1 go test ./parser/beam -run TestEWTBeamGreedyModel -v
+//	TRANSPARSE_BEAM_TRAIN=8 go test ./parser/beam -run TestEWTGlobal -v -timeout 3h
+//
+// (TRANSPARSE_BEAM_EPOCHS, default 12; TRANSPARSE_BEAM_SENTENCES limits
+// the training sentences; TRANSPARSE_BEAM_UPDATE=early for early update;
+// TRANSPARSE_BEAM_TEMPLATES=all for every template of feature.ForSystem
+// instead of the bundled model's selection).
+
+func ewt(t *testing.T, split string) []*conllu.Sentence {
+	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-"+split+".conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sents
+}
+
+// widths is $TRANSPARSE_BEAM_KS (comma-separated), or 1, 2, 4, 8, 16.
+func widths() []int {
+	var ks []int
+	for _, f := range strings.Split(os.Getenv("TRANSPARSE_BEAM_KS"), ",") {
+		if k, err := strconv.Atoi(f); err == nil && k > 0 {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return []int{1, 2, 4, 8, 16}
+	}
+	return ks
+}
+
+// envInt is the integer value of $name, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// saveClf writes clf to path (gob of its modelfmt.Classifier), for
+// measurements that read it back with TRANSPARSE_BEAM_CLF.
+func saveClf(t testing.TB, path string, clf *linear.Model, templates, classes []string) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := gob.NewEncoder(f).Encode(clf.Classifier("parser.gold.beam", templates, classes)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// beamParser is FromModel(m, k) with the classifier of
+// $TRANSPARSE_BEAM_CLF (saveClf) when set, the temperature of
+// $TRANSPARSE_BEAM_T (default 10), and confidences if conf.
+func beamParser(t testing.TB, m *parser.Model, k int, conf bool) *Parser {
+	p := FromModel(m, k)
+	p.Confidence = conf
+	p.Temperature = float64(envInt("TRANSPARSE_BEAM_T", 10))
+	path := os.Getenv("TRANSPARSE_BEAM_CLF")
+	if path == "" {
+		return p
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var c modelfmt.Classifier
+	if err := gob.NewDecoder(f).Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if p.Clf, err = linear.FromClassifier(&c); err != nil {
+		t.Fatal(err)
+	}
+	if p.Ext, err = feature.New(c.Templates); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEWTBeamGreedyModel decodes EWT dev with the bundled model's locally
+// trained gold-tag classifier at several widths: beam search over a
+// classifier trained greedily. The best width must not lose to K = 1 by
+// more than a point.
+func TestEWTBeamGreedyModel(t *testing.T) {
+	if os.Getenv("TRANSPARSE_BEAM_EWT") == "" {
+		t.Skip("set TRANSPARSE_BEAM_EWT=1 to measure on EWT dev")
+	}
+	m := bundled(t)
+	dev := ewt(t, "dev")
+	var las1, best float64
+	for _, k := range widths() {
+		las, words, speed := parseAll(t, beamParser(t, m, k, true), dev)
+		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
+		if k == 1 {
+			las1 = las
+		}
+		best = max(best, las)
+	}
+	if best < las1-1 {
+		t.Fatalf("the best width gives dev LAS %.2f, K=1 %.2f", best, las1)
+	}
+}
+
+// TestEWTGlobal trains a gold-tag classifier for a beam of width
+// $TRANSPARSE_BEAM_TRAIN on EWT train with the bundled model's templates
+// and class table, selects the epoch on dev, and logs every epoch's dev
+// LAS, the best epoch's test LAS, speed and confidence deciles. Global
+// training must beat its first epoch on dev.
+func TestEWTGlobal(t *testing.T) {
+	k := envInt("TRANSPARSE_BEAM_TRAIN", 0)
+	if k < 1 {
+		t.Skip("set TRANSPARSE_BEAM_TRAIN=K to train on EWT")
+	}
+	m := bundled(t)
+	c, ext := m.Classes(), m.Variant(true).Ext
+	if os.Getenv("TRANSPARSE_BEAM_TEMPLATES") == "all" {
+		var err error
+		if ext, err = feature.New(feature.ForSystem(c.Sys.Name(), true)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	train, dev := ewt(t, "train"), ewt(t, "dev")
+	if n := envInt("TRANSPARSE_BEAM_SENTENCES", 0); n > 0 && n < len(train) {
+		train = train[:n]
+	}
+	start := time.Now()
+	var exs []*Example
+	for _, s := range train {
+		if len(s.Words) > 400 {
+			continue
+		}
+		if ex, err := NewExample(c, s.Words, true); err == nil {
+			exs = append(exs, ex)
+		}
+	}
+	upd := MaxViolation
+	if os.Getenv("TRANSPARSE_BEAM_UPDATE") == "early" {
+		upd = EarlyUpdate
+	}
+	t.Logf("K=%d %v: %d training examples of %d sentences", k, upd, len(exs), len(train))
+	var first float64
+	var bestWords []scored
+	opt := TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
+		Freeze: linear.FreezeOptions{MinUpdates: envInt("TRANSPARSE_BEAM_MIN_UPDATES", 1), KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
+	opt.Dev = func(clf *linear.Model) float64 {
+		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
+		las, words, speed := parseAll(t, p, dev)
+		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
+		if first == 0 {
+			first = las
+		}
+		bestWords = words
+		return las
+	}
+	var bestLAS float64
+	var words []scored
+	opt.Epoch = func(epoch int, reached, las float64, best bool) {
+		mark := ""
+		if best {
+			mark, bestLAS, words = " *", las, bestWords
+		}
+		t.Logf("epoch %2d: gold reached %.1f%%, dev LAS %.2f%s [%.0f s]", epoch, 100*reached, las, mark, time.Since(start).Seconds())
+	}
+	clf, _ := Train(c, ext, exs, opt)
+	if path := os.Getenv("TRANSPARSE_BEAM_SAVE"); path != "" {
+		saveClf(t, path, clf, ext.Templates(), c.Names())
+	}
+	t.Logf("best dev LAS %.2f, trained in %.0f s; accuracy by confidence decile %s", bestLAS, time.Since(start).Seconds(), binsString(bins(words, 10)))
+	for _, kk := range slices.Compact([]int{1, k / 2, k, 2 * k}) {
+		if kk < 1 {
+			continue
+		}
+		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
+		las, _, speed := parseAll(t, p, dev)
+		tl, _, _ := parseAll(t, p, ewt(t, "test"))
+		t.Logf("trained K=%d, decoded K=%d: dev LAS %.2f, test LAS %.2f, %.0f words/s", k, kk, las, tl, speed)
+	}
+	if bestLAS <= first && opt.Epochs > 1 {
+		t.Fatalf("best dev LAS %.2f, first epoch %.2f", bestLAS, first)
+	}
+
+}
