@@ -402,17 +402,33 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  * the element, e.g. "tp_parse: tags->xpos[2] contains a tab or line
  * break".
  *
+ * Given values are kept as given. The model predicts what is absent,
+ * each column with the component it has for it (see tp_result):
+ *  - UPOS, XPOS and LEMMA word by word: a word without UPOS gets the
+ *    UPOS tagger's tag, one without XPOS the XPOS tagger's (a model
+ *    trained on a treebank with XPOS); with both taggers, a word given
+ *    neither tag gets a UPOS/XPOS pair seen in training (of those, the
+ *    one the two taggers score highest); a word without LEMMA gets the
+ *    lemmatizer's lemma, from its form and its given or predicted tags;
+ *  - FEATS for the whole sentence, and only when no word of it is given
+ *    FEATS: in a sentence with FEATS on some word, "_" (or NULL, "") on
+ *    another means that word has no features.
+ *
  * Which classifier parses the sentence:
- *  - UPOS given for every word and XPOS, FEATS or LEMMA for at least one:
- *    the model's gold-morphology parser, with the tags as given;
- *  - otherwise: the taggers predict UPOS, and XPOS if the model has an
- *    XPOS tagger (one trained on a treebank with XPOS), for the words
- *    that lack them (given tags are kept; LEMMA and FEATS are never
- *    predicted) and the plain-token parser runs. A model without
- *    a tagger (tp_model_upos_tags gives n == 0) parses only sentences of
- *    the first kind and refuses others with TP_ERR_INPUT ("tp_parse:
- *    invalid input: this model has no tagger and parses only sentences
- *    given with UPOS and XPOS, LEMMA or FEATS").
+ *  - a model with a lemmatizer or a FEATS tagger: its gold-tag classifier
+ *    when UPOS is given for every word (the absent columns predicted
+ *    first); otherwise its plain-token classifier, which reads the given
+ *    and predicted tags and FEATS and, where it reads lemmas, the ones
+ *    the model predicts (for every word, given lemmas included, as it
+ *    was trained);
+ *  - a model with neither: its gold-tag classifier when UPOS is given for
+ *    every word and XPOS, FEATS or LEMMA for at least one; otherwise the
+ *    plain-token classifier, on the given and predicted tags.
+ * A model without a tagger (tp_model_upos_tags gives n == 0) parses only
+ * sentences given with UPOS for every word and XPOS, FEATS or LEMMA for
+ * at least one, and refuses others with TP_ERR_INPUT ("tp_parse: invalid
+ * input: this model has no tagger and parses only sentences given with
+ * UPOS and XPOS, LEMMA or FEATS").
  */
 typedef struct tp_tags {
     const char *const *upos;  /* universal POS tags, e.g. "NOUN" */
@@ -433,18 +449,19 @@ typedef struct tp_tags {
  *   upos[i]     its UPOS tag: the one given in tags->upos, or the tag
  *               predicted by the model.
  *   xpos[i]     its XPOS tag: the one given in tags->xpos, else the tag
- *               predicted by the model's XPOS tagger when the sentence was
- *               parsed from plain tokens and the model has one, else "_".
+ *               predicted by the model's XPOS tagger when it has one,
+ *               else "_".
  *   lemma[i]    its LEMMA: the one given in tags->lemma, else the lemma
  *               predicted by the model when it has a lemmatizer, else "_".
  *   feats[i]    its FEATS, "Name=Value" pairs joined by "|" in the order
  *               of CoNLL-U (e.g. "Number=Sing|Person=3"), or "_" for none:
  *               the string given in tags->feats (as given, not
  *               re-ordered), else the one predicted by the model when it
- *               has a FEATS tagger, else "_".
+ *               has a FEATS tagger and no word of the sentence was
+ *               given FEATS, else "_".
  * A caller's given columns are always kept as given, word by word; a
  * column the caller did not give for a word is predicted when the model
- * has the component for it, and is "_" otherwise. lemma and feats were
+ * has the component for it (FEATS: see tp_tags), and is "_" otherwise. lemma and feats were
  * appended after xpos (the members before them are where they always
  * were); every element of every array is a non-NULL NUL-terminated UTF-8
  * string.
