@@ -397,9 +397,9 @@ class Token:
             English one), or ``"_"`` when the model has none.
         feats: the FEATS string, features ``Name=Value`` joined by ``|``
             (e.g. ``"Number=Sing|Person=3"``), or ``"_"`` for none: the one
-            given, else the one predicted by the model's FEATS tagger, else
-            ``"_"`` (a model without one). :attr:`feats_dict` is the same
-            as a dict.
+            given, else the one predicted by the model's FEATS tagger when
+            no word of the sentence was given FEATS, else ``"_"``.
+            :attr:`feats_dict` is the same as a dict.
         head: ``id`` of the head word, ``0`` for the root.
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.
 
@@ -840,7 +840,13 @@ class Model:
             upos, xpos, feats, lemma: None (absent), or a sequence of n
                 strings where None, "" or "_" marks one word's value absent.
                 A column is predicted where absent when the model has the
-                component for it (see :class:`Token`), else it is ``"_"``.
+                component for it (see :class:`Token`), else it is ``"_"``;
+                FEATS are predicted only for a sentence given none (where
+                some word has FEATS, ``"_"`` means no features). With a
+                model that predicts LEMMA or FEATS, UPOS given for every
+                word selects the gold-tag classifier (the other columns
+                completed first), anything less the plain-token one; the
+                header's ``tp_tags`` gives the full rule.
 
         Returns:
             A :class:`Sentence` of n :class:`Token`. It is a copy: it owns no
