@@ -53,6 +53,7 @@ type tagScratch struct {
 	// whether a word had its lemma given.
 	lemmas     []string
 	lemmaGiven bool
+	kept       []string // the given lemmas while FEATS read the predicted ones
 }
 
 // morph predicts LEMMA and FEATS from the words' forms and (given or
@@ -80,7 +81,24 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 		}
 	}
 	if t.Feats != nil && !anyGiven(words, featsOf) {
+		// The FEATS tagger reads the lemmas. With allLemmas (the
+		// plain-token classifier, which reads the predicted lemmas) it reads
+		// the predicted ones too, so that a given LEMMA column changes
+		// neither the FEATS nor the parse.
+		swap := allLemmas && sc.lemmaGiven
+		if swap {
+			sc.kept = sc.kept[:0]
+			for i := range words {
+				sc.kept = append(sc.kept, words[i].Lemma)
+				words[i].Lemma = sc.lemmas[i]
+			}
+		}
 		sc.pred = t.Feats.Feats(words, sc.pred)
+		if swap {
+			for i := range words {
+				words[i].Lemma = sc.kept[i]
+			}
+		}
 		for i := range words {
 			if words[i].Feats = sc.pred[i]; words[i].Feats == "" {
 				words[i].Feats = "_"
