@@ -319,7 +319,9 @@ func truncated(path string, end int64, got, docLen int) error {
 }
 
 // grow returns doc with room for n more bytes, growing it with the data:
-// to at most docLen, and within maxLive times the read stream bytes. Its
+// straight to docLen when that is within maxLive times the read stream
+// bytes (an honest header), else by doubling, so that a header declaring
+// far more than the stream holds costs at most twice what arrives. Its
 // capacities are docLen divided by powers of two (rounded up), so that the
 // last step ends at docLen.
 func grow(doc []byte, n, docLen int, read int64) []byte {
@@ -327,7 +329,10 @@ func grow(doc []byte, n, docLen int, read int64) []byte {
 	if need <= cap(doc) {
 		return doc
 	}
-	allowed := max(2*int64(cap(doc)), maxLive*read-int64(cap(doc)))
+	allowed := 2 * int64(cap(doc))
+	if int64(docLen) <= maxLive*read-int64(cap(doc)) {
+		allowed = int64(docLen)
+	}
 	grown := make([]byte, len(doc), max(docCap(docLen, allowed), need))
 	hugepage.Advise(grown)
 	copy(grown, doc)
