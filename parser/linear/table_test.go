@@ -379,11 +379,17 @@ func TestBundledModelRoundTrip(t *testing.T) {
 	doc := testenv.BundledDoc(t)
 	for i := range doc.Classifiers {
 		c := &doc.Classifiers[i]
+		if !strings.HasPrefix(c.Layout, "linear-") {
+			continue // another part's table (the lemmatizer's, the FEATS tagger's)
+		}
 		m, err := FromClassifier(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.wide || !m.Exact() {
+		// The lemmatizer's and FEATS tagger's weights are not quantized
+		// like the parsers' and taggers' (their tables are small): only
+		// the round trip applies to them.
+		if !strings.HasPrefix(c.Name, "morph.") && (m.wide || !m.Exact()) {
 			t.Errorf("%s: wide %v, exact %v", c.Name, m.wide, m.Exact())
 		}
 		e := m.Classifier(c.Name, nil, nil)
