@@ -14,14 +14,15 @@ From the repository root, with the bundled English model:
 4 . PUNCT . 2 punct
 
 The parse is a copy that outlives the model; ``to_conllu`` gives its
-CoNLL-U lines, tab-separated (aligned here for reading; LEMMA and FEATS are
-``_`` where the model has no lemmatizer and FEATS tagger):
+CoNLL-U lines, tab-separated (aligned here for reading), with the LEMMA and
+FEATS the model predicts (``_`` where a model has no lemmatizer and FEATS
+tagger):
 
 >>> print(sent.to_conllu())
-1  I    _  PRON   PRP  _  2  nsubj  _  _
-2  saw  _  VERB   VBD  _  0  root   _  _
-3  her  _  PRON   PRP  _  2  obj    _  _
-4  .    _  PUNCT  .    _  2  punct  _  _
+1  I    I    PRON   PRP  Case=Nom|Number=Sing|Person=1|PronType=Prs              2  nsubj  _  _
+2  saw  see  VERB   VBD  Mood=Ind|Number=Sing|Person=1|Tense=Past|VerbForm=Fin  0  root   _  _
+3  her  she  PRON   PRP  Case=Acc|Gender=Fem|Number=Sing|Person=3|PronType=Prs   2  obj    _  _
+4  .    .    PUNCT  .    _                                                      2  punct  _  _
 <BLANKLINE>
 
 Tags given with the words are used as they are:
@@ -1009,9 +1010,9 @@ class Model:
             ...     print(model.parse_tokens("She left .\\n"), end="")
             # sent_id = 1
             # text = She left .
-            1  She   _  PRON   PRP  _  2  nsubj  _  _
-            2  left  _  VERB   VBD  _  0  root   _  _
-            3  .     _  PUNCT  .    _  2  punct  _  _
+            1  She   she    PRON   PRP  Case=Nom|Gender=Fem|Number=Sing|Person=3|PronType=Prs  2  nsubj  _  _
+            2  left  leave  VERB   VBD  Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin  0  root   _  _
+            3  .     .      PUNCT  .    _                                                     2  punct  _  _
             <BLANKLINE>
 
         Raises:
