@@ -365,16 +365,23 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 		if lower {
 			f = a.lower
 		}
-		l, ok := c.rules[id].Apply(f)
+		r := &c.rules[id]
+		var ok bool
+		// The lowercased lemma, then "\tUPOS", built in sc.lb: the map
+		// lookups of string(sc.lb) do not allocate.
+		sc.lb, ok = r.appendApplyCased(sc.lb[:0], sc.cased.get(f, r.Case))
 		if !ok {
 			return out
 		}
-		l = strings.ToLower(l)
+		sc.lb = lowerBytes(sc.lb)
+		sc.lb = append(sc.lb, '\t')
+		n := len(sc.lb)
+		sc.lb = append(sc.lb, w.UPOS...)
 		// In training, a lemma counts as seen when words other than this
 		// one's dictionary entry had it (sc.own is the entry's count).
-		ku := b2u(c.lemmas[l+"\t"+w.UPOS] > sc.own)
-		ka := b2u(c.lemmas[l+"\t"] > sc.own)
-		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(c.rules[id].Case)))
+		ku := b2u(c.lemmas[string(sc.lb)] > sc.own)
+		ka := b2u(c.lemmas[string(sc.lb[:n])] > sc.own)
+		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(r.Case)))
 	}
 	n := len(a.runes) - 1
 	for _, p := range c.hashes[id] {
@@ -430,7 +437,9 @@ func (c *component) parseRules() error {
 type scratch struct {
 	offs   []int  // rune offsets of the words (analyze)
 	kb     []byte // the key being looked up
-	own    int    // training: occurrences of the word's dictionary entry
+	lb     []byte // candFeatures: the lemma key being looked up
+	cased  casedForms
+	own    int // training: occurrences of the word's dictionary entry
 	ws     []word
 	feats  []uint64
 	cf     []uint64
@@ -474,7 +483,7 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 	// stripped suffix.
 	sc.cands = sc.cands[:0]
 	for _, cs := range casings {
-		f := applyCase(w.Form, cs)
+		f := sc.cased.get(w.Form, cs)
 		if cs == Lower && f == w.Form {
 			continue // the KeepCase rules give the same lemmas
 		}
@@ -484,7 +493,7 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 			}
 			sc.kb = appendKey(sc.kb[:0], indexRule, string(cs), w.UPOS, f[len(f)-n:])
 			for _, id := range c.cands[string(sc.kb)] {
-				if c.rules[id].Applies(w.Form) {
+				if r := &c.rules[id]; r.appliesCased(sc.cased.get(w.Form, r.Case)) {
 					sc.cands = append(sc.cands, id)
 				}
 			}
@@ -523,9 +532,10 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 		}
 		f := ws[i].Form
 		if lower {
-			f = strings.ToLower(f)
+			f = sc.ws[i].lower
 		}
-		lemma, ok := c.rules[pred].Apply(f)
+		r := &c.rules[pred]
+		lemma, ok := r.applyCased(sc.cased.get(f, r.Case))
 		if !ok {
 			lemma = c.fallback(&ws[i])
 		}

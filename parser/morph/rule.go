@@ -78,21 +78,90 @@ func applyCase(form string, c Casing) string {
 }
 
 // Applies reports whether the rule can be applied to form.
-func (r Rule) Applies(form string) bool {
-	f := applyCase(form, r.Case)
+func (r Rule) Applies(form string) bool { return r.appliesCased(applyCase(form, r.Case)) }
+
+// appliesCased reports whether the rule can be applied to a form whose
+// casing r.Case is f.
+func (r Rule) appliesCased(f string) bool {
 	return len(f) >= len(r.PrefixDel)+len(r.SuffixDel) &&
 		strings.HasPrefix(f, r.PrefixDel) && strings.HasSuffix(f, r.SuffixDel)
 }
 
 // Apply returns the lemma the rule gives form, and false if the rule does
 // not apply to it.
-func (r Rule) Apply(form string) (string, bool) {
-	f := applyCase(form, r.Case)
-	if len(f) < len(r.PrefixDel)+len(r.SuffixDel) ||
-		!strings.HasPrefix(f, r.PrefixDel) || !strings.HasSuffix(f, r.SuffixDel) {
+func (r Rule) Apply(form string) (string, bool) { return r.applyCased(applyCase(form, r.Case)) }
+
+// applyCased is Apply of a form whose casing r.Case is f.
+func (r Rule) applyCased(f string) (string, bool) {
+	if !r.appliesCased(f) {
 		return "", false
 	}
 	return r.PrefixAdd + f[len(r.PrefixDel):len(f)-len(r.SuffixDel)] + r.SuffixAdd, true
+}
+
+// appendApplyCased appends to dst the lemma the rule gives a form whose
+// casing r.Case is f, without allocating when dst has room; false if the
+// rule does not apply.
+func (r Rule) appendApplyCased(dst []byte, f string) ([]byte, bool) {
+	if !r.appliesCased(f) {
+		return dst, false
+	}
+	dst = append(dst, r.PrefixAdd...)
+	dst = append(dst, f[len(r.PrefixDel):len(f)-len(r.SuffixDel)]...)
+	return append(dst, r.SuffixAdd...), true
+}
+
+// casedForms caches the casings of one form (applyCase), so that the
+// rules of a word do not case it again for each candidate.
+type casedForms struct {
+	base  string
+	forms [len(casings)]string
+	done  [len(casings)]bool
+}
+
+// get returns applyCase(base, c).
+func (cf *casedForms) get(base string, c Casing) string {
+	if base != cf.base {
+		*cf = casedForms{base: base}
+	}
+	i := casingIndex(c)
+	if i < 0 {
+		return applyCase(base, c)
+	}
+	if !cf.done[i] {
+		cf.forms[i], cf.done[i] = applyCase(base, c), true
+	}
+	return cf.forms[i]
+}
+
+// casingIndex is the index of c in casings, -1 if it is none of them.
+func casingIndex(c Casing) int {
+	switch c {
+	case KeepCase:
+		return 0
+	case Lower:
+		return 1
+	case Title:
+		return 2
+	case Upper:
+		return 3
+	}
+	return -1
+}
+
+// lowerBytes lowercases b as strings.ToLower would, in place for ASCII.
+func lowerBytes(b []byte) []byte {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return append(b[:0], strings.ToLower(string(b))...)
+		}
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return b
 }
 
 // Derive returns the rule that turns form into lemma. Over the casings it
