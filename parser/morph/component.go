@@ -323,7 +323,7 @@ func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc 
 		c.parts.model.Scores(sc.cf, ps)
 	}
 	b, bs := top[0], float32(math.Inf(-1))
-	var r [1]float32
+	r := sc.rank[:]
 	for _, id := range top {
 		sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
 		rank(sc.cf, r[:])
@@ -439,7 +439,8 @@ type scratch struct {
 	kb     []byte // the key being looked up
 	lb     []byte // candFeatures: the lemma key being looked up
 	cased  casedForms
-	own    int // training: occurrences of the word's dictionary entry
+	rank   [1]float32 // choose: a candidate's rank score
+	own    int        // training: occurrences of the word's dictionary entry
 	ws     []word
 	feats  []uint64
 	cf     []uint64
@@ -513,6 +514,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 	}
 	prev := int32(-1)
 	for i := range ws {
+		sc.cased.seed(ws[i].Form, sc.ws[i].lower)
 		cands, lower, _ := c.candidates(&ws[i], i, sc, nil)
 		if len(cands) == 0 {
 			prev = -1

@@ -134,6 +134,12 @@ func (cf *casedForms) get(base string, c Casing) string {
 	return cf.forms[i]
 }
 
+// seed starts a cache of base whose Lower casing is lower.
+func (cf *casedForms) seed(base, lower string) {
+	*cf = casedForms{base: base}
+	cf.forms[1], cf.done[1] = lower, true
+}
+
 // casingIndex is the index of c in casings, -1 if it is none of them.
 func casingIndex(c Casing) int {
 	switch c {
