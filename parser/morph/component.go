@@ -66,8 +66,9 @@ const maxSuffixDel = 24
 type component struct {
 	kind    kind
 	classes []string
-	rules   []Rule // lemma: the rule of each class
-	cands   map[string][]int32
+	rules   []Rule             // lemma: the rule of each class
+	cands   map[string][]int32 // the dictionary while training, nil once frozen into dict
+	dict    *dict
 	model   *linear.Model
 	free    freelist.List[scratch] // per-call working memory
 	// rank scores a candidate by features of the candidate itself (one
@@ -261,6 +262,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		}
 	}
 	c.prune()
+	c.freeze()
 	fo := linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
 	c.model = tr.Freeze(fo)
 	c.rank = rt.Freeze(fo)
@@ -298,6 +300,33 @@ func (c *component) prune() {
 			}
 		}
 	}
+}
+
+// freeze moves the dictionary of c.cands into c.dict.
+func (c *component) freeze() {
+	keys := make([]string, 0, len(c.cands))
+	for k := range c.cands {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	ends := make([]uint32, len(keys))
+	var ids []int32
+	for i, k := range keys {
+		ids = append(ids, c.cands[k]...)
+		ends[i] = uint32(len(ids))
+	}
+	c.dict = newDict(keys, ends, ids)
+	c.cands = nil
+}
+
+// lookup returns the candidates of the dictionary or candidate-index key,
+// and whether it is there.
+func (c *component) lookup(key []byte) ([]int32, bool) {
+	if c.dict != nil {
+		return c.dict.get(key)
+	}
+	l, ok := c.cands[string(key)]
+	return l, ok
 }
 
 // rerank is the number of candidates, best by class score, that rank
@@ -465,7 +494,7 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 		default:
 			sc.kb = appendKey(sc.kb[:0], level, sc.ws[i].lower, w.UPOS)
 		}
-		if l, ok := c.cands[string(sc.kb)]; ok {
+		if l, ok := c.lookup(sc.kb); ok {
 			if known != nil && !known(string(sc.kb)) {
 				break
 			}
@@ -474,11 +503,12 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 	}
 	if c.kind == kindFeats {
 		sc.kb = appendKey(sc.kb[:0], indexTags, w.UPOS, w.XPOS)
-		if l, ok := c.cands[string(sc.kb)]; ok {
+		if l, ok := c.lookup(sc.kb); ok {
 			return l, false, false
 		}
 		sc.kb = appendKey(sc.kb[:0], indexUPOS, w.UPOS)
-		return c.cands[string(sc.kb)], false, false
+		l, _ := c.lookup(sc.kb)
+		return l, false, false
 	}
 	// Lemma rules of the word's UPOS that apply to the form, by casing and
 	// stripped suffix.
@@ -493,7 +523,8 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 				continue
 			}
 			sc.kb = appendKey(sc.kb[:0], indexRule, string(cs), w.UPOS, f[len(f)-n:])
-			for _, id := range c.cands[string(sc.kb)] {
+			l, _ := c.lookup(sc.kb)
+			for _, id := range l {
 				if r := &c.rules[id]; r.appliesCased(sc.cased.get(w.Form, r.Case)) {
 					sc.cands = append(sc.cands, id)
 				}
@@ -589,15 +620,11 @@ type Data struct {
 // data returns the serialisable form of c.
 func (c *component) data() *Data {
 	d := &Data{Kind: c.kind.String(), Classes: slices.Clone(c.classes)}
-	for k := range c.cands {
-		d.Keys = append(d.Keys, k)
-	}
-	slices.Sort(d.Keys)
-	for _, k := range d.Keys {
-		for _, id := range c.cands[k] {
-			d.Cands = append(d.Cands, uint32(id))
-		}
-		d.Ends = append(d.Ends, uint32(len(d.Cands)))
+	d.Keys = slices.Clone(c.dict.keys)
+	d.Ends = slices.Clone(c.dict.ends)
+	d.Cands = make([]uint32, len(c.dict.ids))
+	for i, id := range c.dict.ids {
+		d.Cands[i] = uint32(id)
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
@@ -627,7 +654,7 @@ func fromData(d *Data, want kind) (*component, error) {
 	if len(d.Ends) != len(d.Keys) {
 		return nil, fmt.Errorf("morph: %s: %d keys but %d ends", want, len(d.Keys), len(d.Ends))
 	}
-	c := &component{kind: want, classes: slices.Clone(d.Classes), cands: make(map[string][]int32, len(d.Keys))}
+	c := &component{kind: want, classes: slices.Clone(d.Classes)}
 	if err := c.parseRules(); err != nil {
 		return nil, err
 	}
@@ -650,9 +677,9 @@ func fromData(d *Data, want kind) (*component, error) {
 		if end == start || k == "" {
 			return nil, fmt.Errorf("morph: %s: key %d (%q) is empty or has no candidates", want, i, k)
 		}
-		c.cands[k] = ids[start:end:end]
 		start = end
 	}
+	c.dict = newDict(slices.Clone(d.Keys), slices.Clone(d.Ends), ids)
 	m, err := linear.FromClassifier(&d.Weights)
 	if err != nil {
 		return nil, fmt.Errorf("morph: %s: %w", want, err)

@@ -181,10 +181,10 @@ func FeatsTaggerFromData(d *Data) (*FeatsTagger, error) {
 
 // String describes the lemmatizer.
 func (l *Lemmatizer) String() string {
-	return fmt.Sprintf("lemmatizer: %d rules, %d dictionary keys, %d weights", len(l.c.classes), len(l.c.cands), l.c.model.NumWeights())
+	return fmt.Sprintf("lemmatizer: %d rules, %d dictionary keys, %d weights", len(l.c.classes), len(l.c.dict.keys), l.c.model.NumWeights())
 }
 
 // String describes the FEATS tagger.
 func (t *FeatsTagger) String() string {
-	return fmt.Sprintf("FEATS tagger: %d classes, %d dictionary keys, %d weights", len(t.c.classes), len(t.c.cands), t.c.model.NumWeights())
+	return fmt.Sprintf("FEATS tagger: %d classes, %d dictionary keys, %d weights", len(t.c.classes), len(t.c.dict.keys), t.c.model.NumWeights())
 }
