@@ -77,7 +77,8 @@ type component struct {
 	// and tags. A candidate's score is its class score plus its rank
 	// score (plus, for FEATS, the scores of its parts).
 	rank   *linear.Model
-	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training
+	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training, nil once frozen
+	seen   *dict          // the keys of lemmas, frozen
 	hashes [][]uint64     // FEATS: the hashes of the features of each class
 	parts  *featParts     // FEATS: the per-feature classifiers
 }
@@ -317,7 +318,17 @@ func (c *component) freeze() {
 	}
 	c.dict = newDict(keys, ends, ids)
 	c.cands = nil
+	lemmas := make([]string, 0, len(c.lemmas))
+	for l := range c.lemmas {
+		lemmas = append(lemmas, l)
+	}
+	slices.Sort(lemmas)
+	c.seen = newSet(lemmas)
+	c.lemmas = nil
 }
+
+// newSet returns the dict of keys (sorted, distinct) without candidates.
+func newSet(keys []string) *dict { return newDict(keys, make([]uint32, len(keys)), nil) }
 
 // lookup returns the candidates of the dictionary or candidate-index key,
 // and whether it is there.
@@ -408,8 +419,15 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 		sc.lb = append(sc.lb, w.UPOS...)
 		// In training, a lemma counts as seen when words other than this
 		// one's dictionary entry had it (sc.own is the entry's count).
-		ku := b2u(c.lemmas[string(sc.lb)] > sc.own)
-		ka := b2u(c.lemmas[string(sc.lb[:n])] > sc.own)
+		var ku, ka uint64
+		if c.seen != nil {
+			_, u := c.seen.get(sc.lb)
+			_, a := c.seen.get(sc.lb[:n])
+			ku, ka = b2u(u), b2u(a)
+		} else {
+			ku = b2u(c.lemmas[string(sc.lb)] > sc.own)
+			ka = b2u(c.lemmas[string(sc.lb[:n])] > sc.own)
+		}
 		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(r.Case)))
 	}
 	n := len(a.runes) - 1
@@ -628,10 +646,7 @@ func (c *component) data() *Data {
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
-	for l := range c.lemmas {
-		d.Lemmas = append(d.Lemmas, l)
-	}
-	slices.Sort(d.Lemmas)
+	d.Lemmas = slices.Clone(c.seen.keys)
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
 		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
@@ -694,10 +709,11 @@ func fromData(d *Data, want kind) (*component, error) {
 	if c.rank.NumClasses() != 1 {
 		return nil, fmt.Errorf("morph: %s: the rank weights have %d classes, want 1", want, c.rank.NumClasses())
 	}
-	c.lemmas = make(map[string]int, len(d.Lemmas))
-	for _, l := range d.Lemmas {
-		c.lemmas[l] = 1
+	lemmas := slices.Clone(d.Lemmas)
+	if !slices.IsSorted(lemmas) {
+		slices.Sort(lemmas)
 	}
+	c.seen = newSet(slices.Compact(lemmas))
 	c.splitFeats()
 	if len(d.Parts) > 0 {
 		if want != kindFeats {
