@@ -70,9 +70,6 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 		sc.lemmas = t.Lemmas.Lemmas(words, sc.lemmas)
 		for i := range words {
 			w := &words[i]
-			if sc.lemmas[i] == "" { // a rule that removed the whole form
-				sc.lemmas[i] = w.Form
-			}
 			if conllu.Absent(w.Lemma) {
 				w.Lemma = sc.lemmas[i]
 			} else {
@@ -100,9 +97,7 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 			}
 		}
 		for i := range words {
-			if words[i].Feats = sc.pred[i]; words[i].Feats == "" {
-				words[i].Feats = "_"
-			}
+			words[i].Feats = sc.pred[i]
 		}
 	}
 }

@@ -587,7 +587,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 		}
 		r := &c.rules[pred]
 		lemma, ok := r.applyCased(sc.cased.get(f, r.Case))
-		if !ok {
+		if !ok || lemma == "" { // a rule may strip a whole short form ("s")
 			lemma = c.fallback(&ws[i])
 		}
 		out[i] = lemma

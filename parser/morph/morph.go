@@ -114,15 +114,16 @@ func TrainFeatsTagger(sents []*conllu.Sentence, opt Options) (*FeatsTagger, erro
 
 // Lemmas returns the lemma of each word of ws (one sentence, in order),
 // from their Form, UPOS and XPOS, in dst[:len(ws)] (dst is grown if it is
-// too short). A word with no candidate rule gets its form.
+// too short). A word with no candidate rule, or whose rule would leave
+// nothing of it, gets its form: a lemma is never empty.
 func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
 	return l.c.run(ws, dst)
 }
 
 // Feats returns the FEATS string of each word of ws (one sentence, in
 // order), from their Form, UPOS, XPOS and Lemma, in dst[:len(ws)] (dst is
-// grown if it is too short). A word whose UPOS was never seen in training
-// gets "_". The tagger learns from the training lemmas: give it the
+// grown if it is too short), never empty ("_" for no features). A word
+// whose UPOS was never seen in training gets "_". The tagger learns from the training lemmas: give it the
 // words' lemmas (from Lemmas where the LEMMA column is absent); a word
 // without one ("" or "_") is tagged without its lemma features, less
 // accurately.
