@@ -222,7 +222,11 @@ func sniffFormat(r io.Reader) (string, io.Reader, error) {
 		if err != nil && err != io.EOF {
 			return "", nil, err
 		}
-		if t := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))); len(t) > 0 {
+		t := line
+		if seen.Len() == len(line) { // a byte order mark only counts at the start
+			t = bytes.TrimPrefix(t, []byte("\xEF\xBB\xBF"))
+		}
+		if t = bytes.TrimSpace(t); len(t) > 0 {
 			return classifyLine(line), io.MultiReader(&seen, br), nil
 		}
 		if err == io.EOF {
