@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -48,22 +47,15 @@ func benchParse(b *testing.B, strip bool) {
 			b.Fatal(err)
 		}
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := testenv.ThreadCPU()
-	for i := 0; i < b.N; i++ {
+	cpu := testenv.Bench(b, func(int) {
 		for k, s := range sents {
 			copy(words[k], s.Words)
 			if err := m.Parse(words[k]); err != nil {
 				b.Fatal(err)
 			}
 		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
-	// The thread's CPU time, steadier than the wall clock on a busy machine.
-	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n)/float64(b.N), "cpu-ns/word")
+	})
+	testenv.ReportWords(b, n, cpu)
 }
 
 // BenchmarkParseGoldTags parses EWT test with its gold UPOS/XPOS/FEATS/LEMMA.
@@ -71,3 +63,31 @@ func BenchmarkParseGoldTags(b *testing.B) { benchParse(b, false) }
 
 // BenchmarkParsePlainTokens parses EWT test from forms only (tagging included).
 func BenchmarkParsePlainTokens(b *testing.B) { benchParse(b, true) }
+
+// BenchmarkMorph lemmatizes and tags FEATS for EWT test with the bundled
+// model's lemmatizer and FEATS tagger, from the gold FORM, UPOS and XPOS
+// (the FEATS tagger reading the predicted lemmas), on one thread:
+// words/s on the wall clock and cpu-ns/word of the thread.
+func BenchmarkMorph(b *testing.B) {
+	tg := benchModel(b).Taggers()
+	if tg.Lemmas == nil || tg.Feats == nil {
+		b.Skip("the model has no lemmatizer or FEATS tagger")
+	}
+	sents, n := benchSentences(b, false)
+	words := make([][]conllu.Word, len(sents))
+	for k, s := range sents {
+		words[k] = append([]conllu.Word(nil), s.Words...)
+	}
+	var lemmas, feats []string
+	run := func() {
+		for _, ws := range words {
+			lemmas = tg.Lemmas.Lemmas(ws, lemmas)
+			for i := range ws {
+				ws[i].Lemma = lemmas[i]
+			}
+			feats = tg.Feats.Feats(ws, feats)
+		}
+	}
+	run() // grows the pooled scratch
+	testenv.ReportWords(b, n, testenv.Bench(b, func(int) { run() }))
+}

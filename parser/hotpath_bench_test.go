@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"runtime"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -119,18 +118,12 @@ func benchTag(b *testing.B, xpos bool) {
 		words[k] = append([]conllu.Word(nil), s.Words...)
 		tg.Tag(words[k])
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := testenv.ThreadCPU()
-	for i := 0; i < b.N; i++ {
+	cpu := testenv.Bench(b, func(int) {
 		for k := range sents {
 			tg.Tag(words[k])
 		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
-	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n)/float64(b.N), "cpu-ns/word")
+	})
+	testenv.ReportWords(b, n, cpu)
 }
 
 // BenchmarkReadCoNLLU and BenchmarkWriteCoNLLU measure CoNLL-U I/O on EWT

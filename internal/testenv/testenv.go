@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/transparse/transparse/modelfmt"
 )
@@ -153,4 +154,28 @@ func Classifier(tb testing.TB, name string) *modelfmt.Classifier {
 	}
 	tb.Fatalf("the bundled model has no classifier %q", name)
 	return nil
+}
+
+// Bench runs pass(i) for i in 0..b.N-1 on one locked OS thread, timed
+// from its first call, with allocations reported, and returns the CPU
+// time the thread spent (steadier than the wall clock on a busy machine).
+func Bench(b *testing.B, pass func(i int)) time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := ThreadCPU()
+	for i := 0; i < b.N; i++ {
+		pass(i)
+	}
+	return ThreadCPU() - cpu
+}
+
+// ReportWords reports words/s on the wall clock and cpu-ns/word of the
+// thread, for a benchmark whose passes each handle words words and took
+// cpu (Bench's result).
+func ReportWords(b *testing.B, words int, cpu time.Duration) {
+	n := float64(words) * float64(b.N)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "words/s")
+	b.ReportMetric(float64(cpu)/n, "cpu-ns/word")
 }

@@ -140,16 +140,11 @@ func BenchmarkScoresEWT(b *testing.B) {
 			r := record(b, name, 8)
 			scores := make([]float32, r.clf.NumClasses())
 			n := r.vectors()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := testenv.ThreadCPU()
-			for i := 0; i < b.N; i++ {
+			cpu := testenv.Bench(b, func(i int) {
 				j := i % n
 				r.clf.Scores(r.feats[j*r.width:(j+1)*r.width], scores)
-			}
-			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -69,6 +69,7 @@ type component struct {
 	rules   []Rule             // lemma: the rule of each class
 	cands   map[string][]int32 // the dictionary while training, nil once frozen into dict
 	dict    *dict
+	words   *wordIndex // the word lookups of dict
 	model   *linear.Model
 	free    freelist.List[scratch] // per-call working memory
 	// rank scores a candidate by features of the candidate itself (one
@@ -229,7 +230,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws, &sc.offs, c.kind == kindFeats)
+			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.kind == kindFeats)
 			prev := int32(-1)
 			for i := range ws {
 				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
@@ -317,6 +318,7 @@ func (c *component) freeze() {
 		ends[i] = uint32(len(ids))
 	}
 	c.dict = newDict(keys, ends, ids)
+	c.words = newWordIndex(c.dict)
 	c.cands = nil
 	lemmas := make([]string, 0, len(c.lemmas))
 	for l := range c.lemmas {
@@ -345,14 +347,10 @@ func (c *component) lookup(key []byte) ([]int32, bool) {
 const rerank = 16
 
 // choose returns the best of cands: among the rerank best by class score
-// (scores), the one with the highest class plus rank score.
+// (scores), the one with the highest class plus rank score. rank scores
+// one candidate's features; nil means c.rank, whose sums choose batches.
 func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc *scratch, scores []float32, rank func([]uint64, []float32)) int32 {
-	top := append(sc.top[:0], cands...)
-	if len(top) > rerank {
-		slices.SortStableFunc(top, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
-		top = top[:rerank]
-	}
-	sc.top = top
+	top := c.best(cands, scores, sc)
 	var ps []float32
 	if c.parts != nil {
 		if len(sc.parts) < len(c.parts.classes) {
@@ -362,12 +360,24 @@ func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc 
 		sc.cf = extract(sc.cf[:0], sc.ws, i, -1)
 		c.parts.model.Scores(sc.cf, ps)
 	}
+	var rs []float32
+	if rank == nil && c.rank.Exact() {
+		rs = c.rankScores(top, w, lower, i, sc)
+	}
 	b, bs := top[0], float32(math.Inf(-1))
 	r := sc.rank[:]
-	for _, id := range top {
-		sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
-		rank(sc.cf, r[:])
-		s := scores[id] + r[0]
+	for j, id := range top {
+		var s float32
+		if rs != nil {
+			s = scores[id] + rs[j]
+		} else {
+			if rank == nil {
+				rank = c.rank.Scores
+			}
+			sc.cf = c.candFeatures(sc.cf[:0], w, lower, i, sc, id)
+			rank(sc.cf, r[:])
+			s = scores[id] + r[0]
+		}
 		if ps != nil {
 			for _, pc := range c.parts.idx[id] {
 				s += ps[pc]
@@ -378,6 +388,100 @@ func (c *component) choose(cands []int32, w *conllu.Word, lower bool, i int, sc 
 		}
 	}
 	return b
+}
+
+// best returns the rerank best of cands by score, best first, those of
+// equal scores in the order of cands (a stable sort's first rerank).
+func (c *component) best(cands []int32, scores []float32, sc *scratch) []int32 {
+	if len(cands) <= rerank {
+		return cands
+	}
+	top := sc.top[:0]
+	for _, id := range cands {
+		s := scores[id]
+		if len(top) == rerank && s <= scores[top[rerank-1]] {
+			continue
+		}
+		j := len(top)
+		for j > 0 && scores[top[j-1]] < s {
+			j--
+		}
+		if len(top) < rerank {
+			top = append(top, 0)
+		}
+		copy(top[j+1:], top[j:len(top)-1])
+		top[j] = id
+	}
+	sc.top = top
+	return top
+}
+
+// rankScores returns the rank score of each candidate of top (c.rank, an
+// Exact model): the features of all candidates looked up in one batch,
+// whose integer sums give exactly the scores of one lookup per
+// candidate. A FEATS candidate's features are those of its parts, each
+// part scored once for all the candidates it is in.
+func (c *component) rankScores(top []int32, w *conllu.Word, lower bool, i int, sc *scratch) []float32 {
+	stride := c.rank.SumStride()
+	sc.rs = slices.Grow(sc.rs[:0], len(top))[:len(top)]
+	if c.kind == kindLemma {
+		// Candidates whose rule does not apply have no features (0).
+		sc.cf = sc.cf[:0]
+		sc.idx = sc.idx[:0]
+		for j, id := range top {
+			n := len(sc.cf)
+			sc.cf = c.candFeatures(sc.cf, w, lower, i, sc, id)
+			if len(sc.cf) > n {
+				sc.idx = append(sc.idx, int32(j))
+			}
+		}
+		sums := c.rankSums(len(sc.idx), stride, sc)
+		clear(sc.rs)
+		for k, j := range sc.idx {
+			c.rank.ScoresFromSums(sums[k*stride:], sc.rs[j:j+1])
+		}
+		return sc.rs
+	}
+	// FEATS: the distinct parts of the candidates, then their features
+	// (candFeatures of a one-part class), all of the same count.
+	a := &sc.ws[i]
+	sc.pk = sc.pk[:0]
+	for _, id := range top {
+		for _, p := range c.hashes[id] {
+			if !slices.Contains(sc.pk, p) {
+				sc.pk = append(sc.pk, p)
+			}
+		}
+	}
+	sc.cf = sc.cf[:0]
+	n := len(a.runes) - 1
+	for _, p := range sc.pk {
+		sc.cf = append(sc.cf, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
+		for k := 1; k <= 4 && k <= n; k++ {
+			sc.cf = append(sc.cf, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
+		}
+	}
+	sums := c.rankSums(len(sc.pk), stride, sc)
+	var one [1]int32
+	for j, id := range top {
+		one[0] = 0
+		for _, p := range c.hashes[id] {
+			one[0] += sums[slices.Index(sc.pk, p)*stride]
+		}
+		c.rank.ScoresFromSums(one[:], sc.rs[j:j+1])
+	}
+	return sc.rs
+}
+
+// rankSums returns the integer sums of the n instances of sc.cf (all of
+// the same number of features) under c.rank, stride apart.
+func (c *component) rankSums(n, stride int, sc *scratch) []int32 {
+	sc.sums = slices.Grow(sc.sums[:0], n*stride)[:n*stride]
+	clear(sc.sums)
+	if n > 0 {
+		c.rank.AddSums(sc.cf, len(sc.cf)/n, sc.sums)
+	}
+	return sc.sums
 }
 
 // rankTemplateNames describes the templates of candFeatures.
@@ -483,6 +587,7 @@ func (c *component) parseRules() error {
 // scratch is the per-call working memory of predict and train.
 type scratch struct {
 	offs   []int  // rune offsets of the words (analyze)
+	lowers arena  // the lowercased forms of the words (analyze)
 	kb     []byte // the key being looked up
 	lb     []byte // candFeatures: the lemma key being looked up
 	cased  casedForms
@@ -493,6 +598,10 @@ type scratch struct {
 	cf     []uint64
 	top    []int32
 	parts  []float32
+	rs     []float32 // choose: the rank scores of the candidates
+	idx    []int32   // rankScores: the candidates with rank features
+	pk     []uint64  // rankScores: the distinct FEATS parts of the candidates
+	sums   []int32   // rankScores: integer rank sums
 	cands  []int32
 	scores []float32
 }
@@ -503,6 +612,14 @@ type scratch struct {
 // dictionary. known says whether a dictionary key counts (in training:
 // seen more than rareMax times).
 func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
+	if c.words != nil && known == nil {
+		var ok bool
+		cands, lower, ok, sc.kb = c.words.find(c.dict, sc.kb, w.Form, sc.ws[i].lower, w.UPOS, w.XPOS)
+		if ok {
+			return cands, lower, true
+		}
+		return c.guess(w, sc)
+	}
 	for _, level := range [...]byte{levelTags, levelUPOS, levelLower} {
 		switch level {
 		case levelTags:
@@ -519,6 +636,11 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 			return l, level == levelLower, true
 		}
 	}
+	return c.guess(w, sc)
+}
+
+// guess returns the candidates of a word missing from the dictionary.
+func (c *component) guess(w *conllu.Word, sc *scratch) (cands []int32, lower, inDict bool) {
 	if c.kind == kindFeats {
 		sc.kb = appendKey(sc.kb[:0], indexTags, w.UPOS, w.XPOS)
 		if l, ok := c.lookup(sc.kb); ok {
@@ -557,7 +679,7 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 // predict writes the predicted class name of each word of ws into out
 // (lemma components: the lemma).
 func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
-	sc.ws = analyze(ws, sc.ws, &sc.offs, c.kind == kindFeats)
+	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.kind == kindFeats)
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}
@@ -574,7 +696,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 		if len(cands) > 1 {
 			sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
 			c.model.Scores(sc.feats, sc.scores)
-			pred = c.choose(cands, &ws[i], lower, i, sc, sc.scores, c.rank.Scores)
+			pred = c.choose(cands, &ws[i], lower, i, sc, sc.scores, nil)
 		}
 		prev = pred
 		if c.kind == kindFeats {
@@ -586,12 +708,30 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 			f = sc.ws[i].lower
 		}
 		r := &c.rules[pred]
-		lemma, ok := r.applyCased(sc.cased.get(f, r.Case))
-		if !ok || lemma == "" { // a rule may strip a whole short form ("s")
-			lemma = c.fallback(&ws[i])
+		var ok bool
+		sc.lb, ok = r.appendApplyCased(sc.lb[:0], sc.cased.get(f, r.Case))
+		if !ok || len(sc.lb) == 0 { // a rule may strip a whole short form ("s")
+			out[i] = c.fallback(&ws[i])
+			continue
 		}
-		out[i] = lemma
+		out[i] = c.lemmaString(sc, &ws[i])
 	}
+}
+
+// lemmaString returns the lemma in sc.lb as a string that shares no
+// memory with sc: the word's form or a part of it when the lemma is one
+// ("walked": "walk"), else the training lemma it equals (a string of
+// c.seen), else a new string.
+func (c *component) lemmaString(sc *scratch, w *conllu.Word) string {
+	n := len(sc.lb)
+	if i := strings.Index(w.Form, string(sc.lb)); i >= 0 {
+		return w.Form[i : i+n]
+	}
+	sc.lb = append(sc.lb, '\t')
+	if k, ok := c.seen.index(sc.lb); ok {
+		return c.seen.keys[k][:n]
+	}
+	return string(sc.lb[:n])
 }
 
 // fallback is the prediction for a word without candidates: its form as
@@ -695,6 +835,7 @@ func fromData(d *Data, want kind) (*component, error) {
 		start = end
 	}
 	c.dict = newDict(slices.Clone(d.Keys), slices.Clone(d.Ends), ids)
+	c.words = newWordIndex(c.dict)
 	m, err := linear.FromClassifier(&d.Weights)
 	if err != nil {
 		return nil, fmt.Errorf("morph: %s: %w", want, err)

@@ -3,7 +3,9 @@ package morph
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestDict checks that every key of a frozen dict finds its own
@@ -47,6 +49,27 @@ func TestCasedForms(t *testing.T) {
 			if got, want := cf.get(form, c), applyCase(form, c); got != want {
 				t.Errorf("get(%q, %c) = %q, want %q", form, c, got, want)
 			}
+		}
+	}
+}
+
+// TestArenaCasing checks the arena's casings against the strings
+// package's, on ASCII, non-ASCII, mixed and invalid UTF-8 forms, and that
+// a form that needs no change is returned as it is.
+func TestArenaCasing(t *testing.T) {
+	var a arena
+	for _, form := range []string{"running", "Running", "ÉCOLE", "école", "iPhone", "", "x", "X", "İstanbul", "ǅemal", "ab\xffCD", "\xe2\x82", "ΣΑΣ", "123", "U.S."} {
+		a.reset()
+		if got, want := a.lower(form), strings.ToLower(form); got != want {
+			t.Errorf("lower(%q) = %q, want %q", form, got, want)
+		}
+		for _, c := range casings {
+			if got, want := a.cased(form, c), applyCase(form, c); got != want {
+				t.Errorf("cased(%q, %c) = %q, want %q", form, c, got, want)
+			}
+		}
+		if l := a.lower(form); l == form && len(form) > 0 && unsafe.StringData(l) != unsafe.StringData(form) {
+			t.Errorf("lower(%q) copied a form that needs no change", form)
 		}
 	}
 }

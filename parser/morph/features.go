@@ -1,7 +1,6 @@
 package morph
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -97,12 +96,14 @@ type word struct {
 
 // analyze prepares the words of a sentence for extract, with the lemma
 // features of the words that have a lemma when lemmas is set.
-func analyze(ws []conllu.Word, out []word, offs *[]int, lemmas bool) []word {
+// The lowercased forms are made in ar, which analyze resets.
+func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) []word {
 	out = out[:0]
+	ar.reset()
 	n := 0
 	for i := range ws {
 		w := &ws[i]
-		lw := strings.ToLower(w.Form)
+		lw := ar.lower(w.Form)
 		n += len(lw) + 1
 		a := word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)}
 		if lemmas && !conllu.Absent(w.Lemma) {

@@ -358,7 +358,7 @@ func TestLowerTwin(t *testing.T) {
 	for _, form := range []string{"Played", "played"} {
 		s := sentence(form+"/VERB/_/_", "on/ADP/_/_")
 		var sc scratch
-		sc.ws = analyze(s.Words, nil, &sc.offs, false)
+		sc.ws = analyze(s.Words, nil, &sc.offs, &sc.lowers, false)
 		cands, lower, known := l.c.candidates(&s.Words[0], 0, &sc, nil)
 		var lemmas []string
 		for _, id := range cands {

@@ -112,31 +112,40 @@ func (r Rule) appendApplyCased(dst []byte, f string) ([]byte, bool) {
 }
 
 // casedForms caches the casings of one form (applyCase), so that the
-// rules of a word do not case it again for each candidate.
+// rules of a word do not case it again for each candidate. The casings
+// live in its arena until the form changes.
 type casedForms struct {
 	base  string
 	forms [len(casings)]string
 	done  [len(casings)]bool
+	buf   arena
 }
 
 // get returns applyCase(base, c).
 func (cf *casedForms) get(base string, c Casing) string {
 	if base != cf.base {
-		*cf = casedForms{base: base}
+		cf.start(base)
 	}
 	i := casingIndex(c)
 	if i < 0 {
 		return applyCase(base, c)
 	}
 	if !cf.done[i] {
-		cf.forms[i], cf.done[i] = applyCase(base, c), true
+		cf.forms[i], cf.done[i] = cf.buf.cased(base, c), true
 	}
 	return cf.forms[i]
 }
 
+// start empties the cache for base.
+func (cf *casedForms) start(base string) {
+	buf := cf.buf
+	buf.reset()
+	*cf = casedForms{base: base, buf: buf}
+}
+
 // seed starts a cache of base whose Lower casing is lower.
 func (cf *casedForms) seed(base, lower string) {
-	*cf = casedForms{base: base}
+	cf.start(base)
 	cf.forms[1], cf.done[1] = lower, true
 }
 

@@ -94,17 +94,12 @@ func BenchmarkFromClassifierBundled(b *testing.B) {
 	for _, col := range []string{UPOS, XPOS} {
 		b.Run(col, func(b *testing.B) {
 			doc := testenv.BundledDoc(b)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := testenv.ThreadCPU()
-			for i := 0; i < b.N; i++ {
+			cpu := testenv.Bench(b, func(int) {
 				if _, err := FromDocument(doc.Classifiers, col); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
 }
