@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
@@ -19,14 +21,23 @@ import (
 //
 //   - a classifier named morphPrefix + kind ("morph.lemma", "morph.feats")
 //     of layout morphLayout marks the part; its params hold
-//     morphVersionParam, its blobs the []uint32 fields of morph.Data
-//     (little-endian), by their msgpack names ("ends", "cands");
+//     morphVersionParam, its blobs the []uint32 and []string fields of
+//     morph.Data, by their msgpack names;
+//   - a []uint32 field is a blob of unsigned varints (Ends: the
+//     differences of consecutive values, the number of candidates of each
+//     key; others: the values);
+//   - a []string field is two blobs: the strings' bytes one after the
+//     other (name), and their lengths in bytes as unsigned varints
+//     (name + ".lens"), so that decoding makes one string, not one per
+//     key;
 //   - each modelfmt.Classifier field of morph.Data is a classifier named
 //     the part's name + "." + the field's msgpack name
 //     ("morph.lemma.weights", "morph.feats.part_weights"), absent when
-//     the field is empty (no layout);
-//   - each []string field is the string table of the same name
-//     ("morph.lemma.classes", "morph.lemma.keys").
+//     the field is empty (no layout).
+//
+// Version 1 of the part, still read, stored the []uint32 fields as
+// little-endian arrays and each []string field as the document's string
+// table of the part's name + "." + the field's name.
 //
 // A model without the part classifier has no such component and parses
 // as before; a part of another layout or version, or one whose fields do
@@ -35,7 +46,8 @@ const (
 	morphPrefix       = "morph."
 	morphLayout       = "morph-data/v1"
 	morphVersionParam = "morph.version"
-	morphVersion      = 1
+	morphVersion      = 2
+	morphDeltaField   = "ends" // the []uint32 field stored as differences
 )
 
 // morphField is a field of morph.Data as stored.
@@ -104,14 +116,11 @@ func addMorph(doc *modelfmt.Model, kind string, d *morph.Data) {
 		switch f.kind {
 		case fieldStrings:
 			if !fv.IsNil() {
-				if doc.Strings == nil {
-					doc.Strings = map[string][]string{}
-				}
-				doc.Strings[name+"."+f.name] = fv.Interface().([]string)
+				part.Blobs[f.name], part.Blobs[f.name+".lens"] = packStrings(fv.Interface().([]string))
 			}
 		case fieldUint32s:
 			if !fv.IsNil() {
-				part.Blobs[f.name] = modelfmt.Uint32Bytes(fv.Interface().([]uint32))
+				part.Blobs[f.name] = packUint32s(fv.Interface().([]uint32), f.name == morphDeltaField)
 			}
 		case fieldClassifier:
 			c := fv.Interface().(modelfmt.Classifier)
@@ -139,8 +148,9 @@ func morphData(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind
 	if part.Layout != morphLayout {
 		return nil, bad("layout %q, want %q", part.Layout, morphLayout)
 	}
-	if v := part.Params[morphVersionParam]; v != morphVersion {
-		return nil, bad("param %q = %d, this library reads version %d", morphVersionParam, v, morphVersion)
+	version := part.Params[morphVersionParam]
+	if version != 1 && version != morphVersion {
+		return nil, bad("param %q = %d, this library reads versions 1 and %d", morphVersionParam, version, morphVersion)
 	}
 	d := &morph.Data{}
 	v := reflect.ValueOf(d).Elem()
@@ -150,12 +160,26 @@ func morphData(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind
 		case fieldKind:
 			fv.SetString(kind)
 		case fieldStrings:
-			if s, ok := doc.Strings[name+"."+f.name]; ok {
+			if version == 1 {
+				if s, ok := doc.Strings[name+"."+f.name]; ok {
+					fv.Set(reflect.ValueOf(s))
+				}
+			} else if b, ok := part.Blobs[f.name]; ok {
+				s, err := unpackStrings(b, part.Blobs[f.name+".lens"])
+				if err != nil {
+					return nil, bad("blob %q: %v", f.name, err)
+				}
 				fv.Set(reflect.ValueOf(s))
 			}
 		case fieldUint32s:
 			if b, ok := part.Blobs[f.name]; ok {
-				u, err := modelfmt.Uint32s(b)
+				var u []uint32
+				var err error
+				if version == 1 {
+					u, err = modelfmt.Uint32s(b)
+				} else {
+					u, err = unpackUint32s(b, f.name == morphDeltaField)
+				}
 				if err != nil {
 					return nil, bad("blob %q: %v", f.name, err)
 				}
@@ -174,7 +198,11 @@ func morphData(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind
 // par.Do's order): its classifiers' and about 100 ns per dictionary key.
 func morphCost(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind string) int64 {
 	name := morphPrefix + kind
-	cost := 100 * int64(len(doc.Strings[name+".keys"]))
+	keys := len(doc.Strings[name+".keys"])
+	if part := byName[name]; part != nil && keys == 0 {
+		keys = len(part.Blobs["keys.lens"])
+	}
+	cost := 100 * int64(keys)
 	for _, f := range morphFields {
 		if f.kind == fieldClassifier {
 			cost += linear.BuildCost(byName[name+"."+f.name])
@@ -215,4 +243,76 @@ func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg 
 		}
 		return errs[1]
 	}
+}
+
+// packStrings returns the bytes of ss one after the other and their
+// lengths as unsigned varints.
+func packStrings(ss []string) (data, lens []byte) {
+	n := 0
+	for _, x := range ss {
+		n += len(x)
+	}
+	data = make([]byte, 0, n)
+	for _, x := range ss {
+		data = append(data, x...)
+		lens = binary.AppendUvarint(lens, uint64(len(x)))
+	}
+	return data, lens
+}
+
+// unpackStrings undoes packStrings: the strings are parts of one string.
+func unpackStrings(data, lens []byte) ([]string, error) {
+	all := string(data)
+	var out []string
+	at := 0
+	for len(lens) > 0 {
+		n, k := binary.Uvarint(lens)
+		if k <= 0 || n > uint64(len(all)-at) {
+			return nil, fmt.Errorf("string %d: bad length at byte %d of %d (%d of %d bytes used)", len(out), at, len(all), at, len(all))
+		}
+		out = append(out, all[at:at+int(n)])
+		at += int(n)
+		lens = lens[k:]
+	}
+	if at != len(all) {
+		return nil, fmt.Errorf("%d strings use %d of its %d bytes", len(out), at, len(all))
+	}
+	return out, nil
+}
+
+// packUint32s returns u as unsigned varints, of the differences of
+// consecutive values (from 0) with delta (u must then not decrease).
+func packUint32s(u []uint32, delta bool) []byte {
+	out := make([]byte, 0, len(u))
+	prev := uint32(0)
+	for _, x := range u {
+		v := x
+		if delta {
+			v, prev = x-prev, x
+		}
+		out = binary.AppendUvarint(out, uint64(v))
+	}
+	return out
+}
+
+// unpackUint32s undoes packUint32s.
+func unpackUint32s(b []byte, delta bool) ([]uint32, error) {
+	out := make([]uint32, 0, len(b))
+	prev := uint64(0)
+	for at := 0; at < len(b); {
+		v, k := binary.Uvarint(b[at:])
+		if k <= 0 {
+			return nil, fmt.Errorf("value %d: bad varint at byte %d", len(out), at)
+		}
+		if delta {
+			v += prev
+		}
+		if v > math.MaxUint32 {
+			return nil, fmt.Errorf("value %d: %d overflows 32 bits", len(out), v)
+		}
+		prev = v
+		out = append(out, uint32(v))
+		at += k
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
 	"slices"
@@ -140,14 +141,22 @@ func TestMorphPartsOptional(t *testing.T) {
 	}{
 		{"foreign layout", func(d *modelfmt.Model) { part(d, "morph.lemma").Layout = "morph-data/v9" },
 			`classifier "morph.lemma": layout "morph-data/v9", want "morph-data/v1"`},
-		{"newer version", func(d *modelfmt.Model) { part(d, "morph.feats").Params["morph.version"] = 2 },
-			`classifier "morph.feats": param "morph.version" = 2`},
-		{"unsorted keys", func(d *modelfmt.Model) { slices.Reverse(d.Strings["morph.lemma.keys"]) },
-			`classifier "morph.lemma": morph: lemma: key 1`},
+		{"newer version", func(d *modelfmt.Model) { part(d, "morph.feats").Params["morph.version"] = 3 },
+			`classifier "morph.feats": param "morph.version" = 3`},
+		{"unsorted keys", func(d *modelfmt.Model) {
+			p := part(d, "morph.lemma")
+			keys := unpack(t, p.Blobs["keys"], p.Blobs["keys.lens"])
+			slices.Reverse(keys)
+			p.Blobs["keys"], p.Blobs["keys.lens"] = pack(keys)
+		}, `classifier "morph.lemma": morph: lemma: key 1`},
+		{"key lengths past the bytes", func(d *modelfmt.Model) {
+			p := part(d, "morph.lemma")
+			p.Blobs["keys.lens"] = binary.AppendUvarint(slices.Clone(p.Blobs["keys.lens"]), 1)
+		}, `classifier "morph.lemma": blob "keys"`},
 		{"no weights", func(d *modelfmt.Model) {
 			d.Classifiers = slices.DeleteFunc(d.Classifiers, func(c modelfmt.Classifier) bool { return c.Name == "morph.feats.weights" })
 		}, `classifier "morph.feats": morph: feats: linear`},
-		{"odd blob", func(d *modelfmt.Model) { part(d, "morph.lemma").Blobs["ends"] = []byte{1, 2, 3} },
+		{"bad varint", func(d *modelfmt.Model) { part(d, "morph.lemma").Blobs["ends"] = []byte{1, 2, 0x80} },
 			`classifier "morph.lemma": blob "ends"`},
 	} {
 		d, err := modelfmt.Decode(file)
@@ -162,6 +171,98 @@ func TestMorphPartsOptional(t *testing.T) {
 		_, err = parser.LoadBytes(b)
 		if err == nil || !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want ErrCorrupt with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// pack stores strings as a morph part does: their bytes, and their
+// lengths as varints.
+func pack(ss []string) (data, lens []byte) {
+	for _, s := range ss {
+		data = append(data, s...)
+		lens = binary.AppendUvarint(lens, uint64(len(s)))
+	}
+	return data, lens
+}
+
+// unpack undoes pack.
+func unpack(t *testing.T, data, lens []byte) []string {
+	t.Helper()
+	var out []string
+	for len(lens) > 0 {
+		n, k := binary.Uvarint(lens)
+		if k <= 0 || int(n) > len(data) {
+			t.Fatalf("bad packed strings")
+		}
+		out = append(out, string(data[:n]))
+		data, lens = data[n:], lens[k:]
+	}
+	return out
+}
+
+// TestMorphPartsVersion1 loads a model whose parts are stored as version
+// 1 of their layout wrote them (string tables in the document, uint32
+// arrays): it gives the same annotation as the current version.
+func TestMorphPartsVersion1(t *testing.T) {
+	file := fixtureModelFile(t)
+	d, err := modelfmt.Decode(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"lemma", "feats"} {
+		p := part(d, "morph."+kind)
+		p.Params["morph.version"] = 1
+		for name, b := range p.Blobs {
+			switch {
+			case strings.HasSuffix(name, ".lens"):
+			case p.Blobs[name+".lens"] != nil:
+				d.Strings["morph."+kind+"."+name] = unpack(t, b, p.Blobs[name+".lens"])
+				delete(p.Blobs, name)
+				delete(p.Blobs, name+".lens")
+			default:
+				var u []uint32
+				prev := uint64(0)
+				for len(b) > 0 {
+					v, k := binary.Uvarint(b)
+					if name == "ends" {
+						v += prev
+						prev = v
+					}
+					u = append(u, uint32(v))
+					b = b[k:]
+				}
+				p.Blobs[name] = modelfmt.Uint32Bytes(u)
+			}
+		}
+	}
+	b, err := modelfmt.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := parser.LoadBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := parser.LoadBytes(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range dev {
+		s.StripTags()
+		a := slices.Clone(s.Words)
+		c := slices.Clone(s.Words)
+		if err := old.Parse(a); err != nil {
+			t.Fatal(err)
+		}
+		if err := cur.Parse(c); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, c) {
+			t.Fatalf("version 1 parts annotate %v, the current ones %v", a, c)
 		}
 	}
 }

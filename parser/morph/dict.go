@@ -1,11 +1,11 @@
 package morph
 
 import (
-	"cmp"
 	"hash/maphash"
 	"math/bits"
-	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // dict is the frozen dictionary and candidate index of a component: its
@@ -83,118 +83,93 @@ func (d *dict) bloomWord(h uint64) uint64 { return h >> 32 & uint64(len(d.bloom)
 func bloomBits(h uint64) uint64 { return 1<<(h&63) | 1<<(h>>6&63) }
 
 // wordIndex finds the dictionary entries of a word ('1', '2' and '3'
-// keys) with one lookup: it groups the keys by their lowercase-level key
-// ('3' lower(FORM) UPOS) and keeps, for each group, the '3' entry and the
-// '1' and '2' entries of the forms that lowercase to it. A lookup hashes
-// the word's lowercase-level key once, instead of probing the three
-// levels in turn.
+// keys) with one lookup: the word's lowercase-level key ('3' lower(FORM)
+// UPOS), whose entry lists the '1' and '2' entries of the forms that
+// lowercase to it. A lookup hashes one key instead of probing the three
+// levels in turn. It needs every '1' and '2' entry to have its '3' entry,
+// as training makes them (newWordIndex returns nil otherwise).
 type wordIndex struct {
-	groups *dict    // the group keys; a group's candidates are its index (one id)
-	own    []int32  // the key index of group g's '3' entry, -1 if it has none
-	ends   []uint32 // the refinements of group g are refs[ends[g-1]:ends[g]]
-	refs   []wordRef
+	head []int32 // the first refinement of key i in refs, -1 for none
+	refs []wordRef
 }
 
-// wordRef is a '1' or '2' entry of a group: the form (and XPOS, for '1')
-// it applies to, and the index of its key.
+// wordRef is a '1' or '2' entry refining a '3' entry: the form (and XPOS,
+// for '1') it applies to, the index of its key, and the next refinement
+// of the same '3' entry (-1 for none).
 type wordRef struct {
 	level      byte
 	form, xpos string
-	key        int32
+	key, next  int32
 }
 
-// newWordIndex builds the word index of d's '1', '2' and '3' keys.
+// newWordIndex builds the word index of d's '1', '2' and '3' keys, or
+// returns nil if a '1' or '2' key has no '3' key.
 func newWordIndex(d *dict) *wordIndex {
-	type member struct {
-		group string
-		ref   wordRef
+	w := &wordIndex{head: make([]int32, len(d.keys))}
+	for i := range w.head {
+		w.head[i] = -1
 	}
-	var ms []member
-	own := map[string]int32{}
+	var kb []byte
 	for i, k := range d.keys {
-		if k == "" {
+		if k == "" || k[0] != levelTags && k[0] != levelUPOS {
 			continue
 		}
-		switch k[0] {
-		case levelLower:
-			own[k[1:]] = int32(i)
-		case levelTags, levelUPOS:
-			f := strings.SplitN(k[1:], "\t", 3)
-			if len(f) < 2 || k[0] == levelTags && len(f) != 3 || k[0] == levelUPOS && len(f) != 2 {
-				continue // not a word key: never found by a lookup
-			}
-			r := wordRef{level: k[0], form: f[0], key: int32(i)}
-			if k[0] == levelTags {
-				r.xpos = f[2]
-			}
-			ms = append(ms, member{strings.ToLower(f[0]) + "\t" + f[1], r})
+		r := wordRef{level: k[0], key: int32(i)}
+		form, rest, ok := strings.Cut(k[1:], "\t")
+		upos := rest
+		if k[0] == levelTags {
+			upos, r.xpos, ok = strings.Cut(rest, "\t")
 		}
-	}
-	names := make([]string, 0, len(own)+len(ms))
-	for g := range own {
-		names = append(names, g)
-	}
-	for _, m := range ms {
-		if _, ok := own[m.group]; !ok {
-			names = append(names, m.group)
+		if !ok {
+			continue // not a word key: no lookup reaches it
 		}
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	index := make(map[string]int, len(names))
-	for g, name := range names {
-		index[name] = g
-	}
-	// '1' entries first, so that a lookup takes the most specific match.
-	slices.SortStableFunc(ms, func(a, b member) int {
-		return cmp.Or(cmp.Compare(index[a.group], index[b.group]), cmp.Compare(a.ref.level, b.ref.level))
-	})
-	w := &wordIndex{own: make([]int32, len(names)), ends: make([]uint32, len(names))}
-	gids := make([]int32, len(names))
-	j := 0
-	for g, name := range names {
-		gids[g] = int32(g)
-		w.own[g] = -1
-		if i, ok := own[name]; ok {
-			w.own[g] = i
+		r.form = form
+		kb = append(kb[:0], levelLower)
+		for _, c := range form {
+			kb = utf8.AppendRune(kb, unicode.ToLower(c))
 		}
-		for ; j < len(ms) && index[ms[j].group] == g; j++ {
-			w.refs = append(w.refs, ms[j].ref)
+		kb = append(append(kb, '\t'), upos...)
+		g, ok := d.index(kb)
+		if !ok {
+			return nil
 		}
-		w.ends[g] = uint32(len(w.refs))
+		// '1' entries go first, so that a lookup meets the most specific
+		// match first; refinements of a level are in key order.
+		r.next = w.head[g]
+		w.head[g] = int32(len(w.refs))
+		w.refs = append(w.refs, r)
 	}
-	ends := make([]uint32, len(names))
-	for g := range ends {
-		ends[g] = uint32(g + 1)
+	// Keys are sorted, so each list holds its '2' entries, then its '1'
+	// entries, each in reverse key order; reverse the lists.
+	for g, h := range w.head {
+		prev := int32(-1)
+		for h >= 0 {
+			next := w.refs[h].next
+			w.refs[h].next = prev
+			prev, h = h, next
+		}
+		w.head[g] = prev
 	}
-	w.groups = newDict(names, ends, gids)
 	return w
 }
 
 // find returns the candidates of the most specific entry of the word
 // (form, its lowercased form, UPOS, XPOS) in d: '1', else '2', else '3';
-// lower tells whether it is the '3' entry. kb is a buffer for the group
-// key, returned grown.
+// lower tells whether it is the '3' entry. kb is a buffer for the key,
+// returned grown.
 func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string) (cands []int32, isLower, ok bool, _ []byte) {
-	kb = append(append(append(kb[:0], lower...), '\t'), upos...)
-	g, found := w.groups.get(kb)
+	kb = appendKey(kb[:0], levelLower, lower, upos)
+	g, found := d.index(kb)
 	if !found {
 		return nil, false, false, kb
 	}
-	gi := g[0]
-	start := uint32(0)
-	if gi > 0 {
-		start = w.ends[gi-1]
-	}
-	for _, r := range w.refs[start:w.ends[gi]] {
-		if r.form == form && (r.level == levelUPOS || r.xpos == xpos) {
-			return d.cands(r.key), false, true, kb
+	for r := w.head[g]; r >= 0; r = w.refs[r].next {
+		ref := &w.refs[r]
+		if ref.form == form && (ref.level == levelUPOS || ref.xpos == xpos) {
+			return d.cands(ref.key), false, true, kb
 		}
 	}
-	if o := w.own[gi]; o >= 0 {
-		return d.cands(o), true, true, kb
-	}
-	return nil, false, false, kb
+	return d.cands(g), true, true, kb
 }
 
 // cands returns the candidates of key index i.

@@ -73,3 +73,64 @@ func TestArenaCasing(t *testing.T) {
 		}
 	}
 }
+
+// TestWordIndex checks that a word index finds what the three levels of
+// the dictionary, probed in turn, give, for known and unknown forms,
+// casings and tags; and that it is not built when a '1' or '2' key lacks
+// its '3' key.
+func TestWordIndex(t *testing.T) {
+	forms := []string{"the", "The", "THE", "run", "Run", "École", "école", "x"}
+	tags := [][2]string{{"DET", "DT"}, {"VERB", "VB"}, {"VERB", "VBP"}, {"NOUN", "NN"}}
+	set := map[string]bool{}
+	for i, f := range forms {
+		for j, tg := range tags {
+			if (i+j)%2 == 0 {
+				set[key(levelTags, f, tg[0], tg[1])] = true
+			}
+			if (i+j)%3 != 1 {
+				set[key(levelUPOS, f, tg[0])] = true
+			}
+			set[key(levelLower, strings.ToLower(f), tg[0])] = true
+		}
+	}
+	set[key(indexTags, "NOUN", "NN")] = true
+	var keys []string
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var ends []uint32
+	var ids []int32
+	for i := range keys {
+		ids = append(ids, int32(i))
+		ends = append(ends, uint32(len(ids)))
+	}
+	d := newDict(keys, ends, ids)
+	w := newWordIndex(d)
+	if w == nil {
+		t.Fatal("no word index")
+	}
+	var kb []byte
+	for _, f := range append(forms, "unknown", "Unknown") {
+		for _, tg := range append(tags, [2]string{"ADJ", "JJ"}) {
+			var want []int32
+			wantLower, wantOK := false, false
+			for _, k := range []string{key(levelTags, f, tg[0], tg[1]), key(levelUPOS, f, tg[0]), key(levelLower, strings.ToLower(f), tg[0])} {
+				if l, ok := d.get([]byte(k)); ok {
+					want, wantLower, wantOK = l, k[0] == levelLower, true
+					break
+				}
+			}
+			var got []int32
+			var lower, ok bool
+			got, lower, ok, kb = w.find(d, kb, f, strings.ToLower(f), tg[0], tg[1])
+			if ok != wantOK || lower != wantLower || !slices.Equal(got, want) {
+				t.Errorf("find(%q, %v) = %v, %v, %v; want %v, %v, %v", f, tg, got, lower, ok, want, wantLower, wantOK)
+			}
+		}
+	}
+	orphan := newDict([]string{key(levelUPOS, "Run", "VERB")}, []uint32{1}, []int32{0})
+	if newWordIndex(orphan) != nil {
+		t.Error("a word index without the '3' key of a '2' key")
+	}
+}
