@@ -113,7 +113,7 @@ path of the saved model is printed on standard output.
 	f.IntVar(&o.MinUpdates, "min-updates", d.MinUpdates, "drop parser features updated fewer times (0: the trainer's default)")
 	f.Float32Var(&o.MinAbs, "min-abs", d.MinAbs, "drop gold-tag parser weights smaller than this (0: the trainer's default)")
 	f.Float32Var(&o.PlainMinAbs, "plain-min-abs", d.PlainMinAbs, "drop plain-token parser weights smaller than this (0: the trainer's default)")
-	f.IntVar(&o.WeightBits, "weight-bits", d.WeightBits, "bits (sign included, 2..16) of the stored parser weights (0: 12)")
+	f.IntVar(&o.WeightBits, "weight-bits", d.WeightBits, "bits (sign included, 2..16) of the stored weights of every classifier (0: 12)")
 	f.IntVar(&o.PlainRuns, "plain-runs", d.PlainRuns, "plain-token parsers trained with different seeds and averaged into one (0: the trainer's default, 2)")
 	f.BoolVar(&o.GoldOnly, "gold-only", d.GoldOnly, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
 	f.BoolVar(&o.NoMorph, "no-morph", d.NoMorph, "train no lemmatizer and FEATS tagger: the model leaves LEMMA and FEATS as given")

@@ -91,6 +91,9 @@ type Options struct {
 	Epochs int
 	// Seed seeds the order of sentences in each epoch.
 	Seed int64
+	// WeightBits is the number of bits (sign included, 2..16) the stored
+	// weights are rounded to (0 means linear.TrainedWeightBits).
+	WeightBits int
 }
 
 // rareMax is the largest number of occurrences of a dictionary entry for
@@ -265,11 +268,11 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 	}
 	c.prune()
 	c.freeze()
-	fo := linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
+	fo := opt.freeze()
 	c.model = tr.Freeze(fo)
 	c.rank = rt.Freeze(fo)
 	if k == kindFeats {
-		p, err := trainFeatParts(c, sents, epochs, opt.Seed)
+		p, err := trainFeatParts(c, sents, epochs, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -765,7 +768,9 @@ type Data struct {
 	Weights modelfmt.Classifier `msgpack:"weights"`
 	Rank    modelfmt.Classifier `msgpack:"rank"`
 	// Lemmas (lemmatizers only) are the lowercased lemmas seen in
-	// training, each as "lemma\tUPOS" and as "lemma\t", sorted.
+	// training, each as "lemma\tUPOS", sorted. (The lemmatizer also
+	// knows each as "lemma\t", for any UPOS: it derives those, and
+	// ignores them here.)
 	Lemmas []string `msgpack:"lemmas"`
 	// Parts (FEATS taggers whose classes have features) are the classes
 	// of the per-feature classifiers, PartWeights their weights: for each
@@ -786,7 +791,7 @@ func (c *component) data() *Data {
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
-	d.Lemmas = slices.Clone(c.seen.keys)
+	d.Lemmas = slices.DeleteFunc(slices.Clone(c.seen.keys), func(k string) bool { return strings.HasSuffix(k, "\t") })
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
 		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
@@ -850,11 +855,7 @@ func fromData(d *Data, want kind) (*component, error) {
 	if c.rank.NumClasses() != 1 {
 		return nil, fmt.Errorf("morph: %s: the rank weights have %d classes, want 1", want, c.rank.NumClasses())
 	}
-	lemmas := slices.Clone(d.Lemmas)
-	if !slices.IsSorted(lemmas) {
-		slices.Sort(lemmas)
-	}
-	c.seen = newSet(slices.Compact(lemmas))
+	c.seen = newSet(withAnyUPOS(d.Lemmas))
 	c.splitFeats()
 	if len(d.Parts) > 0 {
 		if want != kindFeats {
@@ -871,4 +872,40 @@ func fromData(d *Data, want kind) (*component, error) {
 		}
 	}
 	return c, nil
+}
+
+// withAnyUPOS returns the keys "lemma\tUPOS" of lemmas (sorted unless
+// damaged, which costs a sort), each lemma also as "lemma\t" just before
+// its first key, without repeats: the sorted keys of a lemmatizer's
+// seen-lemma set. The new keys are parts of the given ones.
+func withAnyUPOS(lemmas []string) []string {
+	if !slices.IsSorted(lemmas) {
+		lemmas = slices.Clone(lemmas)
+		slices.Sort(lemmas)
+	}
+	out := make([]string, 0, 2*len(lemmas))
+	for _, k := range lemmas {
+		tab := strings.IndexByte(k, '\t')
+		if tab < 0 {
+			continue // not a lemma key: no lookup finds it
+		}
+		// "lemma\t" sorts before every "lemma\tUPOS" and after the keys
+		// of the lemmas before: it is new when the last key is smaller.
+		if any := k[:tab+1]; len(out) == 0 || out[len(out)-1] < any {
+			out = append(out, any)
+		}
+		if out[len(out)-1] != k {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// freeze returns how the trained weights become the stored ones.
+func (o Options) freeze() linear.FreezeOptions {
+	bits := o.WeightBits
+	if bits == 0 {
+		bits = linear.TrainedWeightBits
+	}
+	return linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: bits}
 }

@@ -134,3 +134,16 @@ func TestWordIndex(t *testing.T) {
 		t.Error("a word index without the '3' key of a '2' key")
 	}
 }
+
+// TestWithAnyUPOS checks the seen-lemma keys derived from the stored
+// ones: each lemma also with no UPOS, sorted, no repeats, whether the
+// stored list has those keys already (as older files do) or not.
+func TestWithAnyUPOS(t *testing.T) {
+	want := []string{"ab\t", "ab\tNOUN", "ab\tVERB", "ab-c\t", "ab-c\tNOUN", "abc\t", "abc\tADJ"}
+	stored := slices.DeleteFunc(slices.Clone(want), func(k string) bool { return strings.HasSuffix(k, "\t") })
+	for _, in := range [][]string{stored, want, {"abc\tADJ", "ab\tVERB", "ab-c\tNOUN", "ab\tNOUN"}} {
+		if got := withAnyUPOS(in); !slices.Equal(got, want) {
+			t.Errorf("withAnyUPOS(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

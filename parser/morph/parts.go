@@ -104,7 +104,7 @@ func newFeatParts(feats []string, classes []string) (*featParts, error) {
 // trainFeatParts trains the parts of c (a FEATS component) on every word
 // whose candidates as an unknown word are several, over the values seen
 // with its UPOS. It returns nil when no class has a feature.
-func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, seed int64) (*featParts, error) {
+func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, opt Options) (*featParts, error) {
 	p, err := newFeatParts(c.classes, nil)
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, seed int
 	}
 	tr := linear.NewTrainer(len(p.classes))
 	scores := make([]float32, len(p.classes))
-	rng := rand.New(rand.NewSource(seed + 1))
+	rng := rand.New(rand.NewSource(opt.Seed + 1))
 	order := rng.Perm(len(sents))
 	var sc scratch
 	never := func(string) bool { return false }
@@ -177,6 +177,6 @@ func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, seed int
 			}
 		}
 	}
-	p.model = tr.Freeze(linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits})
+	p.model = tr.Freeze(opt.freeze())
 	return p, nil
 }

@@ -34,6 +34,9 @@ type Options struct {
 	// Seed seeds the shuffling of the training sentences: the same data,
 	// options and seed give the same tagger.
 	Seed int64
+	// WeightBits is the number of bits (sign included, 2..16) the stored
+	// weights are rounded to (0 means linear.TrainedWeightBits).
+	WeightBits int
 	// Progress, if not nil, is called after each training sentence with the
 	// words tagged so far and the words of all the epochs.
 	Progress func(done, total int64)
@@ -75,14 +78,17 @@ func (ts *trainState) masks(sc *scratch) {
 
 // freezeOptions returns how the averaged weights of a tagger trained on the
 // given number of words become the stored model: weights are quantized to
-// linear.TrainedWeightBits bits, keys are truncated to 40 bits (an unknown feature has a chance of
+// bits bits (0: linear.TrainedWeightBits), keys are truncated to 40 bits (an unknown feature has a chance of
 // about 1 in 10 million of matching a stored one), and with enough data
 // features updated fewer than 2 or 3 times are dropped. On a treebank of
 // EWT's size dropping them makes the model much smaller and tagging
 // faster at no measurable cost in accuracy; on a small treebank it would
 // cost accuracy, hence the threshold grows with the data.
-func freezeOptions(words int) linear.FreezeOptions {
-	return linear.FreezeOptions{MinUpdates: min(3, max(1, words/50000)), Precision: linear.Int16, KeyBits: 40, WeightBits: linear.TrainedWeightBits}
+func freezeOptions(words, bits int) linear.FreezeOptions {
+	if bits == 0 {
+		bits = linear.TrainedWeightBits
+	}
+	return linear.FreezeOptions{MinUpdates: min(3, max(1, words/50000)), Precision: linear.Int16, KeyBits: 40, WeightBits: bits}
 }
 
 // Train trains a tagger on the tags of train in opt.Column (UPOS by
@@ -164,7 +170,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		if opt.KeepLast && epoch < epochs {
 			continue
 		}
-		t.model = tr.Freeze(freezeOptions(words))
+		t.model = tr.Freeze(freezeOptions(words, opt.WeightBits))
 		acc, scored := t.Accuracy(dev)
 		hasDev = scored > 0
 		if !hasDev || acc > bestAcc {
@@ -197,7 +203,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 			100*redoShare, t.margin, opt.Column, 100*acc)
 	}
 	if !opt.KeepLast && hasDev {
-		t.trainFast(train, dev, order, rng, state, tagID, words)
+		t.trainFast(train, dev, order, rng, state, tagID, freezeOptions(words, opt.WeightBits))
 		if opt.Log != nil && t.fast != nil {
 			acc, _ := t.Accuracy(dev)
 			fmt.Fprintf(opt.Log, "tagger: fast model (%d templates) in front, margin %.3g: dev %s %.2f%%\n",
@@ -218,7 +224,7 @@ const fastMaxChange = 2e-4
 // dev: the smallest at which the first-pass tags it decides differ from
 // t's final tags in at most fastMaxChange of the words scored. It leaves
 // t.fast nil if no margin qualifies.
-func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand.Rand, state *trainState, tagID map[string]int, words int) {
+func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand.Rand, state *trainState, tagID map[string]int, fo linear.FreezeOptions) {
 	nc := len(t.tags)
 	tr := linear.NewTrainer(nc)
 	sc := t.getScratch()
@@ -247,7 +253,7 @@ func (t *Tagger) trainFast(train, dev []*conllu.Sentence, order []int, rng *rand
 			}
 		}
 	}
-	fast := tr.Freeze(freezeOptions(words))
+	fast := tr.Freeze(fo)
 
 	// Margin and change (fast tag != final tag) of every word of dev the
 	// first pass scores, the left context being the final tags.

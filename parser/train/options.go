@@ -82,9 +82,10 @@ type Options struct {
 	// when training with a dynamic oracle (0 = default 0.9; < 0 = never;
 	// at most 1).
 	Explore float64 `json:"explore"`
-	// WeightBits is the number of bits of the stored parser weights
-	// (linear.FreezeOptions.WeightBits, 2..16; 0 = linear.TrainedWeightBits,
-	// 12). The taggers always use linear.TrainedWeightBits.
+	// WeightBits is the number of bits of the stored weights of every
+	// classifier (parsers, taggers, lemmatizer, FEATS tagger;
+	// linear.FreezeOptions.WeightBits, 2..16; 0 = linear.TrainedWeightBits,
+	// 12).
 	WeightBits int `json:"weight_bits"`
 	// GoldTemplates and PlainTemplates are the feature templates (syntax of
 	// parser/feature) of the gold-morphology and the plain-token parser.

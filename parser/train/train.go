@@ -393,7 +393,7 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
 	for i, col := range cols {
-		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed}
+		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits}
 		l := like.UPOS
 		if col == tagger.XPOS {
 			l = like.XPOS
