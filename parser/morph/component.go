@@ -79,7 +79,7 @@ type component struct {
 	// score (plus, for FEATS, the scores of its parts).
 	rank   *linear.Model
 	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training, nil once frozen
-	seen   *dict          // the keys of lemmas, frozen
+	seen   *seenLemmas    // the lemmas, frozen
 	hashes [][]uint64     // FEATS: the hashes of the features of each class
 	parts  *featParts     // FEATS: the per-feature classifiers
 }
@@ -328,12 +328,9 @@ func (c *component) freeze() {
 		lemmas = append(lemmas, l)
 	}
 	slices.Sort(lemmas)
-	c.seen = newSet(lemmas)
+	c.seen = newSeenLemmas(lemmas)
 	c.lemmas = nil
 }
-
-// newSet returns the dict of keys (sorted, distinct) without candidates.
-func newSet(keys []string) *dict { return newDict(keys, make([]uint32, len(keys)), nil) }
 
 // lookup returns the candidates of the dictionary or candidate-index key,
 // and whether it is there.
@@ -528,8 +525,7 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 		// one's dictionary entry had it (sc.own is the entry's count).
 		var ku, ka uint64
 		if c.seen != nil {
-			_, u := c.seen.get(sc.lb)
-			_, a := c.seen.get(sc.lb[:n])
+			u, a := c.seen.has(sc.lb[:n], w.UPOS)
 			ku, ka = b2u(u), b2u(a)
 		} else {
 			ku = b2u(c.lemmas[string(sc.lb)] > sc.own)
@@ -731,8 +727,8 @@ func (c *component) lemmaString(sc *scratch, w *conllu.Word) string {
 		return w.Form[i : i+n]
 	}
 	sc.lb = append(sc.lb, '\t')
-	if k, ok := c.seen.index(sc.lb); ok {
-		return c.seen.keys[k][:n]
+	if l, ok := c.seen.lemma(sc.lb); ok {
+		return l
 	}
 	return string(sc.lb[:n])
 }
@@ -791,7 +787,7 @@ func (c *component) data() *Data {
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
-	d.Lemmas = slices.DeleteFunc(slices.Clone(c.seen.keys), func(k string) bool { return strings.HasSuffix(k, "\t") })
+	d.Lemmas = c.seen.keys()
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
 		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
@@ -855,7 +851,7 @@ func fromData(d *Data, want kind) (*component, error) {
 	if c.rank.NumClasses() != 1 {
 		return nil, fmt.Errorf("morph: %s: the rank weights have %d classes, want 1", want, c.rank.NumClasses())
 	}
-	c.seen = newSet(withAnyUPOS(d.Lemmas))
+	c.seen = newSeenLemmas(d.Lemmas)
 	c.splitFeats()
 	if len(d.Parts) > 0 {
 		if want != kindFeats {
@@ -872,33 +868,6 @@ func fromData(d *Data, want kind) (*component, error) {
 		}
 	}
 	return c, nil
-}
-
-// withAnyUPOS returns the keys "lemma\tUPOS" of lemmas (sorted unless
-// damaged, which costs a sort), each lemma also as "lemma\t" just before
-// its first key, without repeats: the sorted keys of a lemmatizer's
-// seen-lemma set. The new keys are parts of the given ones.
-func withAnyUPOS(lemmas []string) []string {
-	if !slices.IsSorted(lemmas) {
-		lemmas = slices.Clone(lemmas)
-		slices.Sort(lemmas)
-	}
-	out := make([]string, 0, 2*len(lemmas))
-	for _, k := range lemmas {
-		tab := strings.IndexByte(k, '\t')
-		if tab < 0 {
-			continue // not a lemma key: no lookup finds it
-		}
-		// "lemma\t" sorts before every "lemma\tUPOS" and after the keys
-		// of the lemmas before: it is new when the last key is smaller.
-		if any := k[:tab+1]; len(out) == 0 || out[len(out)-1] < any {
-			out = append(out, any)
-		}
-		if out[len(out)-1] != k {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // freeze returns how the trained weights become the stored ones.

@@ -135,15 +135,35 @@ func TestWordIndex(t *testing.T) {
 	}
 }
 
-// TestWithAnyUPOS checks the seen-lemma keys derived from the stored
-// ones: each lemma also with no UPOS, sorted, no repeats, whether the
-// stored list has those keys already (as older files do) or not.
-func TestWithAnyUPOS(t *testing.T) {
-	want := []string{"ab\t", "ab\tNOUN", "ab\tVERB", "ab-c\t", "ab-c\tNOUN", "abc\t", "abc\tADJ"}
-	stored := slices.DeleteFunc(slices.Clone(want), func(k string) bool { return strings.HasSuffix(k, "\t") })
-	for _, in := range [][]string{stored, want, {"abc\tADJ", "ab\tVERB", "ab-c\tNOUN", "ab\tNOUN"}} {
-		if got := withAnyUPOS(in); !slices.Equal(got, want) {
-			t.Errorf("withAnyUPOS(%q) = %q, want %q", in, got, want)
+// TestSeenLemmas checks the set of training lemmas built from a model
+// file's keys: whether a lemma was seen with a UPOS and with any, the
+// lemma strings it gives, and the keys it stores back; older files' extra
+// "lemma<TAB>" keys and unsorted lists give the same set.
+func TestSeenLemmas(t *testing.T) {
+	stored := []string{"ab\tNOUN", "ab\tVERB", "ab-c\tNOUN", "abc\tADJ", "xyz\t"}
+	older := append(slices.Clone(stored), "ab\t", "ab-c\t", "abc\t")
+	slices.Sort(older)
+	shuffled := []string{"abc\tADJ", "xyz\t", "ab\tVERB", "ab-c\tNOUN", "ab\tNOUN"}
+	for _, in := range [][]string{stored, older, shuffled} {
+		s := newSeenLemmas(in)
+		for _, c := range []struct {
+			lemma, upos string
+			withUPOS, any bool
+		}{
+			{"ab", "NOUN", true, true}, {"ab", "VERB", true, true}, {"ab", "ADJ", false, true},
+			{"ab-c", "NOUN", true, true}, {"abc", "NOUN", false, true}, {"abc", "", true, true},
+			{"xyz", "NOUN", false, true}, {"a", "NOUN", false, false}, {"abcd", "ADJ", false, false},
+		} {
+			u, a := s.has([]byte(c.lemma+"\t"), c.upos)
+			if u != c.withUPOS || a != c.any {
+				t.Errorf("%q: has(%q, %q) = %v, %v; want %v, %v", in, c.lemma, c.upos, u, a, c.withUPOS, c.any)
+			}
+			if l, ok := s.lemma([]byte(c.lemma + "\t")); ok != c.any || ok && l != c.lemma {
+				t.Errorf("%q: lemma(%q) = %q, %v", in, c.lemma, l, ok)
+			}
+		}
+		if got := s.keys(); !slices.Equal(got, stored) {
+			t.Errorf("%q: keys() = %q, want %q", in, got, stored)
 		}
 	}
 }
