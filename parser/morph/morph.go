@@ -70,11 +70,14 @@
 //
 // Entries a lookup does not need are dropped: a '1' entry equal to the
 // '2' entry of its form and UPOS, and a '2' entry of a lowercase form equal
-// to its '3' entry.
+// to its '3' entry. Once frozen (trained or decoded), a component finds
+// the entries of a word with one hashed lookup: its '3' entry lists the
+// '1' and '2' entries of the forms that lowercase to it.
 //
 // A Lemmatizer or FeatsTagger is immutable once trained or decoded and
 // safe for concurrent use; calls reuse working memory from a free list
-// (internal/freelist).
+// (internal/freelist), and make no garbage except the lemmas that are
+// neither part of their form nor a training lemma.
 package morph
 
 import (
