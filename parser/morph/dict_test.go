@@ -147,7 +147,7 @@ func TestSeenLemmas(t *testing.T) {
 	for _, in := range [][]string{stored, older, shuffled} {
 		s := newSeenLemmas(in)
 		for _, c := range []struct {
-			lemma, upos string
+			lemma, upos   string
 			withUPOS, any bool
 		}{
 			{"ab", "NOUN", true, true}, {"ab", "VERB", true, true}, {"ab", "ADJ", false, true},
