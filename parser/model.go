@@ -22,6 +22,7 @@ import (
 
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
@@ -58,6 +59,11 @@ type Variant struct {
 	// 2015, here with a separately trained first classifier).
 	Fast       *Variant
 	FastMargin float32
+	// Beam, when not nil, is a classifier trained for beam search
+	// (parser/beam, global training) over Ext's templates and hashing:
+	// ParseWithOptions scores with it at beam widths above 1 instead of
+	// Clf. Parse never reads it.
+	Beam *linear.Model
 }
 
 // readsMorph reports whether v or its fast classifier reads lemma or FEATS
@@ -161,6 +167,11 @@ type scratch struct {
 	fsc    feature.Scratch
 	scores []float32
 	tags   tagScratch
+	// ParseWithOptions: the greedy parser's record, the beam decoder
+	// (made at the first beam parse) and its result.
+	rec  greedyRecord
+	dec  *beam.Decoder
+	beam beam.Result
 }
 
 func (m *Model) scratch() *scratch {
@@ -295,18 +306,31 @@ const MaxTransitionsPerWord = 40
 // concurrent use. Parse keeps no reference to words or to their strings
 // after it returns (the C library reuses their memory).
 func (m *Model) Parse(words []conllu.Word) error {
-	if err := CheckWords(words); err != nil {
+	v, sc, err := m.prepare(words)
+	if err != nil {
 		return err
+	}
+	defer m.pool.Put(sc)
+	m.greedy(v, len(words), sc, nil)
+	m.write(words, &sc.state)
+	return nil
+}
+
+// prepare checks words, numbers them, completes their annotation and
+// fills a scratch's word values for the classifier GoldInput chooses,
+// which it returns with the scratch (the caller puts it back in m.pool).
+func (m *Model) prepare(words []conllu.Word) (*Variant, *scratch, error) {
+	if err := CheckWords(words); err != nil {
+		return nil, nil, err
 	}
 	for i := range words {
 		words[i].ID = i + 1
 	}
 	if m.plain.Clf == nil && !HasMorphology(words) {
-		return fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
+		return nil, nil, fmt.Errorf("%w: this model has no tagger and parses only sentences given with UPOS and XPOS, LEMMA or FEATS", ErrInput)
 	}
 	morph := m.GoldInput(words)
 	sc := m.scratch()
-	defer m.pool.Put(sc)
 	v := &m.gold
 	if !morph {
 		v = &m.plain
@@ -316,8 +340,8 @@ func (m *Model) Parse(words []conllu.Word) error {
 	if !morph && sc.tags.lemmaGiven {
 		lemmas = sc.tags.lemmas
 	}
-	m.parse(v, words, sc, lemmas)
-	return nil
+	m.fill(v, words, sc, lemmas)
+	return v, sc, nil
 }
 
 // complete fills in the absent columns of words with the model's taggers
@@ -334,14 +358,21 @@ func (m *Model) complete(words []conllu.Word, sc *scratch, analyze bool) {
 	t.morph(words, &sc.tags, analyze && m.plain.readsMorph())
 }
 
-// parse parses words with v. The plain-token variant reads the analysis
-// of the words in sc.tags.an (Analyze must have run on them), and the
-// lemmas in lemmas instead of the words' when lemmas is not nil: it reads
-// predicted lemmas, as it was trained, even where the caller gave them
-// (given lemmas did not parse better than predicted ones on EWT dev;
-// given FEATS and tags did, and it reads those).
+// parse parses words with v (see fill), greedily.
 func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []string) {
-	c := m.classes
+	m.fill(v, words, sc, lemmas)
+	m.greedy(v, len(words), sc, nil)
+	m.write(words, &sc.state)
+}
+
+// fill puts the values of words that v's features read into sc.words.
+// The plain-token variant reads the analysis of the words in sc.tags.an
+// (Analyze must have run on them), and the lemmas in lemmas instead of
+// the words' when lemmas is not nil: it reads predicted lemmas, as it was
+// trained, even where the caller gave them (given lemmas did not parse
+// better than predicted ones on EWT dev; given FEATS and tags did, and it
+// reads those).
+func (m *Model) fill(v *Variant, words []conllu.Word, sc *scratch, lemmas []string) {
 	if v.Morph {
 		feature.FillWords(&sc.words, words, true)
 	} else {
@@ -352,9 +383,16 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 			}
 		}
 	}
+}
+
+// greedy derives the tree of the n words in sc.words with v into
+// sc.state, completed (Repair). When rec is not nil it notes every
+// transition taken (ParseWithOptions); the choices are the same.
+func (m *Model) greedy(v *Variant, n int, sc *scratch, rec *greedyRecord) {
+	c := m.classes
 	s := &sc.state
-	c.Sys.Init(s, len(words))
-	bound := min(c.Sys.MaxTransitions(len(words)), MaxTransitionsPerWord*len(words)+MaxTransitionsPerWord)
+	c.Sys.Init(s, n)
+	bound := min(c.Sys.MaxTransitions(n), MaxTransitionsPerWord*n+MaxTransitionsPerWord)
 	for !c.Sys.Terminal(s) && s.Steps < bound {
 		k := -1
 		if f := v.Fast; f != nil && !math.IsInf(float64(v.FastMargin), 1) {
@@ -363,10 +401,16 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 			if k, margin = c.BestTwoLegal(s, sc.scores); margin < v.FastMargin {
 				k = -1
 			}
+			if rec != nil && k >= 0 {
+				rec.note(c, v, s, sc, k, nil)
+			}
 		}
 		if k < 0 {
 			v.Clf.Scores(v.Ext.Extract(s, &sc.words, &sc.fsc), sc.scores)
 			k = c.BestLegal(s, sc.scores)
+			if rec != nil && k >= 0 {
+				rec.note(c, v, s, sc, k, sc.scores)
+			}
 		}
 		if k < 0 {
 			break // no legal transition: the arcs so far are repaired below
@@ -374,10 +418,22 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 		transition.Step(c.Sys, s, c.AttachLabel(s, c.Transition(k), sc.scores))
 	}
 	s.Repair(c.RootLabel)
+}
+
+// write writes the tree of s into the words.
+func (m *Model) write(words []conllu.Word, s *transition.State) {
+	m.writeLabels(words, s.Head, s.Label)
+}
+
+// writeLabels writes the tree of heads and label indices (1..n; a label
+// below 0 is "dep", a word attached by Repair) into the words' Head and
+// Deprel, with Deps "_", and undoes the pseudo-projective encoding.
+func (m *Model) writeLabels(words []conllu.Word, head, label []int32) {
+	c := m.classes
 	for i := range words {
 		words[i].Deps = "_" // no enhanced graph is predicted: never keep the input's
-		words[i].Head = int(s.Head[i+1])
-		if l := s.Label[i+1]; l >= 0 {
+		words[i].Head = int(head[i+1])
+		if l := label[i+1]; l >= 0 {
 			words[i].Deprel = c.Deprels[l]
 		} else {
 			words[i].Deprel = "dep"

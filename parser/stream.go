@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,6 +73,13 @@ type DocOptions struct {
 	// First numbers the sentences of pre-tokenized text: the first gets
 	// "# sent_id = First+1".
 	First int
+	// Parse is how each sentence is parsed (ParseWithOptions; the zero
+	// value: Parse). With Parse.Confidence every word parsed gets its
+	// confidence in MISC as "Confidence=0.931" (three decimals; an
+	// attribute Confidence given in MISC is replaced, the others kept).
+	// With Parse.KBest above 1, each sentence parsed is followed by its
+	// other trees of the k best (see writeKBest).
+	Parse ParseOptions
 }
 
 // DocStats counts what a document parse wrote.
@@ -139,6 +148,7 @@ type docItem struct {
 	s    *conllu.Sentence
 	fail func(error) error // the error of a sentence the parser rejects
 	raw  []byte
+	alts []ScoredTree // the k best trees after the first (DocOptions.Parse)
 }
 
 // source returns the sentences of a document one by one (io.EOF at its
@@ -146,6 +156,7 @@ type docItem struct {
 type source struct {
 	next func() (docItem, error)
 	skip bool
+	opt  ParseOptions
 }
 
 // errorComment returns the comment line that SkipOnError puts before a
@@ -173,7 +184,7 @@ func (m *Model) conlluSource(r io.Reader, name string, o DocOptions) source {
 	if skip {
 		rd.KeepLines()
 	}
-	return source{skip: skip, next: func() (docItem, error) {
+	return source{skip: skip, opt: o.Parse, next: func() (docItem, error) {
 		s, err := rd.Next()
 		if err != nil {
 			var ce *conllu.Error
@@ -204,7 +215,7 @@ func (m *Model) tokenSource(r io.Reader, name string, o DocOptions) source {
 		tr.KeepLines()
 	}
 	n := o.First
-	return source{skip: skip, next: func() (docItem, error) {
+	return source{skip: skip, opt: o.Parse, next: func() (docItem, error) {
 		s, err := tr.Next()
 		if err != nil {
 			var ce *conllu.Error
@@ -254,6 +265,9 @@ type streamJob struct {
 // (the calling goroutine, in order) and to the workers, and the writer
 // waits for each batch to be parsed.
 func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
+	if err := src.opt.Check(); err != nil {
+		return DocStats{}, err
+	}
 	read := func() *streamJob {
 		j := &streamJob{done: make(chan struct{})}
 		for len(j.items) < streamBatch {
@@ -270,11 +284,12 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 		return j
 	}
 	parse := func(j *streamJob) {
-		for i, it := range j.items {
-			if it.s == nil {
+		var r ParseResult
+		for i := range j.items {
+			if j.items[i].s == nil {
 				continue
 			}
-			if err := m.Parse(it.s.Words); err != nil {
+			if err := m.parseItem(&j.items[i], src.opt, &r); err != nil {
 				if j.errs == nil {
 					j.errs = make([]error, len(j.items))
 				}
@@ -403,7 +418,92 @@ func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) err
 		return err
 	}
 	st.Sentences++
+	if perr == nil && len(it.alts) > 0 {
+		return writeKBest(w, it.s, it.alts, 2)
+	}
 	return nil
+}
+
+// parseItem parses the sentence of it with opt: Parse for the zero
+// options; else ParseWithOptions, with the confidences put in MISC and
+// the trees after the best kept in it.alts (r is the caller's scratch).
+func (m *Model) parseItem(it *docItem, opt ParseOptions, r *ParseResult) error {
+	if opt.Default() {
+		return m.Parse(it.s.Words)
+	}
+	words := it.s.Words
+	if err := m.ParseWithOptions(words, opt, r); err != nil {
+		return err
+	}
+	for i, c := range r.Confidence {
+		words[i].Misc = setMisc(words[i].Misc, "Confidence", strconv.FormatFloat(c, 'f', 3, 64))
+	}
+	for _, t := range r.Trees[min(1, len(r.Trees)):] {
+		it.alts = append(it.alts, ScoredTree{Head: slices.Clone(t.Head), Deprel: slices.Clone(t.Deprel), Score: t.Score})
+	}
+	return nil
+}
+
+// setMisc returns the MISC value misc ("_" or "" for none) with the
+// attribute key set to value: an attribute key in misc is replaced where
+// it is, else key=value is appended after the others.
+func setMisc(misc, key, value string) string {
+	kv := key + "=" + value
+	if conllu.Absent(misc) {
+		return kv
+	}
+	parts := strings.Split(misc, "|")
+	for i, p := range parts {
+		if k, _, _ := strings.Cut(p, "="); k == key {
+			parts[i] = kv
+			return strings.Join(parts, "|")
+		}
+	}
+	return misc + "|" + kv
+}
+
+// writeKBest writes the trees of s other than its best one as CoNLL-U
+// sentences: for each tree of trees, numbered from first on, a copy of s
+// with that tree's HEAD and DEPREL, its comments followed by
+// "# kbest_rank = N" and "# kbest_score = SCORE" (ScoredTree.Score, four
+// decimals) and its sent_id, if it has one, suffixed with "-kbestN" so
+// that every sentence of the output has its own. A parsed sentence s
+// itself is written without these comments: it is rank 1.
+func writeKBest(w io.Writer, s *conllu.Sentence, trees []ScoredTree, first int) error {
+	for j, t := range trees {
+		rank := first + j
+		c := *s
+		c.Words = slices.Clone(s.Words)
+		for i := range c.Words {
+			c.Words[i].Head, c.Words[i].Deprel = t.Head[i], t.Deprel[i]
+			c.Words[i].Misc = dropMisc(c.Words[i].Misc, "Confidence")
+		}
+		c.Comments = make([]string, 0, len(s.Comments)+2)
+		for _, line := range s.Comments {
+			if k, v, ok := strings.Cut(line, "="); ok && strings.TrimSpace(strings.TrimPrefix(k, "#")) == "sent_id" {
+				line = fmt.Sprintf("%s= %s-kbest%d", k, strings.TrimSpace(v), rank)
+			}
+			c.Comments = append(c.Comments, line)
+		}
+		c.Comments = append(c.Comments, fmt.Sprintf("# kbest_rank = %d", rank), fmt.Sprintf("# kbest_score = %.4f", t.Score))
+		if err := conllu.Write(w, &c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropMisc returns misc without its attribute key ("_" when none is left).
+func dropMisc(misc, key string) string {
+	if conllu.Absent(misc) {
+		return misc
+	}
+	parts := strings.Split(misc, "|")
+	parts = slices.DeleteFunc(parts, func(p string) bool { k, _, _ := strings.Cut(p, "="); return k == key })
+	if len(parts) == 0 {
+		return "_"
+	}
+	return strings.Join(parts, "|")
 }
 
 // Stream parses a document one sentence at a time, on the goroutine that
@@ -416,6 +516,7 @@ type Stream struct {
 	buf bytes.Buffer
 	st  DocStats
 	err error
+	r   ParseResult
 }
 
 // NewStream returns a Stream over the CoNLL-U (tokens false) or
@@ -427,7 +528,7 @@ func (m *Model) NewStream(r io.Reader, name string, tokens bool, o DocOptions) *
 	if tokens {
 		src = m.tokenSource(r, name, o)
 	}
-	return &Stream{m: m, src: src}
+	return &Stream{m: m, src: src, err: src.opt.Check()}
 }
 
 // Next reads, parses and returns the next sentence as CoNLL-U (its lines
@@ -446,7 +547,7 @@ func (s *Stream) Next() ([]byte, error) {
 	if err == nil {
 		var perr error
 		if it.s != nil {
-			perr = s.m.Parse(it.s.Words)
+			perr = s.m.parseItem(&it, s.src.opt, &s.r)
 		}
 		err = writeItem(&s.buf, it, perr, s.src.skip, &s.st)
 	}

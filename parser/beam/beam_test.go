@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/transition"
@@ -19,52 +18,6 @@ func fixture(t testing.TB, name string) []*conllu.Sentence {
 		t.Fatal(err)
 	}
 	return sents
-}
-
-func bundled(t testing.TB) *parser.Model {
-	t.Helper()
-	m, err := parser.Load(testenv.ModelPath())
-	if err != nil {
-		t.Fatalf("bundled model: %v", err)
-	}
-	return m
-}
-
-// TestK1IsGreedy: with K = 1 the beam parser gives, on every sentence of
-// the EWT slice, the trees of the greedy parser with the same classifier
-// (the bundled model's gold-tag classifier without its fast one).
-func TestK1IsGreedy(t *testing.T) {
-	m := bundled(t)
-	v := m.Variant(true)
-	v.Fast = nil
-	greedy := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
-	p := FromModel(m, 1)
-	p.Confidence = true
-	var r Result
-	for k, s := range fixture(t, "en_ewt-dev-slice.conllu") {
-		want := slices.Clone(s.Words)
-		if err := greedy.ParseWith(true, want); err != nil {
-			t.Fatal(err)
-		}
-		got := slices.Clone(s.Words)
-		if err := p.Parse(got, &r); err != nil {
-			t.Fatal(err)
-		}
-		for i := range want {
-			if got[i].Head != want[i].Head || got[i].Deprel != want[i].Deprel {
-				t.Fatalf("sentence %d word %d: beam K=1 gives %d %s, greedy %d %s", k+1, i+1,
-					got[i].Head, got[i].Deprel, want[i].Head, want[i].Deprel)
-			}
-		}
-		if len(r.Trees) != 1 {
-			t.Fatalf("sentence %d: K=1 gives %d trees", k+1, len(r.Trees))
-		}
-		for d := 1; d < len(r.Confidence); d++ {
-			if c := r.Confidence[d]; !(c >= 0 && c <= 1) {
-				t.Fatalf("sentence %d word %d: confidence %v", k+1, d, c)
-			}
-		}
-	}
 }
 
 // noise is a scorer of pseudo-random scores in [0, scale), a function of

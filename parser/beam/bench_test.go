@@ -1,4 +1,4 @@
-package beam
+package beam_test
 
 import (
 	"fmt"
@@ -51,8 +51,10 @@ func BenchmarkParse(b *testing.B) {
 	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
 	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
 	for _, k := range []int{1, 2, 4, 8, 16} {
-		p := beamParser(b, m, k, false)
-		var r Result
-		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) { run(b, func(w []conllu.Word) error { return p.Parse(w, &r) }) })
+		bm, opt := beamParser(b, m, k, false)
+		var r parser.ParseResult
+		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) {
+			run(b, func(w []conllu.Word) error { return bm.ParseWithOptions(w, opt, &r) })
+		})
 	}
 }

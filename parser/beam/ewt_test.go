@@ -1,4 +1,4 @@
-package beam
+package beam_test
 
 import (
 	"encoding/gob"
@@ -13,6 +13,7 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
@@ -26,11 +27,11 @@ type scored struct {
 	right bool
 }
 
-// parseAll parses copies of sents with p and returns the CoNLL 2018 LAS,
-// the words with their confidences, and the words per second.
-func parseAll(t testing.TB, p *Parser, sents []*conllu.Sentence) (float64, []scored, float64) {
+// parseAll parses copies of sents with m and opt and returns the CoNLL
+// 2018 LAS, the words with their confidences, and the words per second.
+func parseAll(t testing.TB, m *parser.Model, opt parser.ParseOptions, sents []*conllu.Sentence) (float64, []scored, float64) {
 	t.Helper()
-	var r Result
+	var r parser.ParseResult
 	pred := make([]*conllu.Sentence, len(sents))
 	var words []scored
 	n := 0
@@ -38,7 +39,7 @@ func parseAll(t testing.TB, p *Parser, sents []*conllu.Sentence) (float64, []sco
 	for i, s := range sents {
 		c := *s
 		c.Words = slices.Clone(s.Words)
-		if err := p.Parse(c.Words, &r); err != nil {
+		if err := m.ParseWithOptions(c.Words, opt, &r); err != nil {
 			t.Fatalf("sentence %d: %v", i+1, err)
 		}
 		pred[i] = &c
@@ -47,7 +48,7 @@ func parseAll(t testing.TB, p *Parser, sents []*conllu.Sentence) (float64, []sco
 			g := s.Words[j]
 			conf := 0.0
 			if len(r.Confidence) > 0 {
-				conf = r.Confidence[j+1]
+				conf = r.Confidence[j]
 			}
 			words = append(words, scored{conf, w.Head == g.Head && eval.UniversalDeprel(w.Deprel) == eval.UniversalDeprel(g.Deprel)})
 		}
@@ -106,9 +107,7 @@ func TestConfidenceRanks(t *testing.T) {
 	m := bundled(t)
 	sents := fixture(t, "en_ewt-dev-slice.conllu")
 	for _, k := range []int{1, 8} {
-		p := FromModel(m, k)
-		p.Temperature, p.Confidence = 10, true
-		_, words, _ := parseAll(t, p, sents)
+		_, words, _ := parseAll(t, m, parser.ParseOptions{Beam: k, Confidence: true, Temperature: 10}, sents)
 		q, h := bins(words, 5), bins(words, 2)
 		t.Logf("K=%d: accuracy by confidence quintile %s", k, binsString(q))
 		if q[4] < q[0]+20 || h[1] <= h[0] {
@@ -170,16 +169,15 @@ func saveClf(t testing.TB, path string, clf *linear.Model, templates, classes []
 	}
 }
 
-// beamParser is FromModel(m, k) with the classifier of
-// $TRANSPARSE_BEAM_CLF (saveClf) when set, the temperature of
-// $TRANSPARSE_BEAM_T (default 10), and confidences if conf.
-func beamParser(t testing.TB, m *parser.Model, k int, conf bool) *Parser {
-	p := FromModel(m, k)
-	p.Confidence = conf
-	p.Temperature = float64(envInt("TRANSPARSE_BEAM_T", 10))
+// beamParser is m, or, when $TRANSPARSE_BEAM_CLF names a classifier saved
+// by saveClf, a gold-tags-only model of m's class table with that
+// classifier; and the options of width k with the temperature of
+// $TRANSPARSE_BEAM_T (default 10) and confidences if conf.
+func beamParser(t testing.TB, m *parser.Model, k int, conf bool) (*parser.Model, parser.ParseOptions) {
+	opt := parser.ParseOptions{Beam: k, Confidence: conf, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
 	path := os.Getenv("TRANSPARSE_BEAM_CLF")
 	if path == "" {
-		return p
+		return m, opt
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -190,13 +188,22 @@ func beamParser(t testing.TB, m *parser.Model, k int, conf bool) *Parser {
 	if err := gob.NewDecoder(f).Decode(&c); err != nil {
 		t.Fatal(err)
 	}
-	if p.Clf, err = linear.FromClassifier(&c); err != nil {
+	clf, err := linear.FromClassifier(&c)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Ext, err = feature.New(c.Templates); err != nil {
+	ext, err := feature.New(c.Templates)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return withClassifier(m, ext, clf), opt
+}
+
+// withClassifier is a gold-tags-only model of m's class table and
+// encoding whose gold-tag classifier is clf over ext.
+func withClassifier(m *parser.Model, ext *feature.Extractor, clf *linear.Model) *parser.Model {
+	return parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), PseudoProjective: m.PseudoProjective(),
+		Gold: parser.Variant{Morph: true, Ext: ext, Clf: clf}})
 }
 
 // TestEWTBeamGreedyModel decodes EWT dev with the bundled model's locally
@@ -211,7 +218,8 @@ func TestEWTBeamGreedyModel(t *testing.T) {
 	dev := ewt(t, "dev")
 	var las1, best float64
 	for _, k := range widths() {
-		las, words, speed := parseAll(t, beamParser(t, m, k, true), dev)
+		bm, opt := beamParser(t, m, k, true)
+		las, words, speed := parseAll(t, bm, opt, dev)
 		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
 		if k == 1 {
 			las1 = las
@@ -246,27 +254,27 @@ func TestEWTGlobal(t *testing.T) {
 		train = train[:n]
 	}
 	start := time.Now()
-	var exs []*Example
+	var exs []*beam.Example
 	for _, s := range train {
 		if len(s.Words) > 400 {
 			continue
 		}
-		if ex, err := NewExample(c, s.Words, true); err == nil {
+		if ex, err := beam.NewExample(c, s.Words, true); err == nil {
 			exs = append(exs, ex)
 		}
 	}
-	upd := MaxViolation
+	upd := beam.MaxViolation
 	if os.Getenv("TRANSPARSE_BEAM_UPDATE") == "early" {
-		upd = EarlyUpdate
+		upd = beam.EarlyUpdate
 	}
 	t.Logf("K=%d %v: %d training examples of %d sentences", k, upd, len(exs), len(train))
 	var first float64
 	var bestWords []scored
-	opt := TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
+	opt := beam.TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
 		Freeze: linear.FreezeOptions{MinUpdates: envInt("TRANSPARSE_BEAM_MIN_UPDATES", 1), KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
 	opt.Dev = func(clf *linear.Model) float64 {
-		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
-		las, words, speed := parseAll(t, p, dev)
+		popt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		las, words, speed := parseAll(t, withClassifier(m, ext, clf), popt, dev)
 		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
 		if first == 0 {
 			first = las
@@ -283,7 +291,7 @@ func TestEWTGlobal(t *testing.T) {
 		}
 		t.Logf("epoch %2d: gold reached %.1f%%, dev LAS %.2f%s [%.0f s]", epoch, 100*reached, las, mark, time.Since(start).Seconds())
 	}
-	clf, _ := Train(c, ext, exs, opt)
+	clf, _ := beam.Train(c, ext, exs, opt)
 	if path := os.Getenv("TRANSPARSE_BEAM_SAVE"); path != "" {
 		saveClf(t, path, clf, ext.Templates(), c.Names())
 	}
@@ -292,9 +300,10 @@ func TestEWTGlobal(t *testing.T) {
 		if kk < 1 {
 			continue
 		}
-		p := &Parser{Classes: c, Ext: ext, Clf: clf, K: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10)), PseudoProjective: m.PseudoProjective()}
-		las, _, speed := parseAll(t, p, dev)
-		tl, _, _ := parseAll(t, p, ewt(t, "test"))
+		p := withClassifier(m, ext, clf)
+		popt := parser.ParseOptions{Beam: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		las, _, speed := parseAll(t, p, popt, dev)
+		tl, _, _ := parseAll(t, p, popt, ewt(t, "test"))
 		t.Logf("trained K=%d, decoded K=%d: dev LAS %.2f, test LAS %.2f, %.0f words/s", k, kk, las, tl, speed)
 	}
 	if bestLAS <= first && opt.Epochs > 1 {

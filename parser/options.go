@@ -1,0 +1,299 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/transparse/transparse/parser/beam"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/transition"
+)
+
+// MaxBeam is the largest beam width ParseOptions.Beam accepts: a beam
+// costs about K times the greedy parser's time and memory per sentence.
+const MaxBeam = 64
+
+// ErrOptions is wrapped by every error about a ParseOptions value (a
+// negative or too large width, more trees asked than the beam holds).
+// Test with errors.Is.
+var ErrOptions = errors.New("invalid parse options")
+
+// ParseOptions choose how ParseWithOptions parses a sentence. The zero
+// value is the greedy parser of Parse, without confidences or trees.
+type ParseOptions struct {
+	// Beam is the beam width K, 0 to MaxBeam. 0 and 1 are the greedy
+	// parser of Parse (the same trees, fast classifier included); K > 1
+	// is beam search (parser/beam, docs/beam-search.md) with the
+	// classifier Parse would choose (GoldInput) without its fast one, or
+	// the variant's classifier trained for the beam (Variant.Beam) when
+	// the model has one.
+	Beam int
+	// KBest asks for up to KBest trees in ParseResult.Trees, 0 to
+	// max(Beam, 1): the distinct trees of the final beam, best first.
+	KBest int
+	// Confidence asks for ParseResult.Confidence.
+	Confidence bool
+	// Temperature turns scores into the weights of the confidences (see
+	// ParseResult.Confidence), in score units of the classifier; 0 means
+	// beam.DefaultTemperature. It must not be negative.
+	Temperature float64
+}
+
+// Check returns an error wrapping ErrOptions for options that
+// ParseWithOptions refuses, naming the field.
+func (o ParseOptions) Check() error {
+	switch {
+	case o.Beam < 0 || o.Beam > MaxBeam:
+		return fmt.Errorf("%w: beam width %d: want 1 to %d (0 means 1)", ErrOptions, o.Beam, MaxBeam)
+	case o.KBest < 0 || o.KBest > max(o.Beam, 1):
+		return fmt.Errorf("%w: kbest %d: want 0 to the beam width %d (the trees come from the final beam)", ErrOptions, o.KBest, max(o.Beam, 1))
+	case !(o.Temperature >= 0) || math.IsInf(o.Temperature, 1):
+		return fmt.Errorf("%w: temperature %v: want a positive number (0 means the default)", ErrOptions, o.Temperature)
+	}
+	return nil
+}
+
+// ParseResult is what ParseWithOptions gives besides the tree it writes
+// into the words. Its slices belong to the ParseResult and are reused by
+// the next call into it: copy what must outlive that call.
+type ParseResult struct {
+	// Confidence[i] is the confidence in the head and deprel of word i
+	// (0-based, as the words) when ParseOptions.Confidence asks for it,
+	// else nil: a number in [0, 1], the product of the share of the final
+	// beam's mass that agrees with the best tree on the word's arc (1 for
+	// the greedy parser) and the probability of the transition that built
+	// the arc among the legal ones of its configuration (exp-normalised
+	// scores of the classifier that decides without a fast classifier;
+	// 0 for an arc made by a fallback rather than by a labeled arc move).
+	// It ranks arcs — higher-confidence arcs are more often right — and
+	// is not a calibrated probability (beam.Result.Confidence).
+	Confidence []float64
+	// Trees are up to ParseOptions.KBest distinct trees, best first
+	// (nil when KBest is 0); Trees[0] is the tree written into the words.
+	Trees []ScoredTree
+
+	conf    []float64 // storage of Confidence
+	trees   []ScoredTree
+	heads   [][]int // storage of the trees
+	deprels [][]string
+}
+
+// ScoredTree is one tree of ParseResult.Trees over the n words of the
+// sentence: Head[i] is the 1-based head of word i (0: the root) and
+// Deprel[i] its deprel, pseudo-projective encoding undone; Score is the
+// sum of the scores of its transitions (of its best derivation in the
+// beam), in score units of the classifier: higher is better, comparable
+// between the trees of one sentence only.
+type ScoredTree struct {
+	Head   []int
+	Deprel []string
+	Score  float64
+}
+
+// Default reports whether o asks for nothing but Parse's greedy tree.
+func (o ParseOptions) Default() bool {
+	return o.Beam <= 1 && o.KBest == 0 && !o.Confidence
+}
+
+// ParseWithOptions is Parse with options: it completes the words' annotation
+// and chooses the classifier exactly as Parse does, then parses with the
+// beam width of opt, writes the best tree into the words and fills r (nil
+// is allowed when opt asks for neither confidences nor trees). With the
+// zero ParseOptions it is Parse. Errors wrap ErrInput (the words, as
+// Parse) or ErrOptions (opt, checked first). Safe for concurrent use; r
+// must not be shared between goroutines.
+func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *ParseResult) error {
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	if r == nil && (opt.Confidence || opt.KBest > 0) {
+		return fmt.Errorf("%w: confidences or trees asked without a result to put them in", ErrOptions)
+	}
+	if opt.Default() {
+		if r != nil {
+			r.Confidence, r.Trees = nil, nil
+		}
+		return m.Parse(words)
+	}
+	v, sc, err := m.prepare(words)
+	if err != nil {
+		return err
+	}
+	defer m.pool.Put(sc)
+	t := opt.Temperature
+	if t == 0 {
+		t = beam.DefaultTemperature
+	}
+	if opt.Beam <= 1 {
+		rec := &sc.rec
+		rec.reset(m.classes.Len(), len(words), t)
+		m.greedy(v, len(words), sc, rec)
+		m.write(words, &sc.state)
+		r.fillGreedy(words, rec, opt)
+		return nil
+	}
+	d := sc.dec
+	if d == nil {
+		d = beam.NewDecoder(m.classes, v.Ext, opt.Beam)
+		sc.dec = d
+	}
+	d.Ext, d.K, d.Confidence, d.Temperature = v.Ext, opt.Beam, opt.Confidence, t
+	var clf beam.Scorer = v.Clf
+	if v.Beam != nil {
+		clf = v.Beam
+	}
+	d.Decode(&sc.words, len(words), clf, &sc.beam)
+	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
+	r.fillBeam(m, words, &sc.beam, opt)
+	return nil
+}
+
+// greedyRecord collects, along a greedy derivation, what ParseWithOptions
+// reports: the probability of each word's arc and the derivation's score,
+// under the classifier that decides without a fast classifier.
+type greedyRecord struct {
+	t      float64
+	scores []float32
+	legal  []bool
+	prob   []float64 // per word 1..n
+	score  float64
+}
+
+func (rec *greedyRecord) reset(classes, n int, t float64) {
+	if len(rec.scores) != classes {
+		rec.scores = make([]float32, classes)
+		rec.legal = make([]bool, classes)
+	}
+	rec.prob = fill(rec.prob, n+1, 0)
+	rec.score = 0
+	rec.t = t
+}
+
+// note records class k taken in state s (before the step) with the scores
+// of v's classifier (scores, or, when the fast classifier decided and
+// scores is nil, scored here).
+func (rec *greedyRecord) note(c *transition.Classes, v *Variant, s *transition.State, sc *scratch, k int, scores []float32) {
+	if scores == nil {
+		scores = rec.scores
+		v.Clf.Scores(v.Ext.Extract(s, &sc.words, &sc.fsc), scores)
+	}
+	rec.score += float64(scores[k])
+	t := c.Transition(k)
+	if !t.Move.Labeled() {
+		return
+	}
+	_, dep := c.Sys.Arc(s, t.Move)
+	if dep <= 0 {
+		return
+	}
+	c.Legal(s, rec.legal)
+	best := math.Inf(-1)
+	for j, ok := range rec.legal {
+		if ok && float64(scores[j]) > best {
+			best = float64(scores[j])
+		}
+	}
+	sum := 0.0
+	for j, ok := range rec.legal {
+		if ok && scores[j] == scores[j] {
+			sum += math.Exp((float64(scores[j]) - best) / rec.t)
+		}
+	}
+	rec.prob[dep] = math.Exp((float64(scores[k])-best)/rec.t) / sum
+}
+
+func fill[T any](b []T, n int, v T) []T {
+	if cap(b) < n {
+		b = make([]T, n)
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = v
+	}
+	return b
+}
+
+// fillGreedy fills r after a greedy parse recorded in rec.
+func (r *ParseResult) fillGreedy(words []conllu.Word, rec *greedyRecord, opt ParseOptions) {
+	r.Confidence, r.Trees = nil, r.trees[:0]
+	if opt.Confidence {
+		r.Confidence = r.confidence(len(words))
+		copy(r.Confidence, rec.prob[1:])
+	}
+	if opt.KBest > 0 {
+		h, l := r.tree(0, len(words))
+		for i := range words {
+			h[i], l[i] = words[i].Head, words[i].Deprel
+		}
+		r.Trees = append(r.Trees, ScoredTree{Head: h, Deprel: l, Score: rec.score})
+	}
+	r.trees = r.Trees
+	if len(r.Trees) == 0 {
+		r.Trees = nil
+	}
+}
+
+// fillBeam fills r from the beam's result b (the best tree already
+// written into words).
+func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, opt ParseOptions) {
+	r.Confidence, r.Trees = nil, r.trees[:0]
+	n := len(words)
+	if opt.Confidence {
+		r.Confidence = r.confidence(n)
+		copy(r.Confidence, b.Confidence[1:])
+	}
+	for j := 0; j < len(b.Trees) && j < opt.KBest; j++ {
+		h, l := r.tree(j, n)
+		t := &b.Trees[j]
+		for i := range n {
+			h[i] = int(t.Head[i+1])
+			if x := t.Label[i+1]; x >= 0 {
+				l[i] = m.classes.Deprels[x]
+			} else {
+				l[i] = "dep"
+			}
+		}
+		if m.pproj != pseudoproj.Baseline {
+			h, l = deprojectivized(h, l, m.pproj)
+		}
+		r.Trees = append(r.Trees, ScoredTree{Head: h, Deprel: l, Score: t.Score})
+	}
+	r.trees = r.Trees
+	if len(r.Trees) == 0 {
+		r.Trees = nil
+	}
+}
+
+func (r *ParseResult) confidence(n int) []float64 {
+	r.conf = fill(r.conf, n, 0)
+	return r.conf
+}
+
+// tree returns the storage of tree j for n words.
+func (r *ParseResult) tree(j, n int) ([]int, []string) {
+	for len(r.heads) <= j {
+		r.heads = append(r.heads, nil)
+		r.deprels = append(r.deprels, nil)
+	}
+	r.heads[j] = fill(r.heads[j], n, 0)
+	r.deprels[j] = fill(r.deprels[j], n, "")
+	return r.heads[j], r.deprels[j]
+}
+
+// deprojectivized undoes enc on the tree (head, deprel) of n words, in place.
+func deprojectivized(head []int, deprel []string, enc pseudoproj.Encoding) ([]int, []string) {
+	n := len(head)
+	h := make([]int32, n+1)
+	l := make([]string, n+1)
+	h[0] = transition.None
+	for i := range n {
+		h[i+1], l[i+1] = int32(head[i]), deprel[i]
+	}
+	h, l = pseudoproj.Deprojectivize(h, l, enc)
+	for i := range n {
+		head[i], deprel[i] = int(h[i+1]), l[i+1]
+	}
+	return head, deprel
+}

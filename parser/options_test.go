@@ -1,0 +1,245 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/tree"
+)
+
+// fixtureSentences returns the sentences of every committed UD fixture,
+// each once as given (gold tags) and once with its tags blanked (plain
+// tokens).
+func fixtureSentences(t *testing.T) (gold, plain [][]conllu.Word) {
+	t.Helper()
+	for _, name := range []string{"en_ewt-dev-slice.conllu", "en_ewt-dev-40.conllu", "en_ewt-train-150.conllu"} {
+		sents, err := conllu.ReadFile(testenv.Fixture(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sents {
+			gold = append(gold, slices.Clone(s.Words))
+			s.StripTags()
+			plain = append(plain, slices.Clone(s.Words))
+		}
+	}
+	return gold, plain
+}
+
+// TestOptionsK1IsParse: at K = 1 (and 0), with confidences and the one
+// best tree asked or not, ParseWithOptions writes into the words exactly
+// what Parse writes, every column, with gold tags and from plain tokens;
+// Trees[0] is that tree and the confidences are in [0, 1].
+func TestOptionsK1IsParse(t *testing.T) {
+	m := testModel(t)
+	gold, plain := fixtureSentences(t)
+	var r ParseResult
+	for _, opt := range []ParseOptions{{}, {Beam: 1}, {Beam: 1, Confidence: true, KBest: 1}, {Confidence: true}} {
+		for k, s := range append(gold, plain...) {
+			want := slices.Clone(s)
+			if err := m.Parse(want); err != nil {
+				t.Fatal(err)
+			}
+			got := slices.Clone(s)
+			if err := m.ParseWithOptions(got, opt, &r); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%+v: sentence %d: ParseWithOptions gives %v, Parse %v", opt, k, got, want)
+			}
+			if (r.Confidence != nil) != opt.Confidence || len(r.Trees) != opt.KBest {
+				t.Fatalf("%+v: sentence %d: %d confidences, %d trees", opt, k, len(r.Confidence), len(r.Trees))
+			}
+			checkOptionsResult(t, got, &r, opt)
+		}
+	}
+}
+
+// checkOptionsResult checks r for the parsed words: one confidence in
+// [0, 1] per word when asked, distinct trees best first, Trees[0] the
+// words' tree, every tree a tree.
+func checkOptionsResult(t *testing.T, words []conllu.Word, r *ParseResult, opt ParseOptions) {
+	t.Helper()
+	if opt.Confidence && len(r.Confidence) != len(words) {
+		t.Fatalf("%d confidences for %d words", len(r.Confidence), len(words))
+	}
+	for i, c := range r.Confidence {
+		if !(c >= 0 && c <= 1) {
+			t.Fatalf("word %d: confidence %v", i+1, c)
+		}
+	}
+	if opt.KBest > 0 && len(r.Trees) == 0 || len(r.Trees) > opt.KBest {
+		t.Fatalf("%d trees for KBest %d", len(r.Trees), opt.KBest)
+	}
+	for j, tr := range r.Trees {
+		if len(tr.Head) != len(words) || len(tr.Deprel) != len(words) {
+			t.Fatalf("tree %d has %d heads, %d deprels for %d words", j, len(tr.Head), len(tr.Deprel), len(words))
+		}
+		h := []int32{-1}
+		for i := range words {
+			h = append(h, int32(tr.Head[i]))
+			if tr.Deprel[i] == "" {
+				t.Fatalf("tree %d word %d: no deprel", j, i+1)
+			}
+			if j == 0 && (tr.Head[i] != words[i].Head || tr.Deprel[i] != words[i].Deprel) {
+				t.Fatalf("word %d: Trees[0] has %d %s, the words %d %s", i+1, tr.Head[i], tr.Deprel[i], words[i].Head, words[i].Deprel)
+			}
+		}
+		if err := tree.Check(h); err != nil {
+			t.Fatalf("tree %d: %v", j, err)
+		}
+		if j > 0 && tr.Score > r.Trees[j-1].Score {
+			t.Fatalf("tree %d scores %v above tree %d's %v", j, tr.Score, j-1, r.Trees[j-1].Score)
+		}
+		for i := range j {
+			if slices.Equal(tr.Head, r.Trees[i].Head) && slices.Equal(tr.Deprel, r.Trees[i].Deprel) {
+				t.Fatalf("trees %d and %d are the same", i, j)
+			}
+		}
+	}
+}
+
+// TestOptionsBeamTrees: with a beam (K = 4 and 8), every sentence of the
+// committed fixtures, with gold tags and from plain tokens, gets a
+// well-formed tree, its k best trees and confidences; the columns other
+// than HEAD and DEPREL are those Parse gives (the same completion of the
+// annotation), and K = 8 gets up to 8 distinct trees.
+func TestOptionsBeamTrees(t *testing.T) {
+	m := testModel(t)
+	gold, plain := fixtureSentences(t)
+	var r ParseResult
+	for _, k := range []int{4, 8} {
+		opt := ParseOptions{Beam: k, KBest: k, Confidence: true}
+		more := 0
+		for n, s := range append(gold, plain...) {
+			want := slices.Clone(s)
+			if err := m.Parse(want); err != nil {
+				t.Fatal(err)
+			}
+			got := slices.Clone(s)
+			if err := m.ParseWithOptions(got, opt, &r); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkTree(got); err != nil {
+				t.Fatalf("K=%d sentence %d: %v", k, n, err)
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				g.Head, g.Deprel, w.Head, w.Deprel = 0, "", 0, ""
+				if g != w {
+					t.Fatalf("K=%d sentence %d word %d: %+v, Parse gives %+v", k, n, i+1, got[i], want[i])
+				}
+			}
+			checkOptionsResult(t, got, &r, opt)
+			if len(r.Trees) > 1 {
+				more++
+			}
+		}
+		if more == 0 {
+			t.Fatalf("K=%d: no sentence has more than one tree", k)
+		}
+	}
+}
+
+// TestOptionsErrors: bad options are refused with ErrOptions before the
+// words are looked at, and nothing is written into them.
+func TestOptionsErrors(t *testing.T) {
+	m := testModel(t)
+	var r ParseResult
+	for _, opt := range []ParseOptions{{Beam: -1}, {Beam: MaxBeam + 1}, {Beam: 4, KBest: 5}, {KBest: 2}, {KBest: -1}, {Temperature: -1}} {
+		words := []conllu.Word{{Form: "Hello"}}
+		err := m.ParseWithOptions(words, opt, &r)
+		if !errors.Is(err, ErrOptions) {
+			t.Fatalf("%+v: got %v, want ErrOptions", opt, err)
+		}
+		if words[0].Head != 0 || words[0].Deprel != "" {
+			t.Fatalf("%+v: the words were parsed", opt)
+		}
+	}
+	if err := m.ParseWithOptions([]conllu.Word{{Form: "Hello"}}, ParseOptions{Beam: 2, Confidence: true}, nil); !errors.Is(err, ErrOptions) {
+		t.Fatalf("confidences without a result: got %v", err)
+	}
+	if err := m.ParseWithOptions(nil, ParseOptions{Beam: 2}, &r); !errors.Is(err, ErrInput) {
+		t.Fatalf("empty sentence: got %v, want ErrInput", err)
+	}
+}
+
+// TestDocConfidenceAndKBest: a document parsed with confidences and the
+// k best trees has every word of every best tree with a Confidence in
+// MISC (other attributes kept), equal to ParseWithOptions's; each best
+// tree is followed by its other trees, ranked, with their own sent_id.
+func TestDocConfidenceAndKBest(t *testing.T) {
+	m := testModel(t)
+	path := testenv.Fixture(t, "en_ewt-dev-40.conllu")
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := conllu.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ParseOptions{Beam: 4, KBest: 3, Confidence: true}
+	var out bytes.Buffer
+	if _, err := m.ParseCoNLLUDoc(bytes.NewReader(in), &out, "in", DocOptions{Parse: opt, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := conllu.ReadAll(bytes.NewReader(out.Bytes()), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	var r ParseResult
+	k := 0
+	for _, g := range gold {
+		words := slices.Clone(g.Words)
+		if err := m.ParseWithOptions(words, opt, &r); err != nil {
+			t.Fatal(err)
+		}
+		for j := range r.Trees {
+			s := got[k]
+			k++
+			if id := s.SentID(); ids[id] {
+				t.Fatalf("sent_id %s twice", id)
+			} else {
+				ids[id] = true
+			}
+			for i, w := range s.Words {
+				if w.Head != r.Trees[j].Head[i] || w.Deprel != r.Trees[j].Deprel[i] {
+					t.Fatalf("sentence %s tree %d word %d: %d %s, want %d %s", g.SentID(), j+1, i+1, w.Head, w.Deprel, r.Trees[j].Head[i], r.Trees[j].Deprel[i])
+				}
+				conf := fmt.Sprintf("Confidence=%.3f", r.Confidence[i])
+				has := slices.Contains(strings.Split(w.Misc, "|"), conf)
+				if has != (j == 0) {
+					t.Fatalf("sentence %s tree %d word %d: MISC %q (%s)", g.SentID(), j+1, i+1, w.Misc, conf)
+				}
+				if gm := g.Words[i].Misc; gm != "_" && !strings.Contains(w.Misc, gm) {
+					t.Fatalf("sentence %s word %d: MISC %q lost %q", g.SentID(), i+1, w.Misc, gm)
+				}
+			}
+		}
+	}
+	if k != len(got) {
+		t.Fatalf("%d sentences written, want %d", len(got), k)
+	}
+	if _, err := m.ParseCoNLLUDoc(bytes.NewReader(in), io.Discard, "in", DocOptions{Parse: ParseOptions{Beam: -2}}); !errors.Is(err, ErrOptions) {
+		t.Fatalf("bad options: got %v", err)
+	}
+}
+
+func TestSetMisc(t *testing.T) {
+	for _, c := range [][2]string{{"_", "Confidence=1"}, {"", "Confidence=1"}, {"SpaceAfter=No", "SpaceAfter=No|Confidence=1"},
+		{"Confidence=0.5|SpaceAfter=No", "Confidence=1|SpaceAfter=No"}} {
+		if got := setMisc(c[0], "Confidence", "1"); got != c[1] {
+			t.Errorf("setMisc(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
