@@ -184,7 +184,41 @@ func modelStrings(h C.uintptr_t, which C.int, outName string, out ***C.char, n *
 func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result, msg **C.char) (rc C.int) {
 	const fn = "tp_parse"
 	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parse(h, forms, n, tags, out), C.TP_ERR_INTERNAL)
+	return finish(fn, msg, parse(h, forms, n, tags, nil, out), C.TP_ERR_INTERNAL)
+}
+
+//export tpgo_parse_with
+func tpgo_parse_with(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_with"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parse(h, forms, n, tags, opts, out), C.TP_ERR_INTERNAL)
+}
+
+// maxOptionsSize bounds tp_parse_options.size: the bytes past the members
+// this library knows are read (they must be 0).
+const maxOptionsSize = 4096
+
+// parseOptions translates the caller's options (nil: the zero options)
+// and checks them (parser.ParseOptions.Check).
+func parseOptions(o *C.tp_parse_options) (parser.ParseOptions, error) {
+	if o == nil {
+		return parser.ParseOptions{}, nil
+	}
+	const known = C.sizeof_tp_parse_options
+	size := uint64(o.size)
+	if size < known {
+		return parser.ParseOptions{}, argErr("options->size is %d, less than sizeof(tp_parse_options) (%d): set it with TP_PARSE_OPTIONS_INIT", size, known)
+	}
+	if size > maxOptionsSize {
+		return parser.ParseOptions{}, argErr("options->size is %d, more than %d", size, maxOptionsSize)
+	}
+	for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
+		if b != 0 {
+			return parser.ParseOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
+		}
+	}
+	opt := parser.ParseOptions{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
+	return opt, opt.Check()
 }
 
 // callScratch is the Go memory of one tp_parse call: the words handed to
@@ -204,6 +238,7 @@ type callScratch struct {
 	// FEATS (nil when not in the model's tables), resultCols per word:
 	// buildResult looks each up once.
 	interned []*C.char
+	res      parser.ParseResult // of tp_parse_with
 }
 
 var callScratches freelist.List[callScratch] // kept across GCs
@@ -216,7 +251,7 @@ const maxBatchWords = C.TP_MAX_BATCH_WORDS
 // to callScratches (a tp_parse call needs at most parser.MaxWords).
 const keepWords = 4 * parser.MaxWords
 
-func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
+func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result) error {
 	// Cheap argument checks first, in argument order; the handle is looked
 	// up last so that the lock is held only around the parse.
 	if h == 0 {
@@ -234,8 +269,12 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 	if uint64(n) > parser.MaxWords {
 		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
 	}
+	opt, err := parseOptions(opts)
+	if err != nil {
+		return err
+	}
 	one := [2]C.size_t{0, n}
-	return parseSentences(h, forms, tags, one[:], nil, out)
+	return parseSentences(h, forms, tags, one[:], nil, opt, out)
 }
 
 // parseSentences reads the words of forms and tags (offs[len(offs)-1] of
@@ -243,8 +282,10 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.t
 // sentence k = words offs[k] to offs[k+1]-1 (numbered from 1) with the
 // model of h and stores one result for all of them in *out. For a batch
 // (where not nil), the error of a sentence the parser refuses names it.
+// The options opt apply to a single sentence (the extra members of its
+// result).
 func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.size_t, where func(int) string,
-	out **C.tp_result) error {
+	opt parser.ParseOptions, out **C.tp_result) error {
 	sc := callScratches.Get()
 	if sc == nil {
 		sc = new(callScratch)
@@ -273,15 +314,23 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 		return err
 	}
 	defer e.mu.RUnlock()
-	for k := range n {
-		if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
-			if where != nil { // a batch: name the sentence
-				return fmt.Errorf("sentence %d: %w", k, err)
-			}
+	var res *parser.ParseResult
+	if n == 1 && !opt.Default() {
+		res = &sc.res
+		if err := e.model.ParseWithOptions(words, opt, res); err != nil {
 			return err
 		}
+	} else {
+		for k := range n {
+			if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
+				if where != nil { // a batch: name the sentence
+					return fmt.Errorf("sentence %d: %w", k, err)
+				}
+				return err
+			}
+		}
 	}
-	r, err := sc.buildResult(e, words)
+	r, err := sc.buildResult(e, words, res)
 	if err != nil {
 		return err
 	}
@@ -402,7 +451,7 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 		k-- // the last sentence starting at or before i
 		return fmt.Sprintf(" (sentence %d, word %d)", k, i-int(offs[k])+1)
 	}
-	return parseSentences(h, forms, tags, offs, where, out)
+	return parseSentences(h, forms, tags, offs, where, parser.ParseOptions{}, out)
 }
 
 // goToken copies the C string p (a word form or tag) into sc.text, reading
@@ -454,14 +503,23 @@ const resultCols = 5
 // buildResult allocates a tp_result as one malloc'd block, laid out as
 //
 //	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | char *xpos[n]
-//	          | char *lemma[n] | char *feats[n] | strings
+//	          | char *lemma[n] | char *feats[n] | double confidence[n or 0]
+//	          | double tree_scores[t] | char *tree_deprels[t*n]
+//	          | int32 tree_heads[t*n] | strings
 //
+// with the confidences and the t trees of res (nil: none; tp_parse_with),
 // where strings holds the labels and tags that are not in the model's
 // string tables (for example a UPOS tag the caller gave that the tagger
 // does not know) and every LEMMA and FEATS other than "_" (the model has no
 // table of those). tp_result_free is free(3).
-func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_result, error) {
+func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, res *parser.ParseResult) (*C.tp_result, error) {
 	n := uintptr(len(words))
+	var conf []float64
+	var trees []parser.ScoredTree
+	if res != nil {
+		conf, trees = res.Confidence, res.Trees
+	}
+	nt := uintptr(len(trees))
 	const pz = unsafe.Sizeof((*C.char)(nil))
 	align := func(x uintptr) uintptr { return (x + 7) &^ 7 }
 
@@ -489,13 +547,25 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_re
 			in[resultCols*i+k] = cs
 		}
 	}
+	// The trees' deprels: interned, or copied with the strings.
+	for _, t := range trees {
+		for _, d := range t.Deprel {
+			if e.deprels.index[d] == nil {
+				extra += uintptr(len(d)) + 1
+			}
+		}
+	}
 	headsOff := align(unsafe.Sizeof(C.tp_result{}))
 	deprelsOff := align(headsOff + 4*n)
 	uposOff := deprelsOff + pz*n
 	xposOff := uposOff + pz*n
 	lemmaOff := xposOff + pz*n
 	featsOff := lemmaOff + pz*n
-	strOff := featsOff + pz*n
+	confOff := featsOff + pz*n
+	scoresOff := confOff + 8*uintptr(len(conf))
+	treeDeprelsOff := scoresOff + 8*nt
+	treeHeadsOff := treeDeprelsOff + pz*nt*n
+	strOff := treeHeadsOff + 4*nt*n
 	block := C.tp__alloc(C.size_t(strOff + extra))
 	if block == nil {
 		return nil, errNoMem
@@ -529,6 +599,30 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word) (*C.tp_re
 		feats[i] = intern(in[4], w.Feats)
 	}
 	r := (*C.tp_result)(block)
+	*r = C.tp_result{}
+	if len(conf) > 0 {
+		c := unsafe.Slice((*C.double)(unsafe.Add(block, confOff)), n)
+		for i, x := range conf {
+			c[i] = C.double(x)
+		}
+		r.confidence = &c[0]
+	}
+	if nt > 0 {
+		scores := unsafe.Slice((*C.double)(unsafe.Add(block, scoresOff)), nt)
+		th := unsafe.Slice((*C.int32_t)(unsafe.Add(block, treeHeadsOff)), nt*n)
+		td := unsafe.Slice((**C.char)(unsafe.Add(block, treeDeprelsOff)), nt*n)
+		for j, t := range trees {
+			scores[j] = C.double(t.Score)
+			for i := range t.Head {
+				th[uintptr(j)*n+uintptr(i)] = C.int32_t(t.Head[i])
+				td[uintptr(j)*n+uintptr(i)] = intern(e.deprels.index[t.Deprel[i]], t.Deprel[i])
+			}
+		}
+		r.n_trees = C.size_t(nt)
+		r.tree_scores = &scores[0]
+		r.tree_heads = &th[0]
+		r.tree_deprels = &td[0]
+	}
 	r.n_words = C.size_t(n)
 	r.heads = &heads[0]
 	r.deprels = &deprels[0]
@@ -551,6 +645,44 @@ func tpgo_parse_conllu(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, ou
 func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {
 	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
 		return m.ParseCoNLLU(r, w, "text")
+	})
+}
+
+//export tpgo_parse_conllu_with
+func tpgo_parse_conllu_with(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_conllu_with"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parseTextWith(h, text, n, opts, out, outLen, false), C.TP_ERR_INPUT)
+}
+
+//export tpgo_parse_tokens_with
+func tpgo_parse_tokens_with(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
+	const fn = "tp_parse_tokens_with"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, parseTextWith(h, text, n, opts, out, outLen, true), C.TP_ERR_INPUT)
+}
+
+// parseTextWith is parseText of CoNLL-U (tokens false) or pre-tokenized
+// text with the caller's parse options.
+func parseTextWith(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, tokens bool) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if text == nil {
+		return argErr("text is NULL")
+	}
+	opt, err := parseOptions(opts)
+	if err != nil {
+		return err
+	}
+	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
+		o := parser.DocOptions{Parse: opt}
+		if tokens {
+			_, err := m.ParseTokensDoc(r, w, "text", o)
+			return err
+		}
+		_, err := m.ParseCoNLLUDoc(r, w, "text", o)
+		return err
 	})
 }
 

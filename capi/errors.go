@@ -53,6 +53,8 @@ func classify(err error, def C.int) C.int {
 		return ae.code
 	case errors.Is(err, parser.ErrInput):
 		return C.TP_ERR_INPUT
+	case errors.Is(err, parser.ErrOptions):
+		return C.TP_ERR_ARGUMENT
 	case errors.Is(err, modelfmt.ErrNewerVersion):
 		return C.TP_ERR_MODEL_VERSION
 	case errors.Is(err, modelfmt.ErrNotModel), errors.Is(err, modelfmt.ErrCorrupt):

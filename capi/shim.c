@@ -212,6 +212,21 @@ int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,
     return tp__finish(rc, msg, err);
 }
 
+int tp_parse_with(const tp_model *model, const char *const *forms,
+                  size_t n_words, const tp_tags *tags,
+                  const tp_parse_options *options, tp_result **result,
+                  tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_with", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_with((uintptr_t)model, (char **)forms, n_words,
+                             (tp_tags *)tags, (tp_parse_options *)options,
+                             result, &msg);
+    return tp__finish(rc, msg, err);
+}
+
 int tp_parse_batch(const tp_model *model, const char *const *forms,
                    const size_t *offsets, size_t n_sentences,
                    const tp_tags *tags, tp_result **result, tp_error **err) {
@@ -251,6 +266,38 @@ int tp_parse_tokens(const tp_model *model, const char *text, size_t len,
     char *msg = NULL;
     int rc = tpgo_parse_tokens((uintptr_t)model, (char *)text, len, out_text,
                                out_len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_parse_conllu_with(const tp_model *model, const char *text, size_t len,
+                         const tp_parse_options *options, char **out_text,
+                         size_t *out_len, tp_error **err) {
+    if (out_text != NULL)
+        *out_text = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_conllu_with", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_conllu_with((uintptr_t)model, (char *)text, len,
+                                    (tp_parse_options *)options, out_text,
+                                    out_len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_parse_tokens_with(const tp_model *model, const char *text, size_t len,
+                         const tp_parse_options *options, char **out_text,
+                         size_t *out_len, tp_error **err) {
+    if (out_text != NULL)
+        *out_text = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_parse_tokens_with", err);
+    char *msg = NULL;
+    int rc = tpgo_parse_tokens_with((uintptr_t)model, (char *)text, len,
+                                    (tp_parse_options *)options, out_text,
+                                    out_len, &msg);
     return tp__finish(rc, msg, err);
 }
 

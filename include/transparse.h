@@ -479,6 +479,13 @@ typedef struct tp_result {
     const char *const *xpos;
     const char *const *lemma;
     const char *const *feats;
+    /* Appended after feats (see tp_parse_with); NULL and 0 in the results
+     * of tp_parse and tp_parse_batch, and unless asked for. */
+    const double *confidence;
+    size_t n_trees;
+    const int32_t *tree_heads;
+    const char *const *tree_deprels;
+    const double *tree_scores;
 } tp_result;
 
 /*
@@ -564,6 +571,93 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
                           const tp_tags *tags, tp_result **result,
                           tp_error **err);
 
+/* Largest beam width of tp_parse_options.beam. */
+#define TP_MAX_BEAM 64
+
+/*
+ * tp_parse_options choose how tp_parse_with, tp_parse_conllu_with and
+ * tp_parse_tokens_with parse. A NULL options pointer, or all members 0
+ * but size, is the greedy parser of tp_parse: the same trees, nothing
+ * more. Initialise with TP_PARSE_OPTIONS_INIT (or set size to
+ * sizeof(tp_parse_options) and the rest to 0), then set what you need:
+ *
+ *     tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+ *     o.beam = 8;
+ *     o.confidence = 1;
+ *
+ *   size         sizeof(tp_parse_options) as the caller compiled it:
+ *                future versions append members, and a library reads
+ *                only the members that size covers (members it does not
+ *                know must be 0). Less than the first version's size is
+ *                TP_ERR_ARGUMENT.
+ *   beam         the beam width K, 0 to TP_MAX_BEAM. 0 and 1: the greedy
+ *                parser of tp_parse (same trees and speed); K > 1: beam
+ *                search, keeping the K best configurations at every step
+ *                (docs/beam-search.md): more accurate with a classifier
+ *                trained for it, about K times slower. The annotation is
+ *                completed and the classifier chosen as for tp_parse (see
+ *                tp_tags).
+ *   kbest        0 to max(beam, 1): the number of trees asked for in
+ *                tp_result (n_trees; the distinct trees of the final beam,
+ *                best first, so at most K); in CoNLL-U output each
+ *                sentence parsed is followed by its other trees (see
+ *                tp_parse_conllu_with).
+ *   confidence   nonzero: a confidence per word (tp_result.confidence; in
+ *                CoNLL-U output the MISC attribute Confidence).
+ *   temperature  scales the scores into the confidences' weights (score
+ *                units of the classifier); 0: the library's default; not
+ *                negative.
+ *
+ * A confidence is a number in [0, 1] per word that ranks its head and
+ * deprel together: higher-confidence arcs are more often right. It is the
+ * share of the final beam (each configuration weighted by exp of its
+ * score difference to the best over the temperature; 1 for the greedy
+ * parser) that agrees with the best tree on the word's arc, times the
+ * probability of the transition that built the arc among the legal ones
+ * (the classifier's exp-normalised scores); 0 for an arc made by a
+ * fallback (a word left headless and attached to the root). It is not a
+ * calibrated probability.
+ *
+ * Errors of the functions taking options: TP_ERR_ARGUMENT for bad options,
+ * with the member named ("tp_parse_with: invalid parse options: beam width
+ * 65: want 1 to 64 (0 means 1)").
+ */
+typedef struct tp_parse_options {
+    size_t size;
+    int beam;
+    int kbest;
+    int confidence;
+    double temperature;
+} tp_parse_options;
+
+#define TP_PARSE_OPTIONS_INIT {sizeof(tp_parse_options), 0, 0, 0, 0.0}
+
+/*
+ * tp_parse_with is tp_parse with options (NULL: tp_parse). Arguments,
+ * errors and thread-safety as for tp_parse, and TP_ERR_ARGUMENT for bad
+ * options. Besides the members tp_parse fills, the result has:
+ *
+ *   confidence    n_words doubles: confidence[i] for word i (see
+ *                 tp_parse_options); NULL unless options->confidence.
+ *   n_trees       the number of trees, at most options->kbest (fewer when
+ *                 the final beam holds fewer distinct trees); 0 unless
+ *                 options->kbest > 0.
+ *   tree_heads    n_trees * n_words heads: tree t's head of word i is
+ *                 tree_heads[t * n_words + i] (1-based, 0 for the root);
+ *                 NULL when n_trees is 0. Tree 0 is the best tree, the one
+ *                 in heads and deprels.
+ *   tree_deprels  n_trees * n_words deprels, laid out as tree_heads.
+ *   tree_scores   n_trees scores: the sum of the scores of the tree's
+ *                 transitions (in the beam, of its best derivation), best
+ *                 first; comparable between the trees of one sentence only.
+ * All of them belong to the result (one block, freed by tp_result_free);
+ * the deprel strings are owned as those of deprels.
+ */
+TP_API int tp_parse_with(const tp_model *model, const char *const *forms,
+                         size_t n_words, const tp_tags *tags,
+                         const tp_parse_options *options, tp_result **result,
+                         tp_error **err);
+
 /*
  * tp_result_free frees a result. NULL is ignored. Works after fork(). A
  * second free of the same result is undefined behaviour (not detectable).
@@ -626,6 +720,29 @@ TP_API int tp_parse_conllu(const tp_model *model, const char *text,
 TP_API int tp_parse_tokens(const tp_model *model, const char *text,
                            size_t len, char **out_text, size_t *out_len,
                            tp_error **err);
+
+/*
+ * tp_parse_conllu_with and tp_parse_tokens_with are tp_parse_conllu and
+ * tp_parse_tokens with options (NULL: the same output as those). With
+ * options->confidence every word parsed gets "Confidence=0.931" (three
+ * decimals) in MISC, after its other attributes (a Confidence attribute
+ * of the input is replaced). With options->kbest above 1, each sentence
+ * parsed is followed by its other trees of the k best as sentences of
+ * their own: the same lines with that tree's HEAD and DEPREL, without
+ * the Confidence attribute, the comments followed by
+ * "# kbest_rank = N" (2, 3, ...) and "# kbest_score = SCORE", and the
+ * sent_id, if any, suffixed with "-kbestN". Arguments, ownership, errors
+ * and thread-safety as for tp_parse_conllu, and TP_ERR_ARGUMENT for bad
+ * options.
+ */
+TP_API int tp_parse_conllu_with(const tp_model *model, const char *text,
+                                size_t len, const tp_parse_options *options,
+                                char **out_text, size_t *out_len,
+                                tp_error **err);
+TP_API int tp_parse_tokens_with(const tp_model *model, const char *text,
+                                size_t len, const tp_parse_options *options,
+                                char **out_text, size_t *out_len,
+                                tp_error **err);
 
 /* ======================================================================
  * Documents: options, keep-going mode, streaming

@@ -15,6 +15,12 @@ import (
 // costs about K times the greedy parser's time and memory per sentence.
 const MaxBeam = 64
 
+// DefaultTemperature is the temperature of the confidences when
+// ParseOptions.Temperature is 0, in score units of the classifiers
+// transparse trains: low enough to rank arcs by their transition's margin,
+// high enough that few arcs of a sentence tie at confidence 1.
+const DefaultTemperature = 30
+
 // ErrOptions is wrapped by every error about a ParseOptions value (a
 // negative or too large width, more trees asked than the beam holds).
 // Test with errors.Is.
@@ -37,7 +43,7 @@ type ParseOptions struct {
 	Confidence bool
 	// Temperature turns scores into the weights of the confidences (see
 	// ParseResult.Confidence), in score units of the classifier; 0 means
-	// beam.DefaultTemperature. It must not be negative.
+	// DefaultTemperature. It must not be negative.
 	Temperature float64
 }
 
@@ -124,7 +130,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 	defer m.pool.Put(sc)
 	t := opt.Temperature
 	if t == 0 {
-		t = beam.DefaultTemperature
+		t = DefaultTemperature
 	}
 	if opt.Beam <= 1 {
 		rec := &sc.rec

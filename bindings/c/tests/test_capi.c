@@ -693,16 +693,18 @@ static int exec_child(const char *model_path) {
 /* ------------------------------------------------------------------ */
 /* Tests with a model. */
 
-static int is_tree(const tp_result *r, char *why, size_t cap) {
-    size_t n = r->n_words, roots = 0;
+/* heads_tree reports whether heads (n words, 1-based, 0 for the root) is a
+ * tree: one root, every head in range, no cycle; why says what is wrong. */
+static int heads_tree(const int32_t *heads, size_t n, char *why, size_t cap) {
+    size_t roots = 0;
     for (size_t i = 0; i < n; i++) {
-        if (r->heads[i] < 0 || (size_t)r->heads[i] > n) {
-            snprintf(why, cap, "heads[%zu] = %d out of range", i, (int)r->heads[i]);
+        if (heads[i] < 0 || (size_t)heads[i] > n) {
+            snprintf(why, cap, "heads[%zu] = %d out of range", i, (int)heads[i]);
             return 0;
         }
-        if (r->heads[i] == 0)
+        if (heads[i] == 0)
             roots++;
-        if ((size_t)r->heads[i] == i + 1) {
+        if ((size_t)heads[i] == i + 1) {
             snprintf(why, cap, "word %zu is its own head", i + 1);
             return 0;
         }
@@ -713,13 +715,17 @@ static int is_tree(const tp_result *r, char *why, size_t cap) {
     }
     for (size_t i = 0; i < n; i++) { /* follow heads: must reach 0 in <= n steps */
         size_t steps = 0;
-        for (int32_t h = r->heads[i]; h != 0; h = r->heads[h - 1])
+        for (int32_t h = heads[i]; h != 0; h = heads[h - 1])
             if (++steps > n) {
                 snprintf(why, cap, "cycle through word %zu", i + 1);
                 return 0;
             }
     }
     return 1;
+}
+
+static int is_tree(const tp_result *r, char *why, size_t cap) {
+    return heads_tree(r->heads, r->n_words, why, cap);
 }
 
 static int contains(const char *const *names, size_t n, const char *s) {
@@ -2178,6 +2184,169 @@ static void test_documents(tp_model *m) {
     CHECK(tp_stream_free(NULL) == TP_OK);
 }
 
+/* The layout of tp_result before the members of tp_parse_with were
+ * appended. */
+struct tp_result_lemma_feats {
+    size_t n_words;
+    const int32_t *heads;
+    const char *const *deprels;
+    const char *const *upos;
+    const char *const *xpos;
+    const char *const *lemma;
+    const char *const *feats;
+};
+
+/* tp_parse_with, tp_parse_conllu_with, tp_parse_tokens_with: NULL options
+ * and K = 1 give tp_parse's tree; a beam gives a tree, confidences in
+ * [0, 1] and up to kbest distinct trees best first, tree 0 the result's
+ * tree; bad options are TP_ERR_ARGUMENT naming the member; the members
+ * before the appended ones stay where they were. */
+static void test_parse_options(tp_model *m) {
+    CHECK(offsetof(tp_result, feats) == offsetof(struct tp_result_lemma_feats, feats));
+    CHECK(offsetof(tp_result, lemma) == offsetof(struct tp_result_lemma_feats, lemma));
+    CHECK(offsetof(tp_result, confidence) >= sizeof(struct tp_result_lemma_feats));
+    CHECK(offsetof(tp_result, tree_scores) > offsetof(tp_result, n_trees));
+
+    const char *forms[] = {"The", "old", "man", "the", "boat", "that", "sailed", "past", "the", "barn", "."};
+    const size_t n = sizeof forms / sizeof forms[0];
+    tp_error *err = NULL;
+    tp_result *greedy = NULL, *r = NULL;
+    int rc = tp_parse(m, forms, n, NULL, &greedy, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    CHECK(greedy->confidence == NULL && greedy->n_trees == 0 && greedy->tree_heads == NULL &&
+          greedy->tree_deprels == NULL && greedy->tree_scores == NULL);
+
+    tp_parse_options k1 = TP_PARSE_OPTIONS_INIT;
+    k1.beam = 1;
+    k1.kbest = 1;
+    k1.confidence = 1;
+    tp_parse_options beam = TP_PARSE_OPTIONS_INIT;
+    beam.beam = 8;
+    beam.kbest = 8;
+    beam.confidence = 1;
+    const tp_parse_options *cases[] = {NULL, &k1, &beam};
+    int more = 0;
+    for (size_t c = 0; c < 3; c++) {
+        rc = tp_parse_with(m, forms, n, NULL, cases[c], &r, &err);
+        CHECKF(rc == TP_OK, "case %zu: %s", c, tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc != TP_OK) {
+            tp_error_free(err);
+            continue;
+        }
+        char why[128] = "";
+        CHECKF(r->n_words == n && is_tree(r, why, sizeof why), "case %zu: %s", c, why);
+        for (size_t i = 0; i < n; i++) {
+            CHECK(strcmp(r->upos[i], greedy->upos[i]) == 0 && strcmp(r->lemma[i], greedy->lemma[i]) == 0);
+            if (c < 2)
+                CHECKF(r->heads[i] == greedy->heads[i] && strcmp(r->deprels[i], greedy->deprels[i]) == 0,
+                       "case %zu word %zu: %d %s, tp_parse %d %s", c, i + 1, (int)r->heads[i], r->deprels[i],
+                       (int)greedy->heads[i], greedy->deprels[i]);
+        }
+        if (c == 0) {
+            CHECK(r->confidence == NULL && r->n_trees == 0 && r->tree_heads == NULL);
+        } else {
+            CHECK(r->confidence != NULL);
+            for (size_t i = 0; r->confidence && i < n; i++)
+                CHECKF(r->confidence[i] >= 0 && r->confidence[i] <= 1, "word %zu: %g", i + 1, r->confidence[i]);
+            CHECK(r->n_trees >= 1 && r->n_trees <= (size_t)cases[c]->kbest);
+            CHECK(r->tree_heads != NULL && r->tree_deprels != NULL && r->tree_scores != NULL);
+            more += r->n_trees > 1;
+            for (size_t t = 0; r->tree_heads && t < r->n_trees; t++) {
+                const int32_t *h = r->tree_heads + t * n;
+                const char *const *d = r->tree_deprels + t * n;
+                CHECKF(heads_tree(h, n, why, sizeof why), "tree %zu: %s", t, why);
+                if (t > 0)
+                    CHECK(r->tree_scores[t] <= r->tree_scores[t - 1]);
+                int same0 = 1;
+                for (size_t i = 0; i < n; i++) {
+                    CHECK(d[i] != NULL && d[i][0] != '\0');
+                    same0 = same0 && h[i] == r->heads[i] && strcmp(d[i], r->deprels[i]) == 0;
+                }
+                CHECKF(same0 == (t == 0), "tree %zu %s the result's tree", t, same0 ? "is" : "is not");
+            }
+        }
+        tp_result_free(r);
+        r = NULL;
+    }
+    CHECK(more == 1); /* the beam of 8 holds several trees */
+    tp_result_free(greedy);
+
+    /* Bad options. */
+    tp_parse_options bad = TP_PARSE_OPTIONS_INIT;
+    bad.beam = -1;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse_with", "beam width -1");
+    CHECK(r == NULL);
+    bad.beam = TP_MAX_BEAM + 1;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "beam width 65");
+    bad.beam = 2;
+    bad.kbest = 3;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "kbest 3");
+    bad.kbest = 0;
+    bad.temperature = -1;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "temperature");
+    bad = (tp_parse_options)TP_PARSE_OPTIONS_INIT;
+    bad.size = 0;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "options->size is 0");
+    char *out = NULL;
+    EXPECT_ERR(tp_parse_conllu_with(m, "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 22, &bad, &out, NULL, &err),
+               err, TP_ERR_ARGUMENT, "tp_parse_conllu_with", "options->size");
+    CHECK(out == NULL);
+    EXPECT_ERR(tp_parse_with(bogus, forms, n, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
+    /* A newer caller's larger struct: unknown members 0 are fine, others
+     * are refused. */
+    struct {
+        tp_parse_options o;
+        int more;
+    } newer = {TP_PARSE_OPTIONS_INIT, 0};
+    newer.o.size = sizeof newer;
+    newer.o.beam = 2;
+    rc = tp_parse_with(m, forms, n, NULL, &newer.o, &r, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc == TP_OK)
+        tp_result_free(r);
+    else
+        tp_error_free(err);
+    newer.more = 1;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &newer.o, &r, &err), err, TP_ERR_ARGUMENT, "nonzero byte");
+
+    /* Documents: NULL options are tp_parse_conllu's output; confidences
+     * go in MISC after the attributes given; the k best trees follow. */
+    const char *doc = "# sent_id = a\n"
+                      "1\tDogs\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n"
+                      "2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "3\tloudly\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    char *plain = NULL, *with = NULL;
+    rc = tp_parse_conllu(m, doc, strlen(doc), &plain, NULL, &err);
+    CHECK(rc == TP_OK);
+    rc = tp_parse_conllu_with(m, doc, strlen(doc), NULL, &with, NULL, &err);
+    CHECK(rc == TP_OK && plain && with && strcmp(plain, with) == 0);
+    tp_string_free(with);
+    tp_string_free(plain);
+    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    o.beam = 4;
+    o.kbest = 2;
+    o.confidence = 1;
+    rc = tp_parse_conllu_with(m, doc, strlen(doc), &o, &with, NULL, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc == TP_OK) {
+        CHECKF(strstr(with, "\tSpaceAfter=No|Confidence=") != NULL, "%s", with);
+        CHECKF(strstr(with, "# sent_id = a-kbest2\n") != NULL && strstr(with, "# kbest_rank = 2\n") != NULL, "%s", with);
+        tp_string_free(with);
+    } else
+        tp_error_free(err);
+    rc = tp_parse_tokens_with(m, "Dogs bark loudly\n", 17, &o, &with, NULL, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc == TP_OK) {
+        CHECKF(strstr(with, "# sent_id = 1\n") != NULL && strstr(with, "\tConfidence=") != NULL, "%s", with);
+        tp_string_free(with);
+    } else
+        tp_error_free(err);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -2208,6 +2377,7 @@ int main(int argc, char **argv) {
             test_contract_with_model(m);
             test_parse_tokens(m);
             test_lemma_feats(m);
+            test_parse_options(m);
             test_documents(m);
             test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);
