@@ -22,6 +22,13 @@
 //
 // Thread safety: a Model may be used by many threads at once (parse and
 // parse_conllu are const). Results are independent objects.
+//
+// A beam, confidences and the k best trees (docs/beam-search.md):
+//
+//   transparse::ParseOptions o;
+//   o.beam = 8; o.kbest = 4; o.confidence = true;
+//   transparse::Result r = model.parse({"I", "saw", "her", "."}, o);
+//   r.confidence(0); r.trees(); r.tree_head(1, 0);
 #ifndef TRANSPARSE_HPP
 #define TRANSPARSE_HPP
 
@@ -69,6 +76,13 @@ struct ModelFree {
 };
 typedef std::shared_ptr<tp_model> ModelRef;
 
+// take_string returns the library's string s of len bytes and frees it.
+inline std::string take_string(char *s, std::size_t len) {
+    std::string out(s, len);
+    tp_string_free(s);
+    return out;
+}
+
 inline std::vector<const char *> c_strings(const std::vector<std::string> &v) {
     std::vector<const char *> out;
     out.reserve(v.size());
@@ -85,6 +99,28 @@ inline std::string version() { return tp_version(); }
 // absent; an empty string or "_" means absent for that word.
 struct Tags {
     std::vector<std::string> upos, xpos, feats, lemma;
+};
+
+// ParseOptions choose how Model::parse and parse_conllu parse (see
+// tp_parse_options): beam is the beam width K (0 or 1: the greedy parser,
+// up to TP_MAX_BEAM), kbest the number of trees asked for (0 to
+// max(beam, 1)), confidence asks for a confidence per word, temperature
+// (0: the library's default) scales the confidences. Bad values throw
+// Error with TP_ERR_ARGUMENT from the parse.
+struct ParseOptions {
+    int beam = 0;
+    int kbest = 0;
+    bool confidence = false;
+    double temperature = 0;
+
+    tp_parse_options to_c() const {
+        tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+        o.beam = beam;
+        o.kbest = kbest;
+        o.confidence = confidence ? 1 : 0;
+        o.temperature = temperature;
+        return o;
+    }
 };
 
 // Result is one parsed sentence (owns a tp_result, and shares the
@@ -120,6 +156,25 @@ public:
     // tp_result in transparse.h).
     const char *lemma(std::size_t i) const { return r_->lemma[at(i)]; }
     const char *feats(std::size_t i) const { return r_->feats[at(i)]; }
+    // has_confidence tells whether the parse was asked for confidences
+    // (ParseOptions::confidence); confidence(i) is word i's, in [0, 1]
+    // (see tp_parse_options), and throws std::logic_error when not asked.
+    bool has_confidence() const noexcept { return r_ && r_->confidence; }
+    double confidence(std::size_t i) const {
+        if (!has_confidence())
+            throw std::logic_error("transparse::Result: no confidences (ParseOptions::confidence)");
+        return r_->confidence[at(i)];
+    }
+    // trees is the number of the k best trees (ParseOptions::kbest; 0 when
+    // not asked), best first: tree 0 is the tree of head() and deprel().
+    // tree_head(t, i) and tree_deprel(t, i) are word i's in tree t,
+    // tree_score(t) its score (comparable within the sentence only).
+    std::size_t trees() const noexcept { return r_ ? r_->n_trees : 0; }
+    int tree_head(std::size_t t, std::size_t i) const { return r_->tree_heads[tree(t) * size() + at(i)]; }
+    const char *tree_deprel(std::size_t t, std::size_t i) const {
+        return r_->tree_deprels[tree(t) * size() + at(i)];
+    }
+    double tree_score(std::size_t t) const { return r_->tree_scores[tree(t)]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:
@@ -127,6 +182,11 @@ private:
         if (i >= size())
             throw std::out_of_range("transparse::Result: index out of range");
         return i;
+    }
+    std::size_t tree(std::size_t t) const {
+        if (t >= trees())
+            throw std::out_of_range("transparse::Result: tree index out of range");
+        return t;
     }
     tp_result *r_;
     detail::ModelRef model_; // declared after r_: destroyed before it, freed after the result
@@ -251,16 +311,13 @@ public:
     // parse parses one tokenized sentence. Every non-empty Tags vector must
     // have one entry per form.
     Result parse(const std::vector<std::string> &forms, const Tags *tags = nullptr) const {
-        std::vector<const char *> f = detail::c_strings(forms);
-        std::vector<const char *> cols[4];
-        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
-        if (tags)
-            add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
-        tp_result *r = nullptr;
-        tp_error *err = nullptr;
-        const int rc = tp_parse(m_.get(), f.empty() ? nullptr : f.data(), f.size(), tags ? &t : nullptr, &r, &err);
-        detail::check(rc, err); // rc first: err is set by the call
-        return Result(r, m_);
+        return parse_with(forms, tags, nullptr);
+    }
+    // parse with options (tp_parse_with): a beam, confidences, k best trees.
+    Result parse(const std::vector<std::string> &forms, const ParseOptions &options,
+                 const Tags *tags = nullptr) const {
+        const tp_parse_options o = options.to_c();
+        return parse_with(forms, tags, &o);
     }
 
     // parse_batch parses many tokenized sentences in one library call
@@ -303,9 +360,19 @@ public:
         tp_error *err = nullptr;
         const int rc = tp_parse_conllu(m_.get(), text.data(), text.size(), &out, &len, &err);
         detail::check(rc, err); // rc first: err is set by the call
-        std::string s(out, len);
-        tp_string_free(out);
-        return s;
+        return detail::take_string(out, len);
+    }
+    // parse_conllu with options (tp_parse_conllu_with): confidences in MISC,
+    // the k best trees as sentences after each best one.
+    std::string parse_conllu(const std::string &text, const ParseOptions &options) const {
+        const tp_parse_options o = options.to_c();
+        return text_with(tp_parse_conllu_with, text, &o);
+    }
+    // parse_tokens parses pre-tokenized text, one sentence per line
+    // (tp_parse_tokens_with), and returns CoNLL-U.
+    std::string parse_tokens(const std::string &text, const ParseOptions &options = ParseOptions()) const {
+        const tp_parse_options o = options.to_c();
+        return text_with(tp_parse_tokens_with, text, &o);
     }
 
     // save writes the model file to path (tp_model_save); throws Error.
@@ -335,6 +402,32 @@ private:
     // Model takes ownership of m (a failed allocation of the owner frees m
     // and throws std::bad_alloc).
     explicit Model(tp_model *m) : m_(m, detail::ModelFree()) {}
+
+    Result parse_with(const std::vector<std::string> &forms, const Tags *tags, const tp_parse_options *o) const {
+        std::vector<const char *> f = detail::c_strings(forms);
+        std::vector<const char *> cols[4];
+        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
+        if (tags)
+            add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
+        tp_result *r = nullptr;
+        tp_error *err = nullptr;
+        const char *const *fp = f.empty() ? nullptr : f.data();
+        const int rc = o ? tp_parse_with(m_.get(), fp, f.size(), tags ? &t : nullptr, o, &r, &err)
+                         : tp_parse(m_.get(), fp, f.size(), tags ? &t : nullptr, &r, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return Result(r, m_);
+    }
+
+    typedef int (*text_fn)(const tp_model *, const char *, std::size_t, const tp_parse_options *, char **,
+                           std::size_t *, tp_error **);
+    std::string text_with(text_fn fn, const std::string &text, const tp_parse_options *o) const {
+        char *out = nullptr;
+        std::size_t len = 0;
+        tp_error *err = nullptr;
+        const int rc = fn(m_.get(), text.data(), text.size(), o, &out, &len, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return detail::take_string(out, len);
+    }
 
     // add_tags sets the columns of t from tags for the n words starting at
     // word from of arrays of total words (cols own the arrays; a column no

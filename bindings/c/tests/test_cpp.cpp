@@ -143,6 +143,40 @@ int main(int argc, char **argv) {
             CHECK(out.find("1\tHi\t") == 0);
             EXPECT_THROW(model.parse_conllu("1\tbad\n\n"), TP_ERR_INPUT, "tp_parse_conllu: ");
 
+            // A beam with confidences and the k best trees; K = 1 is parse().
+            transparse::ParseOptions o;
+            o.beam = 1;
+            o.confidence = true;
+            o.kbest = 1;
+            const std::vector<std::string> ws = {"The", "old", "man", "the", "boat", "."};
+            transparse::Result g = model.parse(ws), k1 = model.parse(ws, o);
+            CHECK(!g.has_confidence() && g.trees() == 0 && k1.has_confidence() && k1.trees() == 1);
+            for (std::size_t i = 0; i < ws.size(); ++i)
+                CHECK(k1.head(i) == g.head(i) && std::strcmp(k1.deprel(i), g.deprel(i)) == 0 &&
+                      k1.tree_head(0, i) == g.head(i) && k1.confidence(i) >= 0 && k1.confidence(i) <= 1);
+            o.beam = 8;
+            o.kbest = 8;
+            transparse::Result kb = model.parse(ws, o);
+            CHECK(kb.trees() >= 1 && kb.trees() <= 8 && kb.size() == ws.size());
+            for (std::size_t t = 1; t < kb.trees(); ++t)
+                CHECK(kb.tree_score(t) <= kb.tree_score(t - 1));
+            for (std::size_t i = 0; i < ws.size(); ++i)
+                CHECK(kb.tree_head(0, i) == kb.head(i) && std::strcmp(kb.tree_deprel(0, i), kb.deprel(i)) == 0);
+            try {
+                g.confidence(0);
+                failed++;
+                std::fprintf(stderr, "FAIL: confidence() without confidences did not throw\n");
+            } catch (const std::logic_error &) {
+                passed++;
+            }
+            o.beam = 2;
+            o.kbest = 3;
+            EXPECT_THROW(model.parse(ws, o), TP_ERR_ARGUMENT, "tp_parse_with: invalid parse options: kbest 3");
+            o.kbest = 2;
+            CHECK(model.parse_tokens("Dogs bark loudly\n", o).find("# kbest_rank = 2\n") != std::string::npos);
+            CHECK(model.parse_conllu("1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n\n", o).find("\tConfidence=") !=
+                  std::string::npos);
+
             std::string card = model.card_json();
             CHECK(!card.empty() && card[0] == '{');
             CHECK(!model.deprels().empty());
