@@ -25,17 +25,20 @@ const (
 )
 
 type parseOptions struct {
-	model   string
-	format  string
-	noTags  bool
-	threads int
-	onError string
+	model      string
+	format     string
+	noTags     bool
+	threads    int
+	onError    string
+	beam       int
+	kbest      int
+	confidence bool
 }
 
 func newParseCmd() *cobra.Command {
 	var o parseOptions
 	cmd := &cobra.Command{
-		Use:   "parse [-m MODEL] [--format auto|conllu|tokens] [--no-tags] [flags] [FILE...]",
+		Use:   "parse [-m MODEL] [--format auto|conllu|tokens] [--no-tags] [--beam K] [--confidence] [--kbest N] [flags] [FILE...]",
 		Short: "Parse CoNLL-U or pre-tokenized text to CoNLL-U",
 		Long: `Parse reads sentences from each FILE in turn, or from standard input when no
 FILE is given or FILE is "-", parses them and writes CoNLL-U to standard
@@ -81,6 +84,17 @@ one with an XPOS tagger (trained on a treebank with XPOS, as the bundled
 model is), LEMMA by one with a lemmatizer, FEATS by one with a FEATS
 tagger. With other models the column stays "_" where it is not given.
 
+--beam K parses with a beam of width K (1 to 64; 1, the default, is the
+greedy parser): it keeps the K best configurations at every step instead
+of one, about K times slower (docs/beam-search.md). --confidence adds
+each word's confidence in its head and deprel to MISC, after the
+attributes given ("Confidence=0.931": a number in [0, 1] that ranks
+arcs; higher is more often right, it is not a calibrated probability).
+--kbest N (at most K) follows each sentence parsed with its other trees
+of the N best of the final beam, as sentences of their own: the same
+lines with that tree's HEAD and DEPREL, comments "# kbest_rank = 2" and
+"# kbest_score = ..." added and the sent_id suffixed "-kbest2".
+
 DEPS is "_" on every word parsed (no enhanced graph is predicted); MISC,
 comments and multiword tokens are copied from the input. Empty nodes are
 left out of a parsed sentence: they are nodes of the enhanced graph only,
@@ -92,6 +106,9 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 
   # Re-parse a treebank with its gold tags, with a given model:
   transparse parse -m en_ewt.tpm en_ewt-ud-test.conllu > pred.conllu
+
+  # Parse with a beam of 8, with a confidence per word in MISC:
+  transparse parse --beam 8 --confidence en_ewt-ud-test.conllu
 
   # Parse a treebank from its word forms only, then score it:
   transparse parse --no-tags en_ewt-ud-test.conllu > pred.conllu
@@ -109,6 +126,12 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 			onError, err := parser.ParseOnError(o.onError)
 			if err != nil {
 				return usage("invalid --on-error %q: want stop or skip", o.onError)
+			}
+			if o.beam < 1 || o.beam > parser.MaxBeam {
+				return usage("invalid --beam %d: want 1 to %d", o.beam, parser.MaxBeam)
+			}
+			if o.kbest < 0 || o.kbest > o.beam {
+				return usage("invalid --kbest %d: want 0 to the beam width (--beam %d)", o.kbest, o.beam)
 			}
 			m, _, err := loadModel(o.model)
 			if err != nil {
@@ -136,6 +159,9 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
+	f.IntVar(&o.beam, "beam", 1, "beam width K (1: the greedy parser)")
+	f.IntVar(&o.kbest, "kbest", 0, "write each sentence's other trees of the N best after it (N at most --beam)")
+	f.BoolVar(&o.confidence, "confidence", false, "add each word's confidence in its head and deprel to MISC")
 	return cmd
 }
 
@@ -170,7 +196,8 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 			return fmt.Errorf("reading %s: %w", display, err)
 		}
 	}
-	o := parser.DocOptions{Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents}
+	o := parser.DocOptions{Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents,
+		Parse: parser.ParseOptions{Beam: p.opt.beam, KBest: p.opt.kbest, Confidence: p.opt.confidence}}
 	var st parser.DocStats
 	if format == formatTokens {
 		st, err = p.model.ParseTokensDoc(r, p.out, display, o)

@@ -14,9 +14,10 @@ import (
 // What parse writes passes UD's official validator at level 2 (the UD
 // format): the committed EWT slice (multiword tokens and empty nodes
 // included) parsed with its tags, from plain tokens (--no-tags) and as
-// pre-tokenized text, and, when it is there, the EWT test set from plain
-// tokens. Skipped when the validator is not installed (scripts/validate.sh
-// --setup).
+// pre-tokenized text, the first and the last also with a beam,
+// confidences in MISC and the k best trees, and, when it is there, the EWT
+// test set from plain tokens. Skipped when the validator is not installed
+// (scripts/validate.sh --setup).
 func TestParseOutputValidates(t *testing.T) {
 	validator := testenv.UDTool(t, "udvalidate")
 	model := bundledModel(t)
@@ -47,6 +48,8 @@ func TestParseOutputValidates(t *testing.T) {
 			{"tags", "", []string{file}},
 			{"no-tags", "", []string{"--no-tags", file}},
 			{"tokens", tokens.String(), []string{"--format", "tokens"}},
+			{"beam", "", []string{"--beam", "4", "--confidence", "--kbest", "3", file}},
+			{"beam-tokens", tokens.String(), []string{"--format", "tokens", "--beam", "8", "--confidence", "--kbest", "2"}},
 		} {
 			if file != files[0] && c.name != "no-tags" {
 				continue

@@ -6,10 +6,15 @@
  * FORM, the LEMMA, UPOS, XPOS and FEATS the model predicts ("_" for a
  * column it has no component for), HEAD and DEPREL filled in.
  *
- * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu (the
+ * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu_with (the
  * tags it carries are used) and written back with HEAD and DEPREL filled in.
  *
- *   usage: parse [-m MODEL] [-c] [FILE]
+ * -b K parses with a beam of width K, -C adds each word's confidence to
+ * MISC ("Confidence=0.931"), -k N follows each sentence with its other
+ * trees of the N best (tp_parse_options; the same output as
+ * `transparse parse --beam K --confidence --kbest N`).
+ *
+ *   usage: parse [-m MODEL] [-c] [-b K] [-k N] [-C] [FILE]
  *
  * The model is -m MODEL, else the library's default model
  * (tp_default_model_path: $TRANSPARSE_MODEL, else the installed or the
@@ -26,7 +31,7 @@
 #include <transparse.h>
 
 /* parse_conllu reads all of in, parses it as CoNLL-U and prints the result. */
-static int parse_conllu(tp_model *model, FILE *in) {
+static int parse_conllu(tp_model *model, FILE *in, const tp_parse_options *o) {
     size_t len = 0, cap = 1 << 16;
     char *text = malloc(cap);
     size_t got;
@@ -47,7 +52,7 @@ static int parse_conllu(tp_model *model, FILE *in) {
     size_t out_len = 0;
     tp_error *err = NULL;
     int status = 0;
-    if (tp_parse_conllu(model, text, len, &out, &out_len, &err) != TP_OK) {
+    if (tp_parse_conllu_with(model, text, len, o, &out, &out_len, &err) != TP_OK) {
         fprintf(stderr, "parse: %s\n", tp_error_message(err));
         tp_error_free(err);
         status = 1;
@@ -62,16 +67,35 @@ static int parse_conllu(tp_model *model, FILE *in) {
     return status;
 }
 
+/* print_tree prints the n words of a sentence with the tree heads/deprels
+ * and the MISC column: the confidences when conf is not NULL, else "_". */
+static void print_tree(const char *const *forms, const tp_result *res, const int32_t *heads,
+                       const char *const *deprels, const double *conf) {
+    for (size_t i = 0; i < res->n_words; i++) {
+        printf("%zu\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t_\t", i + 1, forms[i], res->lemma[i], res->upos[i],
+               res->xpos[i], res->feats[i], (int)heads[i], deprels[i]);
+        if (conf)
+            printf("Confidence=%.3f\n", conf[i]);
+        else
+            printf("_\n");
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv) {
     const char *model_arg = NULL;
     int conllu = 0;
+    tp_parse_options po = TP_PARSE_OPTIONS_INIT;
     int opt;
-    while ((opt = getopt(argc, argv, "m:ch")) != -1) {
+    while ((opt = getopt(argc, argv, "m:cb:k:Ch")) != -1) {
         switch (opt) {
         case 'm': model_arg = optarg; break;
         case 'c': conllu = 1; break;
+        case 'b': po.beam = atoi(optarg); break;
+        case 'k': po.kbest = atoi(optarg); break;
+        case 'C': po.confidence = 1; break;
         default:
-            fprintf(stderr, "usage: %s [-m MODEL] [-c] [FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-m MODEL] [-c] [-b K] [-k N] [-C] [FILE]\n", argv[0]);
             return opt == 'h' ? 0 : 2;
         }
     }
@@ -99,7 +123,7 @@ int main(int argc, char **argv) {
     }
 
     if (conllu)
-        return parse_conllu(model, in);
+        return parse_conllu(model, in, &po);
 
     char *line = NULL;
     size_t cap = 0;
@@ -126,20 +150,29 @@ int main(int argc, char **argv) {
         if (n == 0)
             continue;
         tp_result *res = NULL;
-        if (tp_parse(model, forms, n, NULL, &res, &err) != TP_OK) {
+        if (tp_parse_with(model, forms, n, NULL, &po, &res, &err) != TP_OK) {
             fprintf(stderr, "parse: line %ld: %s\n", lineno, tp_error_message(err));
             tp_error_free(err);
             status = 1;
             continue;
         }
-        printf("# sent_id = %ld\n# text =", ++sent);
-        for (size_t i = 0; i < n; i++)
-            printf(" %s", forms[i]);
-        printf("\n");
-        for (size_t i = 0; i < res->n_words; i++)
-            printf("%zu\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t_\t_\n", i + 1, forms[i], res->lemma[i],
-                   res->upos[i], res->xpos[i], res->feats[i], (int)res->heads[i], res->deprels[i]);
-        printf("\n");
+        sent++;
+        /* The best tree, then the other trees of the k best (rank 2, ...). */
+        for (size_t t = 0; t == 0 || t < res->n_trees; t++) {
+            if (t == 0)
+                printf("# sent_id = %ld\n# text =", sent);
+            else
+                printf("# sent_id = %ld-kbest%zu\n# text =", sent, t + 1);
+            for (size_t i = 0; i < n; i++)
+                printf(" %s", forms[i]);
+            printf("\n");
+            if (t == 0) {
+                print_tree(forms, res, res->heads, res->deprels, res->confidence);
+            } else {
+                printf("# kbest_rank = %zu\n# kbest_score = %.4f\n", t + 1, res->tree_scores[t]);
+                print_tree(forms, res, res->tree_heads + t * n, res->tree_deprels + t * n, NULL);
+            }
+        }
         tp_result_free(res);
     }
     free(line);

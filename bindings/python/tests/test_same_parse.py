@@ -3,7 +3,8 @@ from Python: once from plain tokens (the model predicts LEMMA, UPOS, XPOS and
 FEATS as far as it has the components), once from CoNLL-U with the gold
 UPOS/XPOS/FEATS/LEMMA given, and once with only the gold LEMMA and FEATS
 given (kept as given; UPOS and XPOS predicted), through the documents and
-through tp_parse_batch's results."""
+through tp_parse_batch's results; and with a beam, confidences in MISC and
+the k best trees, from plain tokens and with the gold tags."""
 
 import os
 import pathlib
@@ -111,3 +112,37 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
     pairs = [(t, w) for s, g in zip(parsed, gold) for t, w in zip(s, g)]
     assert all(t.lemma == w[2] for t, w in pairs if w[2] != "_")
     assert all(t.feats == w[5] for t, w in pairs if w[5] != "_")
+
+
+@pytest.mark.parametrize("beam, kbest", [(1, 1), (4, 3), (8, 0)])
+def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest):
+    sents = list(_sentences(ewt_test))
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("".join(" ".join(s) + "\n" for s in sents), encoding="utf-8")
+    flags = ["--beam", str(beam), "--kbest", str(kbest), "--confidence"]
+    cflags = ["-b", str(beam), "-k", str(kbest), "-C"]
+
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "tokens"] + flags, tokens)
+    c = _run([str(C_EXAMPLE), "-m", str(model_file)] + cflags, tokens)
+    out = []
+    for i, forms in enumerate(sents, 1):
+        text = " ".join(forms)
+        trees = model.parse(forms, beam=beam, k=kbest or None, confidence=True)
+        if not kbest:
+            trees = [trees]
+        out.append(f"# sent_id = {i}\n# text = {text}\n" + trees[0].to_conllu())
+        for rank, s in enumerate(trees[1:], 2):
+            out.append(f"# sent_id = {i}-kbest{rank}\n# text = {text}\n# kbest_rank = {rank}\n"
+                       f"# kbest_score = {s.score:.4f}\n" + s.to_conllu())
+    py = "".join(out).encode("utf-8")
+    assert cli.count(b"\tConfidence=") == sum(len(s) for s in sents)
+    assert cli == c, "CLI and C differ"
+    assert cli == py, "CLI and Python differ"
+
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"] + flags, EWT_TEST)
+    c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"] + cflags, EWT_TEST)
+    py = model.parse_conllu(ewt_test, beam=beam, k=kbest, confidence=True).encode("utf-8")
+    assert cli == c, "CLI and C differ (CoNLL-U)"
+    assert cli == py, "CLI and Python differ (CoNLL-U)"
+    if kbest > 1:
+        assert b"# kbest_rank = 2\n" in cli

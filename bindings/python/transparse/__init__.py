@@ -107,6 +107,7 @@ __all__ = [
     "MAX_WORDS",
     "MAX_TOKEN_BYTES",
     "MAX_BATCH_WORDS",
+    "MAX_BEAM",
 ]
 
 __version__ = "0.1.0"
@@ -117,6 +118,8 @@ MAX_WORDS = _lib.MAX_WORDS
 MAX_TOKEN_BYTES = _lib.MAX_TOKEN_BYTES
 #: Maximum number of words in one :meth:`Model.parse_many` call.
 MAX_BATCH_WORDS = _lib.MAX_BATCH_WORDS
+#: Largest beam width of :meth:`Model.parse` (``beam=``).
+MAX_BEAM = _lib.MAX_BEAM
 
 #: File the shared library was loaded from.
 library_path = _lib.path
@@ -403,6 +406,15 @@ class Token:
             :attr:`feats_dict` is the same as a dict.
         head: ``id`` of the head word, ``0`` for the root.
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.
+        confidence: ``None`` unless the parse was asked for confidences
+            (``Model.parse(..., confidence=True)``): then a float in
+            [0, 1] that ranks the word's head and deprel together
+            (higher-confidence arcs are more often right; not a calibrated
+            probability): the share of the final beam that agrees with the
+            best tree on the arc (1 for the greedy parser) times the
+            probability of the transition that built it among the legal
+            ones; 0 for an arc made by a fallback. See the header's
+            ``tp_parse_options``.
 
     The values are those of the library's result (``tp_result``): given
     columns are kept as given, word by word, and the others predicted.
@@ -416,6 +428,7 @@ class Token:
     feats: str
     head: int
     deprel: str
+    confidence: float = None
 
     @property
     def feats_dict(self):
@@ -438,9 +451,12 @@ class Token:
 
     def to_conllu(self):
         """Return the CoNLL-U line of this token (ten tab-separated columns,
-        no line terminator)."""
+        no line terminator); MISC is ``Confidence=0.931`` (three decimals,
+        as the library writes it) when :attr:`confidence` is set, else
+        ``_``."""
+        misc = "_" if self.confidence is None else "Confidence=%.3f" % self.confidence
         cols = (str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats,
-                str(self.head), self.deprel, "_", "_")
+                str(self.head), self.deprel, "_", misc)
         return "\t".join(c if c else "_" for c in cols)
 
 
@@ -450,10 +466,18 @@ class Sentence(collections.abc.Sequence):
     ``sentence[i]`` is the token with ``id == i + 1``. Owns no library memory.
     """
 
-    __slots__ = ("_tokens",)
+    __slots__ = ("_tokens", "_score")
 
-    def __init__(self, tokens):
+    def __init__(self, tokens, score=None):
         self._tokens = tuple(tokens)
+        self._score = score
+
+    @property
+    def score(self):
+        """The tree's score when the sentence is one of the k best trees of
+        ``Model.parse(..., k=...)`` (the sum of its transitions' scores,
+        comparable between the trees of one sentence only), else None."""
+        return self._score
 
     def __getitem__(self, i):
         return self._tokens[i]
@@ -601,27 +625,51 @@ def _decode_all(bs):
 _new = object.__new__
 
 
-def _token(id, form, lemma, upos, xpos, feats, head, deprel):
+def _token(id, form, lemma, upos, xpos, feats, head, deprel, confidence=None):
     """Token(...) without the frozen dataclass's __init__, which sets each
     field through object.__setattr__ (about half the cost of building a
     result); the instance is the same."""
     t = _new(Token)
-    t.__dict__.update(id=id, form=form, lemma=lemma, upos=upos, xpos=xpos, feats=feats, head=head, deprel=deprel)
+    t.__dict__.update(id=id, form=form, lemma=lemma, upos=upos, xpos=xpos, feats=feats, head=head, deprel=deprel,
+                      confidence=confidence)
     return t
 
 
-def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end):
+def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=None, score=None):
     """The Sentence of words start..end-1 of a parse: the forms as str and
-    the result's lists (see Model._call); heads are 1-based within the
+    the result's lists (see Model._call), and the confidences (a list, or
+    None) and tree score of tp_parse_with; heads are 1-based within the
     sentence."""
     # A list, not a generator: tuple() of a generator over-allocates and
     # shrinks, which leaves the freed tuples on free lists of sizes that
     # are never asked for again: the resident memory of a long run creeps
     # up by a few MB (scripts/longrun.sh).
+    if conf is None:
+        return Sentence([
+            _token(i - start + 1, forms[i], lemma[i], upos[i], xpos[i], feats[i], heads[i], deprels[i])
+            for i in range(start, end)
+        ], score)
     return Sentence([
-        _token(i - start + 1, forms[i], lemma[i], upos[i], xpos[i], feats[i], heads[i], deprels[i])
+        _token(i - start + 1, forms[i], lemma[i], upos[i], xpos[i], feats[i], heads[i], deprels[i], conf[i])
         for i in range(start, end)
-    ])
+    ], score)
+
+
+def _parse_options(beam, k, confidence):
+    """The tp_parse_options of Model.parse's keyword arguments, or None
+    when they ask for nothing but the greedy parse. The library checks the
+    values (ArgumentError)."""
+    if beam is None and k is None and not confidence:
+        return None
+    for name, v in (("beam", beam), ("k", k)):
+        if v is not None and (type(v) is bool or not isinstance(v, int)):
+            raise TypeError(f"transparse: {name} must be an int, not {type(v).__name__}")
+    o = _lib.tp_parse_options()
+    o.size = ctypes.sizeof(_lib.tp_parse_options)
+    o.beam = 0 if beam is None else max(min(beam, 2**31 - 1), -(2**31))  # the C int; the library names the value
+    o.kbest = 0 if k is None else max(min(k, 2**31 - 1), -(2**31))
+    o.confidence = 1 if confidence else 0
+    return o
 
 
 def _forms(words, encoded):
@@ -833,7 +881,7 @@ class Model:
 
     # -- parsing --
 
-    def parse(self, words, upos=None, xpos=None, feats=None, lemma=None):
+    def parse(self, words, upos=None, xpos=None, feats=None, lemma=None, *, beam=None, k=None, confidence=False):
         """Parse one tokenized sentence.
 
         Args:
@@ -848,10 +896,25 @@ class Model:
                 word selects the gold-tag classifier (the other columns
                 completed first), anything less the plain-token one; the
                 header's ``tp_tags`` gives the full rule.
+            beam: the beam width K (``tp_parse_with``), 1 to
+                :data:`MAX_BEAM`; None or 1: the greedy parser (the same
+                tree as without it). A wider beam keeps the K best
+                configurations at every step: slower (about K times),
+                more accurate with a classifier trained for the beam
+                (docs/beam-search.md).
+            k: None, or the number of trees wanted, 1 to ``beam`` (1 when
+                ``beam`` is None): the distinct trees of the final beam,
+                best first.
+            confidence: True: every :class:`Token` of the best tree gets
+                its ``confidence`` (else None).
 
         Returns:
-            A :class:`Sentence` of n :class:`Token`. It is a copy: it owns no
-            library memory and outlives the model.
+            A :class:`Sentence` of n :class:`Token` (with ``k``: a list of up
+            to ``k`` Sentences, best first, each with its tree's
+            :attr:`Sentence.score`; the first is the one returned without
+            ``k``, the others differ in heads and deprels only and carry no
+            confidences). It is a copy: it owns no library memory and
+            outlives the model.
 
         Raises:
             InputError: no words, more than MAX_WORDS, an empty word, a word
@@ -859,9 +922,13 @@ class Model:
                 line break (the message names it, e.g. ``"tp_parse:
                 forms[3] is not valid UTF-8"``), a NUL character; a sentence
                 without tags for a model without a tagger.
-            ArgumentError: a tag list of the wrong length; closed model.
-            TypeError: a word that is not a string.
+            ArgumentError: a tag list of the wrong length; closed model; a
+                beam or k out of range (``"tp_parse_with: invalid parse
+                options: beam width 65: want 1 to 64 (0 means 1)"``).
+            TypeError: a word that is not a string; a beam or k that is not
+                an int.
         """
+        opts = _parse_options(beam, k, confidence)
         if isinstance(words, (str, bytes)):
             raise TypeError("transparse: parse needs a sequence of words, not a single string")
         words = list(words)
@@ -872,13 +939,26 @@ class Model:
                  for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
         cols = [_column(k, v) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
         tags = _tags(cols)
-        out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
-        return _sentence(_forms(words, encoded), *out, 0, n)
+        if opts is None:
+            out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
+            return _sentence(_forms(words, encoded), *out, 0, n)
+        extra = []
+        out = self._call(lambda h, res, err: _lib.tp_parse_with(h, forms, n, tags, ctypes.byref(opts), res, err),
+                         n, extra)
+        conf, trees = extra
+        forms_s = _forms(words, encoded)
+        if k is None:
+            return _sentence(forms_s, *out, 0, n, conf)
+        best = _sentence(forms_s, *out, 0, n, conf, trees[0][2])
+        return [best] + [_sentence(forms_s, heads, deprels, *out[2:], 0, n, None, score)
+                         for heads, deprels, score in trees[1:]]
 
-    def _call(self, fn, n):
+    def _call(self, fn, n, extra=None):
         """Call fn(handle, result, err) (a tp_parse function with its other
         arguments bound) and return the heads, deprels, UPOS, XPOS, LEMMA
-        and FEATS of the n words of its result, which it frees."""
+        and FEATS of the n words of its result, which it frees. With a list
+        extra, also append to it the confidences (a list, or None) and the
+        trees (a list of (heads, deprels, score)) of tp_parse_with."""
         h = self._acquire()
         try:
             res = _lib.tp_result_p()
@@ -886,6 +966,10 @@ class Model:
             _check(fn(h, ctypes.byref(res), ctypes.byref(err)), err)
             try:
                 r = res.contents
+                if extra is not None:
+                    extra.append(r.confidence[:n] if r.confidence else None)
+                    extra.append([(r.tree_heads[t * n:(t + 1) * n], _decode_all(r.tree_deprels[t * n:(t + 1) * n]),
+                                   r.tree_scores[t]) for t in range(r.n_trees)])
                 return (r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n]),
                         _decode_all(r.lemma[:n]), _decode_all(r.feats[:n]))
             finally:
@@ -960,7 +1044,7 @@ class Model:
         return [_sentence(forms_s, *out, offsets[k], offsets[k + 1])
                 for k in range(len(offsets) - 1)]
 
-    def parse_conllu(self, text, on_error="stop", no_tags=False):
+    def parse_conllu(self, text, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
         """Parse every sentence of a CoNLL-U document.
 
         Args:
@@ -974,6 +1058,14 @@ class Model:
             no_tags: blank LEMMA, UPOS, XPOS and FEATS (of words and empty
                 nodes) before parsing, so that the model predicts them, as
                 from plain tokens.
+            beam, k, confidence: as for :meth:`parse`
+                (``tp_parse_conllu_with``; only with ``on_error="stop"``
+                and ``no_tags=False``): a confidence goes in MISC as
+                ``Confidence=0.931``, after the attributes given; with
+                ``k`` above 1 each sentence is followed by its other trees
+                as sentences of their own, with ``# kbest_rank = N`` and
+                ``# kbest_score = S`` comments and the sent_id suffixed
+                ``-kbestN``.
 
         Returns:
             The document as str with HEAD and DEPREL filled in, LEMMA,
@@ -986,13 +1078,20 @@ class Model:
         Raises:
             InputError: malformed CoNLL-U (a NUL byte included) or a sentence
                 the parser rejects (the message gives the line).
-            ArgumentError: an unknown ``on_error``.
+            ArgumentError: an unknown ``on_error``; bad parse options, or
+                parse options with ``on_error="skip"`` or ``no_tags``.
         """
+        opts = _parse_options(beam, k, confidence)
+        if opts is not None:
+            if on_error != "stop" or no_tags:
+                raise ArgumentError("transparse: parse_conllu: beam, k and confidence need on_error='stop' and "
+                                    "no_tags=False", _lib.TP_ERR_ARGUMENT)
+            return self._parse_text_with(_lib.tp_parse_conllu_with, "parse_conllu", text, opts)
         if on_error == "stop" and not no_tags:
             return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
         return self._parse_document("parse_conllu", text, _lib.TP_FORMAT_CONLLU, on_error, no_tags)
 
-    def parse_tokens(self, text, on_error="stop"):
+    def parse_tokens(self, text, on_error="stop", *, beam=None, k=None, confidence=False):
         """Parse pre-tokenized text: one sentence per line, tokens separated
         by spaces (the batch entry point for plain text; one library call,
         the GIL released throughout).
@@ -1000,6 +1099,8 @@ class Model:
         Args:
             text: str, or UTF-8 bytes.
             on_error: ``"stop"`` or ``"skip"``, as for :meth:`parse_conllu`.
+            beam, k, confidence: as for :meth:`parse_conllu`
+                (``tp_parse_tokens_with``; only with ``on_error="stop"``).
 
         Returns:
             CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
@@ -1020,6 +1121,12 @@ class Model:
                 parser rejects (the message gives the line and the sentence
                 number).
         """
+        opts = _parse_options(beam, k, confidence)
+        if opts is not None:
+            if on_error != "stop":
+                raise ArgumentError("transparse: parse_tokens: beam, k and confidence need on_error='stop'",
+                                    _lib.TP_ERR_ARGUMENT)
+            return self._parse_text_with(_lib.tp_parse_tokens_with, "parse_tokens", text, opts)
         if on_error == "stop":
             return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
         return self._parse_document("parse_tokens", text, _lib.TP_FORMAT_TOKENS, on_error, False)
@@ -1052,6 +1159,10 @@ class Model:
         if skipped.value:
             warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
         return result
+
+    def _parse_text_with(self, fn, name, text, opts):
+        return self._parse_text(
+            lambda h, data, n, out, out_len, err: fn(h, data, n, ctypes.byref(opts), out, out_len, err), name, text)
 
     def _parse_text(self, fn, name, text):
         data = _text_bytes(name, text)

@@ -79,6 +79,24 @@ class tp_result(ctypes.Structure):
         ("xpos", c_char_p_p),
         ("lemma", c_char_p_p),
         ("feats", c_char_p_p),
+        # Appended for tp_parse_with (NULL and 0 otherwise).
+        ("confidence", ctypes.POINTER(ctypes.c_double)),
+        ("n_trees", ctypes.c_size_t),
+        ("tree_heads", ctypes.POINTER(ctypes.c_int32)),
+        ("tree_deprels", c_char_p_p),
+        ("tree_scores", ctypes.POINTER(ctypes.c_double)),
+    ]
+
+
+class tp_parse_options(ctypes.Structure):
+    """struct tp_parse_options: beam width, k best trees, confidences."""
+
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("beam", ctypes.c_int),
+        ("kbest", ctypes.c_int),
+        ("confidence", ctypes.c_int),
+        ("temperature", ctypes.c_double),
     ]
 
 
@@ -154,12 +172,27 @@ tp_parse_batch = _declare(
     ctypes.POINTER(tp_result_p),
     _err_out,
 )
+tp_parse_with = _declare(
+    "tp_parse_with",
+    ctypes.c_int,
+    _model,
+    c_char_p_p,
+    ctypes.c_size_t,
+    ctypes.POINTER(tp_tags),
+    ctypes.POINTER(tp_parse_options),
+    ctypes.POINTER(tp_result_p),
+    _err_out,
+)
 tp_result_free = _declare("tp_result_free", None, tp_result_p)
 
 # tp_parse_conllu and tp_parse_tokens: model, text, len, out_text, out_len, err.
 _document_args = (_model, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, c_size_t_p, _err_out)
 tp_parse_conllu = _declare("tp_parse_conllu", ctypes.c_int, *_document_args)
 tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
+# tp_parse_conllu_with and tp_parse_tokens_with: the same with options after len.
+_document_with_args = _document_args[:3] + (ctypes.POINTER(tp_parse_options),) + _document_args[3:]
+tp_parse_conllu_with = _declare("tp_parse_conllu_with", ctypes.c_int, *_document_with_args)
+tp_parse_tokens_with = _declare("tp_parse_tokens_with", ctypes.c_int, *_document_with_args)
 
 
 class tp_doc_options(ctypes.Structure):
@@ -224,7 +257,9 @@ tp_train_with_progress = _declare(
 # tp_render_svg: text, len, out_svg, out_len, err.
 tp_render_svg = _declare("tp_render_svg", ctypes.c_int, *_document_args[1:])
 
-# Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS in transparse.h).
+# Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS, TP_MAX_BEAM in
+# transparse.h).
 MAX_WORDS = 10000
 MAX_TOKEN_BYTES = 1024
 MAX_BATCH_WORDS = 1000000
+MAX_BEAM = 64  # TP_MAX_BEAM
