@@ -79,7 +79,7 @@ func TestCardJSON(t *testing.T) {
 func TestParseTrainOptions(t *testing.T) {
 	opt, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
 		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3,
-		"gold_fast_templates":["s0.p"],"plain_fast_templates":["n0.u"],"fast_max_loss":0.25}`)
+		"gold_fast_templates":["s0.p"],"plain_fast_templates":["n0.u"],"fast_max_loss":0.25,"beam":8,"beam_epochs":4}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestParseTrainOptions(t *testing.T) {
 		opt.WeightBits != 10 || opt.MinAbs != 2.5 || opt.Epochs != 3 ||
 		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) ||
 		!reflect.DeepEqual(opt.GoldFastTemplates, []string{"s0.p"}) || !reflect.DeepEqual(opt.PlainFastTemplates, []string{"n0.u"}) ||
-		opt.FastMaxLoss != 0.25 {
+		opt.FastMaxLoss != 0.25 || opt.Beam != 8 || opt.BeamEpochs != 4 {
 		t.Errorf("options %+v", opt)
 	}
 	opt, err = parseTrainOptions(`{"train":"t","dev":"d","gold_templates":null}`)

@@ -963,7 +963,11 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            fast classifier put in front of that parser, which decides
  *            the states it is sure of, by a margin tuned on "dev"; absent:
  *            none), "fast_max_loss" (the dev LAS the fast classifier may
- *            cost; default 0.1). A number option at 0 takes its default.
+ *            cost; default 0.1), "beam" (2 to TP_MAX_BEAM: also train a
+ *            gold-tag classifier for beam search of that width, which
+ *            tp_parse_with uses at beam widths above 1; default 0: none)
+ *            and "beam_epochs" (its epochs, default 10). A number option
+ *            at 0 takes its default.
  *            Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
@@ -998,9 +1002,10 @@ TP_API int tp_train(const char *options, tp_model **model, tp_error **err);
  * tp_progress is one report of training progress, passed to a
  * tp_progress_fn. A phase is one thing being trained: "tagger UPOS",
  * "tagger XPOS", "jackknife", "parser (gold tags)", "parser (plain
- * tokens)", or a fast classifier ("parser (gold tags, fast)", ...). The
- * gold-tag and plain-token parsers train at the same time, so their
- * reports interleave.
+ * tokens)", or a fast classifier ("parser (gold tags, fast)", ...), and
+ * last, with the "beam" option, "parser (gold tags, beam)". The gold-tag
+ * and plain-token parsers train at the same time, so their reports
+ * interleave.
  */
 typedef struct tp_progress {
     /* The phase's name (UTF-8, NUL-terminated); valid only during the

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/transparse/transparse/internal/par"
 	"github.com/transparse/transparse/modelfmt"
@@ -15,11 +16,14 @@ import (
 
 // Classifier names inside the model file. A variant's fast classifier (a
 // cascade, Variant.Fast) is stored as its name + fastSuffix, with
-// Params[fastMarginParam] = round(1000 * FastMargin).
+// Params[fastMarginParam] = round(1000 * FastMargin); its classifier
+// trained for beam search (Variant.Beam), optional, as its name +
+// beamSuffix, with the variant's templates and feature hash.
 const (
 	clfGold         = "parser.gold"
 	clfPlain        = "parser.plain"
 	fastSuffix      = ".fast"
+	beamSuffix      = ".beam"
 	fastMarginParam = "fast_margin_milli"
 )
 
@@ -45,6 +49,10 @@ func (m *Model) Document() *modelfmt.Model {
 			c := f.classifier(v.name+fastSuffix, names)
 			c.Params[fastMarginParam] = int64(math.Round(1000 * float64(v.v.FastMargin)))
 			doc.Classifiers = append(doc.Classifiers, c)
+		}
+		if b := v.v.Beam; b != nil {
+			bv := Variant{Ext: v.v.Ext, Clf: b}
+			doc.Classifiers = append(doc.Classifiers, bv.classifier(v.name+beamSuffix, names))
 		}
 	}
 	doc.Classifiers = append(doc.Classifiers, tagger.Classifiers(m.taggers.UPOS, m.taggers.XPOS)...)
@@ -192,10 +200,31 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 		v.Fast, v.FastMargin = &f.v, float32(milli)/1000
 		return v, nil
 	}
+	// withBeam adds to v the classifier trained for beam search of the
+	// file, if it has one: it must read v's templates with v's hash.
+	withBeam := func(v Variant, name string, err error) (Variant, error) {
+		c := byName[name+beamSuffix]
+		if err != nil || c == nil {
+			return v, err
+		}
+		b, err := variant(name+beamSuffix, v.Morph)
+		if err != nil {
+			return v, err
+		}
+		if !slices.Equal(b.Ext.Templates(), v.Ext.Templates()) || b.Ext.HashVersion() != v.Ext.HashVersion() {
+			return v, bad("classifier %q: templates or feature hash differ from %q's", name+beamSuffix, name)
+		}
+		v.Beam = b.Clf
+		return v, nil
+	}
 	var errs [5]error
 	var goldV, plainV Variant
 	goldV, errs[0] = withFast(&gold, &goldFast, clfGold)
 	plainV, errs[1] = withFast(&plain, &plainFast, clfPlain)
+	goldV, errs[0] = withBeam(goldV, clfGold, errs[0])
+	if plainV.Clf != nil {
+		plainV, errs[1] = withBeam(plainV, clfPlain, errs[1])
+	}
 	var errU, errX error
 	tg.UPOS, tg.XPOS, errU, errX = taggers()
 	for k, e := range [...]error{errU, errX} {

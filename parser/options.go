@@ -137,7 +137,9 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 		rec.reset(m.classes.Len(), len(words), t)
 		m.greedy(v, len(words), sc, rec)
 		m.write(words, &sc.state)
-		r.fillGreedy(words, rec, opt)
+		if r != nil {
+			r.fillGreedy(words, rec, opt)
+		}
 		return nil
 	}
 	d := sc.dec
@@ -152,7 +154,9 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 	}
 	d.Decode(&sc.words, len(words), clf, &sc.beam)
 	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
-	r.fillBeam(m, words, &sc.beam, opt)
+	if r != nil {
+		r.fillBeam(m, words, &sc.beam, opt)
+	}
 	return nil
 }
 

@@ -142,6 +142,10 @@ func TestOptionsBeamTrees(t *testing.T) {
 			if len(r.Trees) > 1 {
 				more++
 			}
+			alone := slices.Clone(s)
+			if err := m.ParseWithOptions(alone, ParseOptions{Beam: k}, nil); err != nil || !slices.Equal(alone, got) {
+				t.Fatalf("K=%d sentence %d: without a result: %v, another tree", k, n, err)
+			}
 		}
 		if more == 0 {
 			t.Fatalf("K=%d: no sentence has more than one tree", k)

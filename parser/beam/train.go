@@ -212,6 +212,11 @@ type TrainOptions struct {
 	// the final beam's best (before their update), the dev score, and
 	// whether this epoch is the best so far.
 	Epoch func(epoch int, reached, dev float64, best bool)
+	// Sentence, when not nil, is called after each training sentence with
+	// the epoch and the number of sentences done in it; returning false
+	// stops the training, which then returns the best epoch so far (nil
+	// when no epoch has ended).
+	Sentence func(epoch, done int) bool
 }
 
 // Train trains a classifier for beam search of width opt.K on the examples
@@ -230,9 +235,12 @@ func Train(c *transition.Classes, ext *feature.Extractor, exs []*Example, opt Tr
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		reached := 0
-		for _, i := range order {
+		for done, i := range order {
 			if tr.Sentence(exs[i]) {
 				reached++
+			}
+			if opt.Sentence != nil && !opt.Sentence(epoch, done+1) {
+				return best, bestScore
 			}
 		}
 		clf := tr.Weights.Freeze(opt.Freeze)

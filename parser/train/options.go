@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
@@ -111,6 +112,16 @@ type Options struct {
 	// FastMaxLoss is the dev LAS (points) a fast classifier may cost
 	// (0 = default 0.1).
 	FastMaxLoss float64 `json:"fast_max_loss"`
+	// Beam, when 2 to parser.MaxBeam, trains after the greedy classifiers
+	// a gold-tag classifier for beam search of that width K
+	// (parser.Variant.Beam, stored as "parser.gold.beam"): global training,
+	// the averaged structured perceptron with max-violation update
+	// (parser/beam), over the gold-tag parser's templates and hashing,
+	// the epoch with the best dev LAS at width K kept. 0 or 1: none.
+	Beam int `json:"beam"`
+	// BeamEpochs is the number of epochs of the beam classifier (0 =
+	// default 10).
+	BeamEpochs int `json:"beam_epochs"`
 
 	// Progress, if not nil, receives training progress (see Progress):
 	// one call at a time, from training goroutines. A non-nil error stops
@@ -174,6 +185,9 @@ func (o *Options) defaults() {
 	if o.FastMaxLoss == 0 {
 		o.FastMaxLoss = 0.1
 	}
+	if o.BeamEpochs == 0 {
+		o.BeamEpochs = 10
+	}
 	if o.Name == "" && o.Output != "" {
 		base := filepath.Base(o.Output)
 		o.Name = base[:len(base)-len(filepath.Ext(base))]
@@ -186,7 +200,8 @@ func (o *Options) defaults() {
 // Check reports the first option that no training could accept, as an
 // *OptionError naming it, before any treebank is read: an unknown system
 // or pseudo-projective encoding; a missing train or dev path; a negative
-// epochs, tagger_epochs, max_sentences, folds or plain_runs; folds 1;
+// epochs, tagger_epochs, max_sentences, folds, plain_runs or
+// beam_epochs; a beam above parser.MaxBeam or negative; folds 1;
 // explore above 1; min_abs, plain_min_abs, explore or fast_max_loss not a
 // number; weight_bits outside 2..16 (0 is the default); a negative
 // fast_max_loss; an empty template list (nil is the system's) or an
@@ -213,10 +228,13 @@ func (o *Options) Check() error {
 		name string
 		v    int
 	}{{"epochs", o.Epochs}, {"tagger_epochs", o.TaggerEpochs}, {"max_sentences", o.MaxSentences},
-		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}} {
+		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}, {"beam_epochs", o.BeamEpochs}} {
 		if c.v < 0 {
 			return optErr(c.name, "%d: want 0 (the default) or more", c.v)
 		}
+	}
+	if o.Beam < 0 || o.Beam > parser.MaxBeam {
+		return optErr("beam", "%d: want 0 (no beam classifier) to %d", o.Beam, parser.MaxBeam)
 	}
 	if o.Folds == 1 {
 		return optErr("folds", "1: want 0 (the default, 4) or at least 2 (one fold leaves its taggers no training data)")

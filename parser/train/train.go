@@ -175,6 +175,11 @@ func Train(opt Options) (*parser.Model, error) {
 	if perr != nil {
 		return nil, perr
 	}
+	if opt.Beam > 1 {
+		if err := trainBeam(&gold, classes, trainSents, devSents, enc, opt); err != nil {
+			return nil, err
+		}
+	}
 
 	trainedAt, reproducible := start, false
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
@@ -203,6 +208,10 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if opt.TestPath != "" {
 		card.Options["test"] = opt.TestPath
+	}
+	if gold.Beam != nil {
+		card.Options["beam"] = fmt.Sprint(opt.Beam)
+		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
 	scorer := parser.Assemble(parts)

@@ -256,6 +256,8 @@ func TestOptionsCheck(t *testing.T) {
 		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "train: plain_fast_templates: the list is empty"},
 		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "train: plain_fast_templates: given for a gold-only model"},
 		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
+		{"beam", func(o *Options) { o.Beam = parser.MaxBeam + 1 }, "train: beam: 65: want 0 (no beam classifier) to 64"},
+		{"beam epochs", func(o *Options) { o.BeamEpochs = -1 }, "train: beam_epochs: -1"},
 		{"output dir", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
 		{"output missing dir", func(o *Options) { o.Output = filepath.Join(dir, "no", "m.tpm") }, "train: output: the directory " + filepath.Join(dir, "no") + ": no such file"},
 		{"output device", func(o *Options) { o.Output = "/dev/null" }, "train: output: modelfmt: /dev/null: is a character device, not a regular file"},

@@ -224,7 +224,9 @@ def train(system, train, dev, progress=None, **options):
             ``weight_bits``, ``gold_templates`` and ``plain_templates``
             (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
             syntax in docs/features.md), ``gold_fast_templates``,
-            ``plain_fast_templates``, ``fast_max_loss``.
+            ``plain_fast_templates``, ``fast_max_loss``, ``beam`` (also
+            train a gold-tag classifier for ``Model.parse(..., beam=K)``
+            of that width) and ``beam_epochs``.
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL (the progress callable takes it while it runs).

@@ -1,0 +1,97 @@
+package train
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// TestBeamClassifier trains a small gold-only model with a beam classifier
+// on the committed EWT fixtures: its epochs are reported as a phase of
+// their own, the classifier is stored ("parser.gold.beam") and loaded
+// back, parses at width K score with it (not with the greedy classifier),
+// the greedy parse does not change, and a progress callback can stop it.
+func TestBeamClassifier(t *testing.T) {
+	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 2, GoldOnly: true, Beam: 4, BeamEpochs: 2}
+	var ends int
+	opt.Progress = func(p Progress) error {
+		if p.Phase == "parser (gold tags, beam)" && p.EpochEnd {
+			ends++
+			if p.Epochs != 2 || p.DevLAS <= 0 || p.DevUAS < p.DevLAS {
+				t.Errorf("beam epoch report %+v", p)
+			}
+		}
+		return nil
+	}
+	m, err := Train(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ends != 2 {
+		t.Fatalf("%d beam epochs reported, want 2", ends)
+	}
+	v := m.Variant(true)
+	if v.Beam == nil || m.Card().Options["beam"] != "4" {
+		t.Fatalf("no beam classifier (card %v)", m.Card().Options)
+	}
+	v.Beam = nil
+	without := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	m2 := reload(t, m)
+	if m2.Variant(true).Beam == nil {
+		t.Fatal("the beam classifier is lost by a save and load")
+	}
+	dev, err := conllu.ReadFile(opt.DevPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := parser.ParseOptions{Beam: 4, KBest: 1}
+	var r1, r2, r3 parser.ParseResult
+	differ := 0
+	for i, s := range dev {
+		a, b, c := slices.Clone(s.Words), slices.Clone(s.Words), slices.Clone(s.Words)
+		for _, p := range []struct {
+			m *parser.Model
+			w []conllu.Word
+			r *parser.ParseResult
+		}{{m, a, &r1}, {m2, b, &r2}, {without, c, &r3}} {
+			if err := p.m.ParseWithOptions(p.w, opts, p.r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(a, b) || r1.Trees[0].Score != r2.Trees[0].Score {
+			t.Fatalf("sentence %d: the reloaded model parses differently", i+1)
+		}
+		if r1.Trees[0].Score != r3.Trees[0].Score {
+			differ++
+		}
+		g, h := slices.Clone(s.Words), slices.Clone(s.Words)
+		if err := m.Parse(g); err != nil {
+			t.Fatal(err)
+		}
+		if err := without.Parse(h); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g, h) {
+			t.Fatalf("sentence %d: the beam classifier changes the greedy parse", i+1)
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the beam parses score with the greedy classifier")
+	}
+
+	stop := errors.New("stop")
+	opt.Progress = func(p Progress) error {
+		if p.Phase == "parser (gold tags, beam)" {
+			return stop
+		}
+		return nil
+	}
+	if _, err := Train(opt); !errors.Is(err, ErrCanceled) || !errors.Is(err, stop) {
+		t.Fatalf("canceled in the beam phase: got %v", err)
+	}
+}
