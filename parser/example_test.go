@@ -55,3 +55,29 @@ func ExampleModel_Parse_givenTags() {
 	// 1	Dogs	dog	NOUN	NNS	Number=Plur	2	nsubj	_	_
 	// 2	bark	bark	VERB	VBP	Mood=Ind|Tense=Pres	0	root	_	_
 }
+
+// Parse with a beam of width 2, asking for each word's confidence in its
+// head and deprel and for the two best trees (docs/beam-search.md).
+func ExampleModel_ParseWithOptions() {
+	m, err := parser.Load("../models/en_ewt.tpm")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	words := []conllu.Word{{Form: "I"}, {Form: "saw"}, {Form: "her"}, {Form: "."}}
+	var r parser.ParseResult
+	if err := m.ParseWithOptions(words, parser.ParseOptions{Beam: 2, KBest: 2, Confidence: true}, &r); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, w := range words {
+		fmt.Println(w.ID, w.Form, w.Head, w.Deprel, r.Confidence[i] >= 0 && r.Confidence[i] <= 1)
+	}
+	fmt.Println(len(r.Trees), "trees; the first is the words':", r.Trees[0].Head)
+	// Output:
+	// 1 I 2 nsubj true
+	// 2 saw 0 root true
+	// 3 her 2 obj true
+	// 4 . 2 punct true
+	// 2 trees; the first is the words': [2 0 2 2]
+}
