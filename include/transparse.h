@@ -593,8 +593,11 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *   beam         the beam width K, 0 to TP_MAX_BEAM. 0 and 1: the greedy
  *                parser of tp_parse (same trees and speed); K > 1: beam
  *                search, keeping the K best configurations at every step
- *                (docs/beam-search.md): more accurate with a classifier
- *                trained for it, about K times slower. The annotation is
+ *                (docs/beam-search.md), about K times slower. It is more
+ *                accurate only with a model that has a classifier
+ *                trained for the beam (`transparse train --beam K`; the
+ *                model card's option "beam"): over a greedily trained
+ *                classifier a wider beam parses worse. The annotation is
  *                completed and the classifier chosen as for tp_parse (see
  *                tp_tags).
  *   kbest        0 to max(beam, 1): the number of trees asked for in

@@ -34,7 +34,11 @@ type ParseOptions struct {
 	// is beam search (parser/beam, docs/beam-search.md) with the
 	// classifier Parse would choose (GoldInput) without its fast one, or
 	// the variant's classifier trained for the beam (Variant.Beam) when
-	// the model has one.
+	// the model has one. Only such a classifier makes a wider beam more
+	// accurate: a greedily trained one's scores are not made to be summed
+	// over a derivation, and a wider beam over it parses worse than the
+	// greedy parser (docs/decisions.md, "A beam wider than one is for a
+	// globally trained classifier").
 	Beam int
 	// KBest asks for up to KBest trees in ParseResult.Trees, 0 to
 	// max(Beam, 1): the distinct trees of the final beam, best first.

@@ -86,7 +86,9 @@ tagger. With other models the column stays "_" where it is not given.
 
 --beam K parses with a beam of width K (1 to 64; 1, the default, is the
 greedy parser): it keeps the K best configurations at every step instead
-of one, about K times slower (docs/beam-search.md). --confidence adds
+of one, about K times slower (docs/beam-search.md). It is more accurate
+only with a model trained with "transparse train --beam K"; over a
+greedily trained classifier a wider beam parses worse. --confidence adds
 each word's confidence in its head and deprel to MISC, after the
 attributes given ("Confidence=0.931": a number in [0, 1] that ranks
 arcs; higher is more often right, it is not a calibrated probability).

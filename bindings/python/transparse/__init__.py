@@ -902,8 +902,10 @@ class Model:
                 :data:`MAX_BEAM`; None or 1: the greedy parser (the same
                 tree as without it). A wider beam keeps the K best
                 configurations at every step: slower (about K times),
-                more accurate with a classifier trained for the beam
-                (docs/beam-search.md).
+                more accurate only with a model that has a classifier
+                trained for the beam (``train(..., beam=K)``; the card's
+                option ``"beam"``); over a greedily trained classifier a
+                wider beam parses worse (docs/beam-search.md).
             k: None, or the number of trees wanted, 1 to ``beam`` (1 when
                 ``beam`` is None): the distinct trees of the final beam,
                 best first.
