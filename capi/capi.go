@@ -29,6 +29,8 @@ const (
 	_ = uint(parser.MaxWords - C.TP_MAX_WORDS)
 	_ = uint(C.TP_MAX_TOKEN_BYTES - parser.MaxTokenBytes)
 	_ = uint(parser.MaxTokenBytes - C.TP_MAX_TOKEN_BYTES)
+	_ = uint(C.TP_MAX_BEAM - parser.MaxBeam)
+	_ = uint(parser.MaxBeam - C.TP_MAX_BEAM)
 )
 
 // The Go entry points below are called only by shim.c, which has already

@@ -145,4 +145,5 @@ def test_limits_match_the_header():
         "TP_MAX_WORDS": transparse.MAX_WORDS,
         "TP_MAX_TOKEN_BYTES": transparse.MAX_TOKEN_BYTES,
         "TP_MAX_BATCH_WORDS": transparse.MAX_BATCH_WORDS,
+        "TP_MAX_BEAM": transparse.MAX_BEAM,
     }
