@@ -414,9 +414,11 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
 }
 /* ---- documents: options, streams -------------------------------------- */
 
-int tp_parse_document(const tp_model *model, const char *text, size_t len,
-                      const tp_doc_options *options, char **out_text,
-                      size_t *out_len, size_t *n_skipped, tp_error **err) {
+static int parse_document(const tp_model *model, const char *text, size_t len,
+                          const tp_doc_options *options,
+                          const tp_parse_options *parse_options, int with,
+                          char **out_text, size_t *out_len, size_t *n_skipped,
+                          tp_error **err) {
     if (out_text != NULL)
         *out_text = NULL;
     if (out_len != NULL)
@@ -424,29 +426,62 @@ int tp_parse_document(const tp_model *model, const char *text, size_t len,
     if (n_skipped != NULL)
         *n_skipped = 0;
     if (tp__forked())
-        return tp__fork_error("tp_parse_document", err);
+        return tp__fork_error(with ? "tp_parse_document_with" : "tp_parse_document", err);
     char *msg = NULL;
     int rc = tpgo_parse_document((uintptr_t)model, (char *)text, len,
-                                 (tp_doc_options *)options, out_text, out_len,
-                                 n_skipped, &msg);
+                                 (tp_doc_options *)options,
+                                 (tp_parse_options *)parse_options, with,
+                                 out_text, out_len, n_skipped, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_parse_document(const tp_model *model, const char *text, size_t len,
+                      const tp_doc_options *options, char **out_text,
+                      size_t *out_len, size_t *n_skipped, tp_error **err) {
+    return parse_document(model, text, len, options, NULL, 0, out_text,
+                          out_len, n_skipped, err);
+}
+
+int tp_parse_document_with(const tp_model *model, const char *text,
+                           size_t len, const tp_doc_options *options,
+                           const tp_parse_options *parse_options,
+                           char **out_text, size_t *out_len,
+                           size_t *n_skipped, tp_error **err) {
+    return parse_document(model, text, len, options, parse_options, 1,
+                          out_text, out_len, n_skipped, err);
+}
+
+static int stream_open(const tp_model *model, tp_read_fn read, void *ctx,
+                       const tp_doc_options *options,
+                       const tp_parse_options *parse_options, int with,
+                       tp_stream **stream, tp_error **err) {
+    if (stream != NULL)
+        *stream = NULL;
+    if (tp__forked())
+        return tp__fork_error(with ? "tp_stream_open_with" : "tp_stream_open", err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
+                              (tp_doc_options *)options,
+                              (tp_parse_options *)parse_options, with,
+                              stream ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *stream = (tp_stream *)h;
     return tp__finish(rc, msg, err);
 }
 
 int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
                    const tp_doc_options *options, tp_stream **stream,
                    tp_error **err) {
-    if (stream != NULL)
-        *stream = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_stream_open", err);
-    uintptr_t h = 0;
-    char *msg = NULL;
-    int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
-                              (tp_doc_options *)options, stream ? &h : NULL,
-                              &msg);
-    if (rc == TP_OK)
-        *stream = (tp_stream *)h;
-    return tp__finish(rc, msg, err);
+    return stream_open(model, read, ctx, options, NULL, 0, stream, err);
+}
+
+int tp_stream_open_with(const tp_model *model, tp_read_fn read, void *ctx,
+                        const tp_doc_options *options,
+                        const tp_parse_options *parse_options,
+                        tp_stream **stream, tp_error **err) {
+    return stream_open(model, read, ctx, options, parse_options, 1, stream,
+                       err);
 }
 
 int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,

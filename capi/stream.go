@@ -44,12 +44,34 @@ func docOptions(o *C.tp_doc_options) (parser.DocOptions, bool, error) {
 	return d, tokens, nil
 }
 
+// withName is the name of the entry point: name, or name + "_with" (the
+// one that takes tp_parse_options) when with is not 0.
+func withName(name string, with C.int) string {
+	if with != 0 {
+		return name + "_with"
+	}
+	return name
+}
+
+// docParseOptions is docOptions with the parse options popts (nil: the
+// greedy parser) in DocOptions.Parse.
+func docParseOptions(o *C.tp_doc_options, popts *C.tp_parse_options) (parser.DocOptions, bool, error) {
+	d, tokens, err := docOptions(o)
+	if err == nil {
+		d.Parse, err = parseOptions(popts)
+	}
+	return d, tokens, err
+}
+
+// tpgo_parse_document is tp_parse_document and, with is not 0,
+// tp_parse_document_with (popts: its parse options).
+//
 //export tpgo_parse_document
-func tpgo_parse_document(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_doc_options, out **C.char, outLen *C.size_t,
-	skipped *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_document"
+func tpgo_parse_document(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_doc_options, popts *C.tp_parse_options, with C.int,
+	out **C.char, outLen *C.size_t, skipped *C.size_t, msg **C.char) (rc C.int) {
+	fn := withName("tp_parse_document", with)
 	defer recoverTo(fn, msg, &rc)
-	o, tokens, err := docOptions(opts)
+	o, tokens, err := docParseOptions(opts, popts)
 	if err != nil {
 		return finish(fn, msg, err, C.TP_ERR_INTERNAL)
 	}
@@ -107,15 +129,18 @@ func (r *cReader) Read(p []byte) (int, error) {
 	return int(n), nil
 }
 
+// tpgo_stream_open is tp_stream_open and, with is not 0,
+// tp_stream_open_with (popts: its parse options).
+//
 //export tpgo_stream_open
-func tpgo_stream_open(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp_doc_options, out *C.uintptr_t,
-	msg **C.char) (rc C.int) {
-	const fn = "tp_stream_open"
+func tpgo_stream_open(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp_doc_options, popts *C.tp_parse_options,
+	with C.int, out *C.uintptr_t, msg **C.char) (rc C.int) {
+	fn := withName("tp_stream_open", with)
 	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, streamOpen(h, read, ctx, opts, out), C.TP_ERR_INTERNAL)
+	return finish(fn, msg, streamOpen(h, read, ctx, opts, popts, out), C.TP_ERR_INTERNAL)
 }
 
-func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp_doc_options, out *C.uintptr_t) error {
+func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp_doc_options, popts *C.tp_parse_options, out *C.uintptr_t) error {
 	if h == 0 {
 		return argErr("model is NULL")
 	}
@@ -125,7 +150,7 @@ func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp
 	if out == nil {
 		return argErr("stream is NULL")
 	}
-	o, tokens, err := docOptions(opts)
+	o, tokens, err := docParseOptions(opts, popts)
 	if err != nil {
 		return err
 	}

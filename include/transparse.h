@@ -575,11 +575,12 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
 #define TP_MAX_BEAM 64
 
 /*
- * tp_parse_options choose how tp_parse_with, tp_parse_conllu_with and
- * tp_parse_tokens_with parse. A NULL options pointer, or all members 0
- * but size, is the greedy parser of tp_parse: the same trees, nothing
- * more. Initialise with TP_PARSE_OPTIONS_INIT (or set size to
- * sizeof(tp_parse_options) and the rest to 0), then set what you need:
+ * tp_parse_options choose how tp_parse_with, tp_parse_conllu_with,
+ * tp_parse_tokens_with, tp_parse_document_with and tp_stream_open_with
+ * parse. A NULL options pointer, or all members 0 but size, is the
+ * greedy parser of tp_parse: the same trees, nothing more. Initialise
+ * with TP_PARSE_OPTIONS_INIT (or set size to sizeof(tp_parse_options)
+ * and the rest to 0), then set what you need:
  *
  *     tp_parse_options o = TP_PARSE_OPTIONS_INIT;
  *     o.beam = 8;
@@ -815,6 +816,18 @@ TP_API int tp_parse_document(const tp_model *model, const char *text,
                              size_t *n_skipped, tp_error **err);
 
 /*
+ * tp_parse_document_with is tp_parse_document with parse options (NULL:
+ * tp_parse_document): a beam, confidences in MISC, the k best trees, as
+ * tp_parse_conllu_with writes them (see tp_parse_options). Errors as for
+ * tp_parse_document, and TP_ERR_ARGUMENT for bad parse options.
+ */
+TP_API int tp_parse_document_with(const tp_model *model, const char *text,
+                                  size_t len, const tp_doc_options *options,
+                                  const tp_parse_options *parse_options,
+                                  char **out_text, size_t *out_len,
+                                  size_t *n_skipped, tp_error **err);
+
+/*
  * tp_read_fn is the input of a stream: it copies at most cap bytes of the
  * document into buf and returns how many (1..cap), 0 at the end of the
  * document, or -1 on failure (the stream then fails with TP_ERR_IO). ctx
@@ -870,6 +883,18 @@ typedef struct tp_stream tp_stream;
 TP_API int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
                           const tp_doc_options *options, tp_stream **stream,
                           tp_error **err);
+
+/*
+ * tp_stream_open_with is tp_stream_open with parse options (NULL:
+ * tp_stream_open), as for tp_parse_document_with: each sentence
+ * tp_stream_next returns is followed, within the same string, by its
+ * other trees of the k best. Errors as for tp_stream_open, and
+ * TP_ERR_ARGUMENT for bad parse options.
+ */
+TP_API int tp_stream_open_with(const tp_model *model, tp_read_fn read,
+                               void *ctx, const tp_doc_options *options,
+                               const tp_parse_options *parse_options,
+                               tp_stream **stream, tp_error **err);
 
 /*
  * tp_stream_next reads, parses and returns the next sentence of the

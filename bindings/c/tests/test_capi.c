@@ -1974,14 +1974,15 @@ static ptrdiff_t str_read(void *ctx, char *buf, size_t cap) {
     return (ptrdiff_t)n;
 }
 
-/* stream_all concatenates what a stream over text returns; NULL and *rc set
- * on failure (err receives the error). */
-static char *stream_all(tp_model *m, const char *text, size_t len,
-                        const tp_doc_options *o, size_t chunk, int *rc,
-                        tp_error **err, size_t *skipped) {
+/* stream_all_with concatenates what a stream over text returns, opened with
+ * tp_stream_open_with when po is not NULL; NULL and *rc set on failure
+ * (err receives the error). */
+static char *stream_all_with(tp_model *m, const char *text, size_t len,
+                             const tp_doc_options *o, const tp_parse_options *po, size_t chunk, int *rc,
+                             tp_error **err, size_t *skipped) {
     struct str_src src = {text, len, chunk, -1};
     tp_stream *st = NULL;
-    *rc = tp_stream_open(m, str_read, &src, o, &st, err);
+    *rc = po ? tp_stream_open_with(m, str_read, &src, o, po, &st, err) : tp_stream_open(m, str_read, &src, o, &st, err);
     if (*rc != TP_OK)
         return NULL;
     size_t cap = 1 << 16, used = 0;
@@ -2008,6 +2009,12 @@ static char *stream_all(tp_model *m, const char *text, size_t len,
         return NULL;
     }
     return all;
+}
+
+static char *stream_all(tp_model *m, const char *text, size_t len,
+                        const tp_doc_options *o, size_t chunk, int *rc,
+                        tp_error **err, size_t *skipped) {
+    return stream_all_with(m, text, len, o, NULL, chunk, rc, err, skipped);
 }
 
 /* A read callback that signals it is running, then waits to be released:
@@ -2338,6 +2345,33 @@ static void test_parse_options(tp_model *m) {
         tp_string_free(with);
     } else
         tp_error_free(err);
+    /* The document parser and the stream: the same output, in keep-going
+     * mode too (a sentence copied through keeps its lines). */
+    const char *two = "# sent_id = a\n1\tDogs\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+                      "# sent_id = b\n1\tbad\n\n"
+                      "# sent_id = c\n1\tCats\t_\t_\t_\t_\t_\t_\t_\t_\n2\tsleep\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    tp_doc_options keep = {TP_FORMAT_CONLLU, TP_ON_ERROR_SKIP, 0, 2};
+    char *doc_out = NULL;
+    size_t n_skipped = 0;
+    rc = tp_parse_document_with(m, two, strlen(two), &keep, &o, &doc_out, NULL, &n_skipped, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc == TP_OK) {
+        CHECK(n_skipped == 1);
+        CHECKF(strstr(doc_out, "# transparse_error = ") && strstr(doc_out, "\tSpaceAfter=No|Confidence=") &&
+                   strstr(doc_out, "# sent_id = c-kbest2\n"), "%s", doc_out);
+        size_t skipped2 = 0;
+        char *streamed = stream_all_with(m, two, strlen(two), &keep, &o, 7, &rc, &err, &skipped2);
+        CHECKF(streamed && strcmp(streamed, doc_out) == 0 && skipped2 == 1, "stream: %s", streamed ? streamed : "(failed)");
+        free(streamed);
+        tp_string_free(doc_out);
+    } else
+        tp_error_free(err);
+    EXPECT_ERR(tp_parse_document_with(m, two, strlen(two), &keep, &bad, &doc_out, NULL, NULL, &err), err,
+               TP_ERR_ARGUMENT, "tp_parse_document_with: options->size is 0");
+    tp_stream *st = NULL;
+    EXPECT_ERR(tp_stream_open_with(m, str_read, NULL, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT,
+               "tp_stream_open_with: options->size is 0");
+    CHECK(st == NULL);
     rc = tp_parse_tokens_with(m, "Dogs bark loudly\n", 17, &o, &with, NULL, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK) {

@@ -81,8 +81,8 @@ def test_bad_option_types(model):
         model.parse(["Hi"], beam="8")
     with pytest.raises(TypeError):
         model.parse(["Hi"], beam=True)
-    with pytest.raises(transparse.ArgumentError, match="on_error"):
-        model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", on_error="skip", confidence=True)
+    with pytest.raises(transparse.ArgumentError, match="tp_parse_document_with: invalid parse options: beam width 99"):
+        model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", on_error="skip", beam=99)
 
 
 def test_documents(model):
@@ -96,3 +96,20 @@ def test_documents(model):
     if "# kbest_rank = 2" in toks:
         assert "# sent_id = 1-kbest2\n" in toks
     assert toks.startswith(model.parse_tokens("Dogs bark\n", beam=4))
+
+
+def test_keep_going_and_stream(model, tmp_path):
+    doc = ("# sent_id = a\n1\tDogs\tdog\tNOUN\tNNS\tNumber=Plur\t_\t_\t_\t_\n2\tbark\tbark\tVERB\tVBP\t_\t_\t_\t_\t_\n\n"
+           "# sent_id = b\n1\tbad\n\n"
+           "# sent_id = c\n1\tCats\t_\t_\t_\t_\t_\t_\t_\t_\n2\tsleep\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    with pytest.warns(transparse.SkippedSentencesWarning):
+        out = model.parse_conllu(doc, on_error="skip", beam=4, k=2, confidence=True)
+    assert "# transparse_error = " in out and "# sent_id = c-kbest2\n" in out and "\tConfidence=" in out
+    path = tmp_path / "doc.conllu"
+    path.write_text(doc, encoding="utf-8")
+    with model.parse_conllu_iter(path, on_error="skip", beam=4, k=2, confidence=True) as it:
+        assert "".join(it) == out
+    # no_tags: the model predicts the tags, then parses with the beam.
+    with pytest.warns(transparse.SkippedSentencesWarning):
+        blank = model.parse_conllu(doc, on_error="skip", no_tags=True, beam=4, confidence=True)
+    assert blank.count("\tConfidence=") == 4

@@ -1063,8 +1063,8 @@ class Model:
                 nodes) before parsing, so that the model predicts them, as
                 from plain tokens.
             beam, k, confidence: as for :meth:`parse`
-                (``tp_parse_conllu_with``; only with ``on_error="stop"``
-                and ``no_tags=False``): a confidence goes in MISC as
+                (``tp_parse_conllu_with``, ``tp_parse_document_with``): a
+                confidence goes in MISC as
                 ``Confidence=0.931``, after the attributes given; with
                 ``k`` above 1 each sentence is followed by its other trees
                 as sentences of their own, with ``# kbest_rank = N`` and
@@ -1082,18 +1082,14 @@ class Model:
         Raises:
             InputError: malformed CoNLL-U (a NUL byte included) or a sentence
                 the parser rejects (the message gives the line).
-            ArgumentError: an unknown ``on_error``; bad parse options, or
-                parse options with ``on_error="skip"`` or ``no_tags``.
+            ArgumentError: an unknown ``on_error``; bad parse options.
         """
         opts = _parse_options(beam, k, confidence)
-        if opts is not None:
-            if on_error != "stop" or no_tags:
-                raise ArgumentError("transparse: parse_conllu: beam, k and confidence need on_error='stop' and "
-                                    "no_tags=False", _lib.TP_ERR_ARGUMENT)
-            return self._parse_text_with(_lib.tp_parse_conllu_with, "parse_conllu", text, opts)
         if on_error == "stop" and not no_tags:
+            if opts is not None:
+                return self._parse_text_with(_lib.tp_parse_conllu_with, "parse_conllu", text, opts)
             return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
-        return self._parse_document("parse_conllu", text, _lib.TP_FORMAT_CONLLU, on_error, no_tags)
+        return self._parse_document("parse_conllu", text, _lib.TP_FORMAT_CONLLU, on_error, no_tags, opts)
 
     def parse_tokens(self, text, on_error="stop", *, beam=None, k=None, confidence=False):
         """Parse pre-tokenized text: one sentence per line, tokens separated
@@ -1104,7 +1100,7 @@ class Model:
             text: str, or UTF-8 bytes.
             on_error: ``"stop"`` or ``"skip"``, as for :meth:`parse_conllu`.
             beam, k, confidence: as for :meth:`parse_conllu`
-                (``tp_parse_tokens_with``; only with ``on_error="stop"``).
+                (``tp_parse_tokens_with``, ``tp_parse_document_with``).
 
         Returns:
             CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
@@ -1126,40 +1122,43 @@ class Model:
                 number).
         """
         opts = _parse_options(beam, k, confidence)
-        if opts is not None:
-            if on_error != "stop":
-                raise ArgumentError("transparse: parse_tokens: beam, k and confidence need on_error='stop'",
-                                    _lib.TP_ERR_ARGUMENT)
-            return self._parse_text_with(_lib.tp_parse_tokens_with, "parse_tokens", text, opts)
         if on_error == "stop":
+            if opts is not None:
+                return self._parse_text_with(_lib.tp_parse_tokens_with, "parse_tokens", text, opts)
             return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
-        return self._parse_document("parse_tokens", text, _lib.TP_FORMAT_TOKENS, on_error, False)
+        return self._parse_document("parse_tokens", text, _lib.TP_FORMAT_TOKENS, on_error, False, opts)
 
-    def parse_conllu_iter(self, file, on_error="stop", no_tags=False):
+    def parse_conllu_iter(self, file, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
         """Parse a CoNLL-U document sentence by sentence, reading it as it
         goes (``tp_stream_open``): memory does not grow with the document.
 
         Args:
             file: a path (str or os.PathLike), or a file object whose
                 ``read(n)`` returns bytes (UTF-8) or str.
-            on_error, no_tags: as for :meth:`parse_conllu`.
+            on_error, no_tags, beam, k, confidence: as for
+                :meth:`parse_conllu` (``tp_stream_open_with``).
 
         Returns:
             A :class:`DocumentStream`: an iterator of the parsed sentences,
             each a str of CoNLL-U ending with its blank line (joined, they
-            are what :meth:`parse_conllu` returns), with ``skipped`` and
+            are what :meth:`parse_conllu` returns; with ``k``, a sentence
+            and its other trees of the k best), with ``skipped`` and
             ``sentences`` counts. Errors are raised by the ``next`` that
             meets them, after the sentences before them.
         """
-        return DocumentStream(self, file, _lib.TP_FORMAT_CONLLU, on_error, no_tags)
+        return DocumentStream(self, file, _lib.TP_FORMAT_CONLLU, on_error, no_tags,
+                              _parse_options(beam, k, confidence))
 
-    def _parse_document(self, name, text, fmt, on_error, no_tags):
+    def _parse_document(self, name, text, fmt, on_error, no_tags, parse_opts=None):
         opts = _doc_options(name, fmt, on_error, no_tags)
         skipped = ctypes.c_size_t()
-        result = self._parse_text(
-            lambda h, data, n, out, out_len, err: _lib.tp_parse_document(
-                h, data, n, ctypes.byref(opts), out, out_len, ctypes.byref(skipped), err),
-            name, text)
+        if parse_opts is None:
+            fn = lambda h, data, n, out, out_len, err: _lib.tp_parse_document(  # noqa: E731
+                h, data, n, ctypes.byref(opts), out, out_len, ctypes.byref(skipped), err)
+        else:
+            fn = lambda h, data, n, out, out_len, err: _lib.tp_parse_document_with(  # noqa: E731
+                h, data, n, ctypes.byref(opts), ctypes.byref(parse_opts), out, out_len, ctypes.byref(skipped), err)
+        result = self._parse_text(fn, name, text)
         if skipped.value:
             warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
         return result
@@ -1223,7 +1222,7 @@ class DocumentStream:
     a file it opened itself; the model must stay open while iterating.
     """
 
-    def __init__(self, model, file, fmt, on_error, no_tags):
+    def __init__(self, model, file, fmt, on_error, no_tags, parse_opts=None):
         opts = _doc_options("parse_conllu_iter", fmt, on_error, no_tags)
         self._own = None
         if isinstance(file, (str, bytes, os.PathLike)):
@@ -1242,8 +1241,12 @@ class DocumentStream:
         try:
             st = ctypes.c_void_p()
             err = ctypes.c_void_p()
-            _check(_lib.tp_stream_open(h, self._read, None, ctypes.byref(opts), ctypes.byref(st),
-                                       ctypes.byref(err)), err)
+            if parse_opts is None:
+                rc = _lib.tp_stream_open(h, self._read, None, ctypes.byref(opts), ctypes.byref(st), ctypes.byref(err))
+            else:
+                rc = _lib.tp_stream_open_with(h, self._read, None, ctypes.byref(opts), ctypes.byref(parse_opts),
+                                              ctypes.byref(st), ctypes.byref(err))
+            _check(rc, err)
             self._stream = st.value
         except BaseException:
             self._close_file()

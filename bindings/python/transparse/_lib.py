@@ -222,6 +222,14 @@ tp_stream_open = _declare(
     "tp_stream_open", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p,
     ctypes.POINTER(tp_doc_options), c_void_p_p, _err_out,
 )
+tp_parse_document_with = _declare(
+    "tp_parse_document_with", ctypes.c_int, _model, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(tp_doc_options), ctypes.POINTER(tp_parse_options), c_void_p_p, c_size_t_p, c_size_t_p, _err_out,
+)
+tp_stream_open_with = _declare(
+    "tp_stream_open_with", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p,
+    ctypes.POINTER(tp_doc_options), ctypes.POINTER(tp_parse_options), c_void_p_p, _err_out,
+)
 tp_stream_next = _declare("tp_stream_next", ctypes.c_int, ctypes.c_void_p, c_void_p_p, c_size_t_p, _err_out)
 tp_stream_stats = _declare("tp_stream_stats", ctypes.c_int, ctypes.c_void_p, c_size_t_p, c_size_t_p, _err_out)
 tp_stream_free = _declare("tp_stream_free", ctypes.c_int, ctypes.c_void_p)
