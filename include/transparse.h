@@ -991,9 +991,10 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            fast classifier put in front of that parser, which decides
  *            the states it is sure of, by a margin tuned on "dev"; absent:
  *            none), "fast_max_loss" (the dev LAS the fast classifier may
- *            cost; default 0.1), "beam" (2 to TP_MAX_BEAM: also train a
- *            gold-tag classifier for beam search of that width, which
- *            tp_parse_with uses at beam widths above 1; default 0: none)
+ *            cost; default 0.1), "beam" (2 to TP_MAX_BEAM: also train
+ *            classifiers for beam search of that width for the gold-tag
+ *            and the plain-token parser, which tp_parse_with uses at beam
+ *            widths above 1; default 0: none)
  *            and "beam_epochs" (its epochs, default 10). A number option
  *            at 0 takes its default.
  *            Unknown keys are an error.
@@ -1031,7 +1032,8 @@ TP_API int tp_train(const char *options, tp_model **model, tp_error **err);
  * tp_progress_fn. A phase is one thing being trained: "tagger UPOS",
  * "tagger XPOS", "jackknife", "parser (gold tags)", "parser (plain
  * tokens)", or a fast classifier ("parser (gold tags, fast)", ...), and
- * last, with the "beam" option, "parser (gold tags, beam)". The gold-tag
+ * last, with the "beam" option, "parser (gold tags, beam)" and "parser
+ * (plain tokens, beam)". The gold-tag
  * and plain-token parsers train at the same time, so their reports
  * interleave.
  */

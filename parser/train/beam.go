@@ -8,17 +8,15 @@ import (
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
-	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
 )
 
-// trainBeam trains gold's classifier for beam search of width opt.Beam
-// (Options.Beam) on the training sentences (their deprels in the class
-// table's encoding) and sets gold.Beam to the epoch with the best dev LAS
-// at that width. Sentences of more than MaxTrainingWords words and trees
-// the system cannot derive are left out, as for the greedy parser.
-func trainBeam(gold *parser.Variant, classes *transition.Classes, train, dev []*conllu.Sentence, enc pseudoproj.Encoding, opt Options) error {
+// goldBeamExamples are the beam examples of the gold-tag parser: the
+// training sentences (their deprels in the class table's encoding) of at
+// most MaxTrainingWords words whose trees the system derives.
+func goldBeamExamples(classes *transition.Classes, train []*conllu.Sentence) []*beam.Example {
 	var exs []*beam.Example
 	for _, s := range train {
 		if len(s.Words) > MaxTrainingWords {
@@ -28,10 +26,39 @@ func trainBeam(gold *parser.Variant, classes *transition.Classes, train, dev []*
 			exs = append(exs, ex)
 		}
 	}
-	if len(exs) == 0 {
-		return fmt.Errorf("train: beam: no training tree for %s", classes.Sys.Name())
+	return exs
+}
+
+// plainBeamExamples are the beam examples of the plain-token parser v:
+// its training examples (jackknifed tags, ambiguity classes) with the word
+// values its features read, as the greedy parser's training fills them.
+func plainBeamExamples(classes *transition.Classes, v parser.Variant, train []example) []*beam.Example {
+	var exs []*beam.Example
+	for _, e := range train {
+		ex, err := beam.NewExample(classes, e.words, v.Ext.UsesMorph())
+		if err != nil {
+			continue
+		}
+		for i, a := range e.amb {
+			ex.Words.Values[i+1][feature.A], ex.Words.Values[i+1][feature.AX] = a[0], a[1]
+		}
+		exs = append(exs, ex)
 	}
-	const phase = "parser (gold tags, beam)"
+	return exs
+}
+
+// trainBeam trains v's classifier for beam search of width opt.Beam
+// (Options.Beam) on exs and sets v.Beam to the epoch with the best dev
+// LAS at that width, dev parsed by the model that model makes of a
+// variant (the gold-tag parser's with gold tags, the plain-token
+// parser's from plain tokens: strip). what names the parser in the
+// progress phase and the log.
+func trainBeam(v *parser.Variant, classes *transition.Classes, exs []*beam.Example, dev []*conllu.Sentence, strip bool,
+	model func(parser.Variant) *parser.Model, opt Options, what string) error {
+	if len(exs) == 0 {
+		return fmt.Errorf("train: beam (%s): no training tree for %s", what, classes.Sys.Name())
+	}
+	phase := "parser (" + what + ", beam)"
 	total := int64(len(exs))
 	var lastUAS float64
 	topt := beam.TrainOptions{
@@ -40,9 +67,9 @@ func trainBeam(gold *parser.Variant, classes *transition.Classes, train, dev []*
 		// scale is not the greedy parser's).
 		Freeze: linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), KeyBits: 32, WeightBits: opt.WeightBits},
 		Dev: func(clf *linear.Model) float64 {
-			v := *gold
-			v.Beam = clf
-			las, uas := beamDevScore(classes, v, dev, enc, opt.Beam)
+			c := *v
+			c.Beam = clf
+			las, uas := beamDevScore(model(c), dev, strip, opt.Beam)
 			lastUAS = uas
 			return las
 		},
@@ -61,26 +88,28 @@ func trainBeam(gold *parser.Variant, classes *transition.Classes, train, dev []*
 			if best {
 				mark = " *"
 			}
-			fmt.Fprintf(opt.Log, "parser (gold tags, beam %d) epoch %2d: gold sequence best in %.2f%% of the sentences  dev UAS %.2f LAS %.2f%s [%.0f s]\n",
-				opt.Beam, epoch, 100*reached, lastUAS, las, mark, time.Since(opt.start).Seconds())
+			fmt.Fprintf(opt.Log, "parser (%s, beam %d) epoch %2d: gold sequence best in %.2f%% of the sentences  dev UAS %.2f LAS %.2f%s [%.0f s]\n",
+				what, opt.Beam, epoch, 100*reached, lastUAS, las, mark, time.Since(opt.start).Seconds())
 		},
 	}
-	clf, _ := beam.Train(classes, gold.Ext, exs, topt)
+	clf, _ := beam.Train(classes, v.Ext, exs, topt)
 	if err := opt.rep.error(); err != nil {
 		return err
 	}
-	gold.Beam = clf
+	v.Beam = clf
 	return nil
 }
 
-// beamDevScore parses dev (with its gold tags) with v at beam width k and
-// returns LAS and UAS; a sentence the parser refuses keeps its gold tree
-// in the score.
-func beamDevScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, enc pseudoproj.Encoding, k int) (las, uas float64) {
-	m := parser.Assemble(parser.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
+// beamDevScore parses dev (with its tags, or from plain tokens with strip)
+// with m at beam width k and returns LAS and UAS; a sentence the parser
+// refuses keeps its gold tree in the score.
+func beamDevScore(m *parser.Model, dev []*conllu.Sentence, strip bool, k int) (las, uas float64) {
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
+		if strip {
+			c.StripTags()
+		}
 		_ = m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil)
 		pred[i] = c
 	}

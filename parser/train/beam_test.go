@@ -95,3 +95,54 @@ func TestBeamClassifier(t *testing.T) {
 		t.Fatalf("canceled in the beam phase: got %v", err)
 	}
 }
+
+// TestPlainBeamClassifier: a model with taggers gets a beam classifier for
+// its plain-token parser too, kept by a save and load, and plain tokens
+// parsed with a beam score with it.
+func TestPlainBeamClassifier(t *testing.T) {
+	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 1, TaggerEpochs: 1, Folds: 2, PlainRuns: 1,
+		Beam: 2, BeamEpochs: 1}
+	phases := map[string]bool{}
+	opt.Progress = func(p Progress) error {
+		phases[p.Phase] = true
+		return nil
+	}
+	m, err := Train(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !phases["parser (plain tokens, beam)"] || !phases["parser (gold tags, beam)"] {
+		t.Fatalf("phases reported: %v", phases)
+	}
+	m2 := reload(t, m)
+	if m2.Variant(false).Beam == nil || m2.Variant(true).Beam == nil {
+		t.Fatal("a beam classifier is missing after a save and load")
+	}
+	v := m.Variant(false)
+	v.Beam = nil
+	without := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: m.Variant(true), Plain: v,
+		Taggers: m.Taggers(), PseudoProjective: m.PseudoProjective()})
+	dev, err := conllu.ReadFile(opt.DevPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r1, r2 parser.ParseResult
+	differ := 0
+	for _, s := range dev {
+		s.StripTags()
+		a, b := slices.Clone(s.Words), slices.Clone(s.Words)
+		if err := m2.ParseWithOptions(a, parser.ParseOptions{Beam: 2, KBest: 1}, &r1); err != nil {
+			t.Fatal(err)
+		}
+		if err := without.ParseWithOptions(b, parser.ParseOptions{Beam: 2, KBest: 1}, &r2); err != nil {
+			t.Fatal(err)
+		}
+		if r1.Trees[0].Score != r2.Trees[0].Score {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("plain tokens parsed with a beam score with the greedy classifier")
+	}
+}

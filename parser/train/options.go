@@ -113,11 +113,14 @@ type Options struct {
 	// (0 = default 0.1).
 	FastMaxLoss float64 `json:"fast_max_loss"`
 	// Beam, when 2 to parser.MaxBeam, trains after the greedy classifiers
-	// a gold-tag classifier for beam search of that width K
-	// (parser.Variant.Beam, stored as "parser.gold.beam"): global training,
-	// the averaged structured perceptron with max-violation update
-	// (parser/beam), over the gold-tag parser's templates and hashing,
-	// the epoch with the best dev LAS at width K kept. 0 or 1: none.
+	// a classifier for beam search of that width K for each parser
+	// (parser.Variant.Beam, stored as "parser.gold.beam" and
+	// "parser.plain.beam"), both at the same time: global training, the
+	// averaged structured perceptron with max-violation update
+	// (parser/beam), over the parser's templates, hashing and training
+	// words (the plain-token parser's with their jackknifed tags), the
+	// epoch with the best dev LAS at width K kept (dev with its tags, and
+	// from plain tokens). 0 or 1: none.
 	Beam int `json:"beam"`
 	// BeamEpochs is the number of epochs of the beam classifier (0 =
 	// default 10).

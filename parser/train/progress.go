@@ -12,9 +12,10 @@ import (
 // is one thing being trained: "tagger UPOS", "tagger XPOS", "lemmatizer",
 // "FEATS tagger" (one report when each starts and ends), "jackknife",
 // "parser (gold tags)", "parser (plain tokens)", a fast classifier
-// ("parser (gold tags, fast)", ...) or, last, the classifier for beam
-// search (Options.Beam: "parser (gold tags, beam)"); the gold-tag and the
-// plain-token parsers train at the same time, so their reports interleave.
+// ("parser (gold tags, fast)", ...) or, last, the classifiers for beam
+// search (Options.Beam: "parser (gold tags, beam)", "parser (plain
+// tokens, beam)"); the gold-tag and the plain-token parsers train at the
+// same time, so their reports interleave.
 type Progress struct {
 	Phase string
 	// Epoch is the 1-based epoch of a parser phase and Epochs their number

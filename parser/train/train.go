@@ -110,6 +110,7 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	var gold, plain parser.Variant
 	var gerr, perr error
+	var plainPrepared []example // the plain-token parser's examples
 	var tg parser.Taggers
 	cols := []string{}
 	trainGold := func() {
@@ -145,7 +146,7 @@ func Train(opt Options) (*parser.Model, error) {
 			return nil, err
 		}
 		plainDev := plainCopy(devSents, tg)
-		plainPrepared, _ := prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
+		plainPrepared, _ = prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
 		runs := make([][]example, opt.PlainRuns) // the runs differ in their seeds
 		for r := range runs {
 			runs[r] = plainPrepared
@@ -176,8 +177,33 @@ func Train(opt Options) (*parser.Model, error) {
 		return nil, perr
 	}
 	if opt.Beam > 1 {
-		if err := trainBeam(&gold, classes, trainSents, devSents, enc, opt); err != nil {
-			return nil, err
+		// The gold-tag and the plain-token parsers' beam classifiers, at
+		// the same time (the plain one's dev model holds the gold-tag
+		// parser as it is before).
+		greedyGold := gold
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents), devSents, false, func(v parser.Variant) *parser.Model {
+				return parser.Assemble(parser.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
+			}, opt, "gold tags")
+		}()
+		if plain.Clf != nil {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				perr = trainBeam(&plain, classes, plainBeamExamples(classes, plain, plainPrepared), devSents, true, func(v parser.Variant) *parser.Model {
+					return parser.Assemble(parser.Parts{Classes: classes, Gold: greedyGold, Plain: v, Taggers: tg, PseudoProjective: enc})
+				}, opt, "plain tokens")
+			}()
+		}
+		wg.Wait()
+		if gerr != nil {
+			return nil, gerr
+		}
+		if perr != nil {
+			return nil, perr
 		}
 	}
 

@@ -225,8 +225,8 @@ def train(system, train, dev, progress=None, **options):
             (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
             syntax in docs/features.md), ``gold_fast_templates``,
             ``plain_fast_templates``, ``fast_max_loss``, ``beam`` (also
-            train a gold-tag classifier for ``Model.parse(..., beam=K)``
-            of that width) and ``beam_epochs``.
+            train classifiers for ``Model.parse(..., beam=K)`` of that
+            width, for both parsers) and ``beam_epochs``.
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL (the progress callable takes it while it runs).
