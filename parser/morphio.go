@@ -263,7 +263,13 @@ func packStrings(ss []string) (data, lens []byte) {
 // unpackStrings undoes packStrings: the strings are parts of one string.
 func unpackStrings(data, lens []byte) ([]string, error) {
 	all := string(data)
-	var out []string
+	n := 0 // a varint ends with each byte below 0x80
+	for _, b := range lens {
+		if b < 0x80 {
+			n++
+		}
+	}
+	out := make([]string, 0, n)
 	at := 0
 	for len(lens) > 0 {
 		n, k := binary.Uvarint(lens)

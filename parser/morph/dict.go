@@ -93,37 +93,42 @@ type wordIndex struct {
 	refs []wordRef
 }
 
-// wordRef is a '1' or '2' entry refining a '3' entry: the form (and XPOS,
-// for '1') it applies to, the index of its key, and the next refinement
-// of the same '3' entry (-1 for none).
+// wordRef is a '1' or '2' entry refining a '3' entry: the index of its
+// key, where the key's form ends and its XPOS starts (for '1'), and the
+// next refinement of the same '3' entry (-1 for none).
 type wordRef struct {
-	level      byte
-	form, xpos string
-	key, next  int32
+	key, next     int32
+	formEnd, xpos uint32
 }
 
 // newWordIndex builds the word index of d's '1', '2' and '3' keys, or
 // returns nil if a '1' or '2' key has no '3' key.
 func newWordIndex(d *dict) *wordIndex {
 	w := &wordIndex{head: make([]int32, len(d.keys))}
-	for i := range w.head {
+	n := 0
+	for i, k := range d.keys {
 		w.head[i] = -1
+		if k != "" && (k[0] == levelTags || k[0] == levelUPOS) {
+			n++
+		}
 	}
+	w.refs = make([]wordRef, 0, n)
 	var kb []byte
 	for i, k := range d.keys {
 		if k == "" || k[0] != levelTags && k[0] != levelUPOS {
 			continue
 		}
-		r := wordRef{level: k[0], key: int32(i)}
 		form, rest, ok := strings.Cut(k[1:], "\t")
 		upos := rest
+		r := wordRef{key: int32(i), formEnd: uint32(1 + len(form)), xpos: uint32(len(k))}
 		if k[0] == levelTags {
-			upos, r.xpos, ok = strings.Cut(rest, "\t")
+			var xpos string
+			upos, xpos, ok = strings.Cut(rest, "\t")
+			r.xpos = uint32(len(k) - len(xpos))
 		}
 		if !ok {
 			continue // not a word key: no lookup reaches it
 		}
-		r.form = form
 		kb = append(kb[:0], levelLower)
 		for _, c := range form {
 			kb = utf8.AppendRune(kb, unicode.ToLower(c))
@@ -165,7 +170,8 @@ func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string) (ca
 	}
 	for r := w.head[g]; r >= 0; r = w.refs[r].next {
 		ref := &w.refs[r]
-		if ref.form == form && (ref.level == levelUPOS || ref.xpos == xpos) {
+		k := d.keys[ref.key]
+		if k[1:ref.formEnd] == form && (k[0] == levelUPOS || k[ref.xpos:] == xpos) {
 			return d.cands(ref.key), false, true, kb
 		}
 	}

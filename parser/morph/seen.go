@@ -25,9 +25,9 @@ func newSeenLemmas(keys []string) *seenLemmas {
 	}
 	s := &seenLemmas{}
 	ids := map[string]int32{}
-	var names []string
-	var ends []uint32
-	var cands []int32
+	names := make([]string, 0, len(keys))
+	ends := make([]uint32, 0, len(keys))
+	cands := make([]int32, 0, len(keys))
 	start := 0 // the first candidate of the last name
 	for _, k := range keys {
 		tab := strings.IndexByte(k, '\t')
