@@ -9,6 +9,9 @@
 #   scripts/bench.sh --header   print only the header of the results file
 #                               (date, machine, Go version, commit) and exit
 #
+# Then words/s of the default model on one thread at beam widths 1, 4, 8
+# and 16 (BEAMS=...), gold tags and with tagging.
+#
 # Columns: words/s through the C API on one thread and on all cores (gold
 # tags, and with the model's own tagging), through the Python binding on one
 # and N threads (per-sentence Model.parse; and parse_conllu, one call per
@@ -104,6 +107,18 @@ if [[ -n $malt ]]; then
 fi
 echo
 echo "Threads: $(nproc) (C: one model shared by pthreads; Python: ThreadPoolExecutor)."
+echo
+echo "## Beam widths"
+echo
+bw=$(card models/en_ewt.tpm beam)
+echo "The default model through \`tp_parse_with\` (K = 1: \`tp_parse\`), one thread, words/s and the ratio to the peer. Width the model was trained for (card option \`beam\`): ${bw:-none; K > 1 then measures the speed of the search over the greedy classifier, not an accuracy it would reach}."
+echo
+echo "| K | C 1 thread gold | C 1 thread tagging |"
+echo "|---:|---:|---:|"
+for k in ${BEAMS:-1 4 8 16}; do
+    c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 -b "$k" -m models/en_ewt.tpm "$DATA")
+    echo "| $k | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
+done
 echo
 echo "## Go benchmarks (hot paths, allocations)"
 echo

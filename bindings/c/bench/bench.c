@@ -3,7 +3,7 @@
  * load time (cold file, warm file, memory), peak RSS (the loads included) and
  * the RSS after parsing.
  *
- *   usage: bench [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU
+ *   usage: bench [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU
  *
  * Loads the model (timed: from the file with its pages dropped from the page
  * cache first, from the file again, and from memory; best of 3 for the warm
@@ -14,7 +14,8 @@
  * sharing one model, each parsing every THREADS-th sentence: after one
  * warm-up pass of each, PASSES (default 3) timed passes of each, one thread
  * and THREADS threads alternating, reporting the best of each in words per
- * second. Multiword-token and empty-node lines are skipped (they
+ * second. With -b K > 1 the parses are beam searches of width K
+ * (tp_parse_with). Multiword-token and empty-node lines are skipped (they
  * are not syntactic words). -k prints "key value" lines instead of a table.
  */
 #define _GNU_SOURCE
@@ -60,13 +61,20 @@ static char *read_file(const char *path, size_t *size) {
     return buf;
 }
 
+/* The beam width of -b (1: tp_parse). */
+static int beam_width = 1;
+
 /* parse_part parses sentences first, first+step, ...; 0 or -1 after an error. */
 static int parse_part(tp_model *m, ud_sentence *s, size_t ns, int gold, size_t first, size_t step) {
+    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    o.beam = beam_width;
     for (size_t i = first; i < ns; i += step) {
         tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
-        if (tp_parse(m, s[i].forms, s[i].n, gold ? &tags : NULL, &r, &err) != TP_OK) {
+        int rc = beam_width > 1 ? tp_parse_with(m, s[i].forms, s[i].n, gold ? &tags : NULL, &o, &r, &err)
+                                : tp_parse(m, s[i].forms, s[i].n, gold ? &tags : NULL, &r, &err);
+        if (rc != TP_OK) {
             fprintf(stderr, "bench: sentence %zu: %s\n", i + 1, tp_error_message(err));
             tp_error_free(err);
             return -1;
@@ -161,26 +169,28 @@ int main(int argc, char **argv) {
     const char *model_path = getenv("TRANSPARSE_MODEL");
     int passes = 3, opt, gold_only = 0, keys = 0;
     long threads = sysconf(_SC_NPROCESSORS_ONLN);
-    while ((opt = getopt(argc, argv, "m:p:t:gk")) != -1) {
+    while ((opt = getopt(argc, argv, "m:p:t:b:gk")) != -1) {
         if (opt == 'm')
             model_path = optarg;
         else if (opt == 'p')
             passes = atoi(optarg) > 0 ? atoi(optarg) : 1;
         else if (opt == 't')
             threads = atol(optarg);
+        else if (opt == 'b')
+            beam_width = atoi(optarg) > 1 ? atoi(optarg) : 1;
         else if (opt == 'g')
             gold_only = 1;
         else if (opt == 'k')
             keys = 1;
         else {
-            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU\n", argv[0]);
+            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU\n", argv[0]);
             return 2;
         }
     }
     if (threads < 1 || threads > 256)
         threads = 1;
     if (optind >= argc) {
-        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-g] [-k] CONLLU\n", argv[0]);
+        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU\n", argv[0]);
         return 2;
     }
     if (!model_path || !*model_path)
