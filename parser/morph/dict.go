@@ -98,7 +98,7 @@ type wordIndex struct {
 // next refinement of the same '3' entry (-1 for none).
 type wordRef struct {
 	key, next     int32
-	formEnd, xpos uint32
+	formStop, xpos uint32
 }
 
 // newWordIndex builds the word index of d's '1', '2' and '3' keys, or
@@ -120,7 +120,7 @@ func newWordIndex(d *dict) *wordIndex {
 		}
 		form, rest, ok := strings.Cut(k[1:], "\t")
 		upos := rest
-		r := wordRef{key: int32(i), formEnd: uint32(1 + len(form)), xpos: uint32(len(k))}
+		r := wordRef{key: int32(i), formStop: uint32(1 + len(form)), xpos: uint32(len(k))}
 		if k[0] == levelTags {
 			var xpos string
 			upos, xpos, ok = strings.Cut(rest, "\t")
@@ -171,7 +171,7 @@ func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string) (ca
 	for r := w.head[g]; r >= 0; r = w.refs[r].next {
 		ref := &w.refs[r]
 		k := d.keys[ref.key]
-		if k[1:ref.formEnd] == form && (k[0] == levelUPOS || k[ref.xpos:] == xpos) {
+		if k[1:ref.formStop] == form && (k[0] == levelUPOS || k[ref.xpos:] == xpos) {
 			return d.cands(ref.key), false, true, kb
 		}
 	}
