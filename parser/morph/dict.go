@@ -97,7 +97,7 @@ type wordIndex struct {
 // key, where the key's form ends and its XPOS starts (for '1'), and the
 // next refinement of the same '3' entry (-1 for none).
 type wordRef struct {
-	key, next     int32
+	key, next      int32
 	formStop, xpos uint32
 }
 
