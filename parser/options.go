@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/transparse/transparse/internal/reuse"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/pseudoproj"
@@ -180,7 +181,7 @@ func (rec *greedyRecord) reset(classes, n int, t float64) {
 		rec.scores = make([]float32, classes)
 		rec.legal = make([]bool, classes)
 	}
-	rec.prob = fill(rec.prob, n+1, 0)
+	rec.prob = reuse.Fill(rec.prob, n+1, 0)
 	rec.score = 0
 	rec.t = t
 }
@@ -216,17 +217,6 @@ func (rec *greedyRecord) note(c *transition.Classes, v *Variant, s *transition.S
 		}
 	}
 	rec.prob[dep] = math.Exp((float64(scores[k])-best)/rec.t) / sum
-}
-
-func fill[T any](b []T, n int, v T) []T {
-	if cap(b) < n {
-		b = make([]T, n)
-	}
-	b = b[:n]
-	for i := range b {
-		b[i] = v
-	}
-	return b
 }
 
 // fillGreedy fills r after a greedy parse recorded in rec.
@@ -281,7 +271,7 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 }
 
 func (r *ParseResult) confidence(n int) []float64 {
-	r.conf = fill(r.conf, n, 0)
+	r.conf = reuse.Fill(r.conf, n, 0)
 	return r.conf
 }
 
@@ -291,8 +281,8 @@ func (r *ParseResult) tree(j, n int) ([]int, []string) {
 		r.heads = append(r.heads, nil)
 		r.deprels = append(r.deprels, nil)
 	}
-	r.heads[j] = fill(r.heads[j], n, 0)
-	r.deprels[j] = fill(r.deprels[j], n, "")
+	r.heads[j] = reuse.Fill(r.heads[j], n, 0)
+	r.deprels[j] = reuse.Fill(r.deprels[j], n, "")
 	return r.heads[j], r.deprels[j]
 }
 

@@ -370,15 +370,3 @@ func (d *Decoder) steps() int { return len(d.rows) - 1 }
 
 // row returns the back-pointers of the beam after step s (1-based).
 func (d *Decoder) row(s int) []node { return d.nodes[d.rows[s-1]:d.rows[s]] }
-
-func fillF(b *[]float64, n int, v float64) []float64 {
-	if cap(*b) < n {
-		*b = make([]float64, n)
-	}
-	s := (*b)[:n]
-	for i := range s {
-		s[i] = v
-	}
-	*b = s
-	return s
-}

@@ -3,6 +3,7 @@ package beam
 import (
 	"math"
 
+	"github.com/transparse/transparse/internal/reuse"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -98,7 +99,8 @@ next:
 func (d *Decoder) confidence(n int, r *Result) {
 	best := d.cur[0].st
 	// The share of the beam's mass that agrees with the best tree...
-	conf := fillF(&r.Confidence, n+1, 0)
+	r.Confidence = reuse.Fill(r.Confidence, n+1, 0)
+	conf := r.Confidence
 	sum := 0.0
 	for i := range d.cur {
 		it := &d.cur[i]
@@ -112,7 +114,8 @@ func (d *Decoder) confidence(n int, r *Result) {
 	}
 	// ... times the probability of the transition that built the arc in
 	// the best derivation (0 for arcs made by a fallback).
-	local := fillF(&r.local, n+1, 0)
+	r.local = reuse.Fill(r.local, n+1, 0)
+	local := r.local
 	for s, j := d.steps(), int32(0); s >= 1; s-- {
 		nd := d.row(s)[j]
 		if nd.dep > 0 {

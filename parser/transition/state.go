@@ -11,6 +11,8 @@
 // comment cites its paper and names the class of trees it derives.
 package transition
 
+import "github.com/transparse/transparse/internal/reuse"
+
 // None marks an absent node, head or label.
 const None = -1
 
@@ -76,16 +78,16 @@ func (s *State) Reset(n int) {
 	m := n + 1
 	s.Stack = s.Stack[:0]
 	s.Buffer = s.Buffer[:0]
-	s.Head = fill32(s.Head, m, None)
-	s.Label = fill32(s.Label, m, None)
-	s.Left1 = fill32(s.Left1, m, None)
-	s.Left2 = fill32(s.Left2, m, None)
-	s.Right1 = fill32(s.Right1, m, None)
-	s.Right2 = fill32(s.Right2, m, None)
-	s.NLeft = fill32(s.NLeft, m, 0)
-	s.NRight = fill32(s.NRight, m, 0)
-	s.LeftSet = fill64(s.LeftSet, m)
-	s.RightSet = fill64(s.RightSet, m)
+	s.Head = reuse.Fill(s.Head, m, None)
+	s.Label = reuse.Fill(s.Label, m, None)
+	s.Left1 = reuse.Fill(s.Left1, m, None)
+	s.Left2 = reuse.Fill(s.Left2, m, None)
+	s.Right1 = reuse.Fill(s.Right1, m, None)
+	s.Right2 = reuse.Fill(s.Right2, m, None)
+	s.NLeft = reuse.Fill(s.NLeft, m, 0)
+	s.NRight = reuse.Fill(s.NRight, m, 0)
+	s.LeftSet = reuse.Fill(s.LeftSet, m, 0)
+	s.RightSet = reuse.Fill(s.RightSet, m, 0)
 	s.Roots = 0
 	s.RootWord = None
 	s.Steps = 0
@@ -119,26 +121,6 @@ func (s *State) find(x int32) int32 {
 // direction. With single heads, a new arc h → d closes a cycle exactly when
 // h and d are already connected (Nivre 2008 §6.1).
 func (s *State) Connected(x, y int32) bool { return s.find(x) == s.find(y) }
-
-func fill32(b []int32, n int, v int32) []int32 {
-	if cap(b) < n {
-		b = make([]int32, n)
-	}
-	b = b[:n]
-	for i := range b {
-		b[i] = v
-	}
-	return b
-}
-
-func fill64(b []uint64, n int) []uint64 {
-	if cap(b) < n {
-		b = make([]uint64, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
-}
 
 // S returns stack[i] (0 = top), or None.
 func (s *State) S(i int) int32 {
