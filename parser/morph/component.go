@@ -454,12 +454,9 @@ func (c *component) rankScores(top []int32, w *conllu.Word, lower bool, i int, s
 		}
 	}
 	sc.cf = sc.cf[:0]
-	n := len(a.runes) - 1
+	suf := suffixHashes(a)
 	for _, p := range sc.pk {
-		sc.cf = append(sc.cf, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
-		for k := 1; k <= 4 && k <= n; k++ {
-			sc.cf = append(sc.cf, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
-		}
+		sc.cf = appendPartFeatures(sc.cf, a, suf, p)
 	}
 	sums := c.rankSums(len(sc.pk), stride, sc)
 	var one [1]int32
@@ -533,12 +530,29 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 		}
 		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(r.Case)))
 	}
-	n := len(a.runes) - 1
+	suf := suffixHashes(a)
 	for _, p := range c.hashes[id] {
-		out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
-		for k := 1; k <= 4 && k <= n; k++ {
-			out = append(out, mix(f2(rFeatSuf+k-1, p, hs(a.lower[a.runes[n-k]:])), a.u))
-		}
+		out = appendPartFeatures(out, a, suf, p)
+	}
+	return out
+}
+
+// suffixHashes returns the hashes of the last 1 to 4 characters of a's
+// lowercased form (as many as it has; 0 past them).
+func suffixHashes(a *word) (suf [4]uint64) {
+	n := len(a.runes) - 1
+	for k := 1; k <= 4 && k <= n; k++ {
+		suf[k-1] = hs(a.lower[a.runes[n-k]:])
+	}
+	return suf
+}
+
+// appendPartFeatures appends the rank features of the FEATS feature p
+// (its hash) for the word a, whose suffix hashes are suf.
+func appendPartFeatures(out []uint64, a *word, suf [4]uint64, p uint64) []uint64 {
+	out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
+	for k := 0; k < 4 && k < len(a.runes)-1; k++ {
+		out = append(out, mix(f2(rFeatSuf+k, p, suf[k]), a.u))
 	}
 	return out
 }
@@ -764,9 +778,9 @@ type Data struct {
 	Weights modelfmt.Classifier `msgpack:"weights"`
 	Rank    modelfmt.Classifier `msgpack:"rank"`
 	// Lemmas (lemmatizers only) are the lowercased lemmas seen in
-	// training, each as "lemma\tUPOS", sorted. (The lemmatizer also
-	// knows each as "lemma\t", for any UPOS: it derives those, and
-	// ignores them here.)
+	// training, each as "lemma\tUPOS", sorted; "lemma\t" for a lemma seen
+	// only without a UPOS (older files also list every lemma so, which
+	// adds nothing).
 	Lemmas []string `msgpack:"lemmas"`
 	// Parts (FEATS taggers whose classes have features) are the classes
 	// of the per-feature classifiers, PartWeights their weights: for each

@@ -4,8 +4,6 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // dict is the frozen dictionary and candidate index of a component: its
@@ -114,6 +112,7 @@ func newWordIndex(d *dict) *wordIndex {
 	}
 	w.refs = make([]wordRef, 0, n)
 	var kb []byte
+	var ar arena // the lowercased form of the key at hand
 	for i, k := range d.keys {
 		if k == "" || k[0] != levelTags && k[0] != levelUPOS {
 			continue
@@ -129,11 +128,8 @@ func newWordIndex(d *dict) *wordIndex {
 		if !ok {
 			continue // not a word key: no lookup reaches it
 		}
-		kb = append(kb[:0], levelLower)
-		for _, c := range form {
-			kb = utf8.AppendRune(kb, unicode.ToLower(c))
-		}
-		kb = append(append(kb, '\t'), upos...)
+		ar.reset()
+		kb = appendKey(kb[:0], levelLower, ar.lower(form), upos)
 		g, ok := d.index(kb)
 		if !ok {
 			return nil
