@@ -54,6 +54,7 @@ func (m *Model) Document() *modelfmt.Model {
 			bv := Variant{Ext: v.v.Ext, Clf: b}
 			doc.Classifiers = append(doc.Classifiers, bv.classifier(v.name+beamSuffix, names))
 		}
+		addCalibrators(doc, v.name, v.v, m.classes.Deprels)
 	}
 	doc.Classifiers = append(doc.Classifiers, tagger.Classifiers(m.taggers.UPOS, m.taggers.XPOS)...)
 	if m.taggers.Lemmas != nil {
@@ -236,6 +237,14 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	errs[4] = morphErr()
 	for _, err := range errs {
 		if err != nil {
+			return nil, err
+		}
+	}
+	if err := readCalibrators(byName, clfGold, &goldV, len(deprels)); err != nil {
+		return nil, err
+	}
+	if plainV.Clf != nil {
+		if err := readCalibrators(byName, clfPlain, &plainV, len(deprels)); err != nil {
 			return nil, err
 		}
 	}

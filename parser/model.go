@@ -23,6 +23,7 @@ import (
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/beam"
+	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
@@ -64,6 +65,12 @@ type Variant struct {
 	// ParseWithOptions scores with it at beam widths above 1 instead of
 	// Clf. Parse never reads it.
 	Beam *linear.Model
+	// Conf and BeamConf, when not nil, turn the raw confidences of the
+	// greedy parser and of the beam (with Beam, or Clf when Beam is nil)
+	// into estimated probabilities that an arc is right
+	// (ParseResult.Confidence; fitted on development data by
+	// Model.Calibrate).
+	Conf, BeamConf *calib.Calibrator
 }
 
 // readsMorph reports whether v or its fast classifier reads lemma or FEATS

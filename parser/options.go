@@ -7,6 +7,7 @@ import (
 
 	"github.com/transparse/transparse/internal/reuse"
 	"github.com/transparse/transparse/parser/beam"
+	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
@@ -85,7 +86,11 @@ type ParseResult struct {
 	// (nil when KBest is 0); Trees[0] is the tree written into the words.
 	Trees []ScoredTree
 
-	conf    []float64 // storage of Confidence
+	conf []float64 // storage of Confidence
+	// The label id and raw log-odds of each word's arc after a parse
+	// with confidences (Model.Calibrate reads them); scratch-owned.
+	labels  []int32
+	lodds   []float64
 	trees   []ScoredTree
 	heads   [][]int // storage of the trees
 	deprels [][]string
@@ -144,6 +149,9 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 		m.write(words, &sc.state)
 		if r != nil {
 			r.fillGreedy(words, rec, opt)
+			if opt.Confidence {
+				r.calibrate(sc.state.Label, rec.lodds, v.Conf, opt)
+			}
 		}
 		return nil
 	}
@@ -161,6 +169,9 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
 	if r != nil {
 		r.fillBeam(m, words, &sc.beam, opt)
+		if opt.Confidence {
+			r.calibrate(sc.beam.Label, sc.beam.LogOdds, v.BeamConf, opt)
+		}
 	}
 	return nil
 }
@@ -172,7 +183,7 @@ type greedyRecord struct {
 	t      float64
 	scores []float32
 	legal  []bool
-	prob   []float64 // per word 1..n
+	lodds  []float64 // per word 1..n: log-odds of the arc's transition
 	score  float64
 }
 
@@ -181,7 +192,7 @@ func (rec *greedyRecord) reset(classes, n int, t float64) {
 		rec.scores = make([]float32, classes)
 		rec.legal = make([]bool, classes)
 	}
-	rec.prob = reuse.Fill(rec.prob, n+1, 0)
+	rec.lodds = reuse.Fill(rec.lodds, n+1, math.Inf(-1))
 	rec.score = 0
 	rec.t = t
 }
@@ -216,7 +227,7 @@ func (rec *greedyRecord) note(c *transition.Classes, v *Variant, s *transition.S
 			sum += math.Exp((float64(scores[j]) - best) / rec.t)
 		}
 	}
-	rec.prob[dep] = math.Exp((float64(scores[k])-best)/rec.t) / sum
+	rec.lodds[dep] = beam.LogOdds(float64(scores[k]), best, sum, rec.t)
 }
 
 // fillGreedy fills r after a greedy parse recorded in rec.
@@ -224,7 +235,6 @@ func (r *ParseResult) fillGreedy(words []conllu.Word, rec *greedyRecord, opt Par
 	r.Confidence, r.Trees = nil, r.trees[:0]
 	if opt.Confidence {
 		r.Confidence = r.confidence(len(words))
-		copy(r.Confidence, rec.prob[1:])
 	}
 	if opt.KBest > 0 {
 		h, l := r.tree(0, len(words))
@@ -246,7 +256,6 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 	n := len(words)
 	if opt.Confidence {
 		r.Confidence = r.confidence(n)
-		copy(r.Confidence, b.Confidence[1:])
 	}
 	for j := 0; j < len(b.Trees) && j < opt.KBest; j++ {
 		h, l := r.tree(j, n)
@@ -267,6 +276,26 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 	r.trees = r.Trees
 	if len(r.Trees) == 0 {
 		r.Trees = nil
+	}
+}
+
+// calibrate sets r.Confidence[i] from the label id and the raw log-odds
+// of word i+1 (labels and lodds indexed 1..n): the probability that cal
+// estimates, or, without cal or with a temperature other than the one cal
+// was fitted at, the raw confidence.
+func (r *ParseResult) calibrate(labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
+	r.labels, r.lodds = labels[1:], lodds[1:]
+	for i := range r.Confidence {
+		z := lodds[i+1]
+		if cal == nil || opt.Temperature != 0 {
+			r.Confidence[i] = calib.Sigmoid(z)
+			continue
+		}
+		l := labels[i+1]
+		if math.IsInf(z, -1) {
+			l = -1 // made by a fallback
+		}
+		r.Confidence[i] = cal.Prob(l, z)
 	}
 }
 

@@ -109,14 +109,14 @@ type item struct {
 // beam and the class applied to it (-1: carried over unchanged), where
 // the parent's features start in Decoder.feats (training only), and the
 // word the transition attached by a labeled arc move (else -1) with the
-// transition's probability among its parent's legal classes
-// (exp-normalised scores, Result.Confidence).
+// log-odds of the transition's probability among its parent's legal
+// classes (exp-normalised scores, Result.Confidence).
 type node struct {
 	parent int32
 	class  int32
 	feats  int32
 	dep    int32
-	prob   float32
+	lodds  float32
 }
 
 // cand is a candidate successor: item, class (-1: carry over), the total
@@ -309,7 +309,7 @@ func (d *Decoder) advance(n int) {
 			if d.Confidence && t.Move.Labeled() {
 				_, it.dep = c.Sys.Arc(s, t.Move)
 				z := d.z[2*x.item : 2*x.item+2]
-				it.prob = float32(math.Exp((float64(x.local)-z[0])/d.Temperature) / z[1])
+				it.lodds = float32(LogOdds(float64(x.local), z[0], z[1], d.Temperature))
 			}
 			t = c.AttachLabel(s, t, d.scores[int(x.item)*nc:(int(x.item)+1)*nc])
 			transition.Step(c.Sys, s, t)
@@ -363,6 +363,22 @@ func (d *Decoder) normalisers() {
 		}
 		d.z[2*i], d.z[2*i+1] = best, sum
 	}
+}
+
+// LogOdds is log(p / (1 − p)) for the probability p = e^((score − best)/t)
+// / sum of a class among legal classes whose best score is best and whose
+// sum of e^((score_j − best)/t) is sum: +Inf when it is the only class
+// with weight.
+func LogOdds(score, best, sum, t float64) float64 {
+	l := (score - best) / t
+	rest := sum - math.Exp(l) // the other classes' weight; exact enough: see below
+	if rest <= 0 {
+		return math.Inf(1)
+	}
+	// For the best class, sum − 1 loses digits only when the rest is
+	// below about 1e-13 of it, where the log-odds exceed the ±30 that
+	// confidences distinguish (parser/calib).
+	return l - math.Log(rest)
 }
 
 // steps is the number of steps taken.

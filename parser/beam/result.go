@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/transparse/transparse/internal/reuse"
+	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -32,8 +33,12 @@ type Result struct {
 	// REDUCE of a headless word at the end of the sentence (such arcs are
 	// wrong far more often than the transition's score suggests). It is a
 	// ranking, not a calibrated probability: higher-confidence arcs are
-	// more often right.
+	// more often right (parser/calib calibrates it).
 	Confidence []float64
+	// LogOdds[d] is log(c / (1 − c)) of c = Confidence[d], computed
+	// without its rounding near 0 and 1 (±Inf at the ends); nil unless
+	// Decoder.Confidence is set.
+	LogOdds []float64
 	// Trees are the distinct trees (heads and deprels) of the final beam,
 	// best first, at most K; Trees[0] is the best tree.
 	Trees []Tree
@@ -95,12 +100,15 @@ next:
 	return false
 }
 
-// confidence fills r.Confidence for the final beam (Result.Confidence).
+// confidence fills r.Confidence and r.LogOdds for the final beam
+// (Result.Confidence).
 func (d *Decoder) confidence(n int, r *Result) {
 	best := d.cur[0].st
-	// The share of the beam's mass that agrees with the best tree...
+	// The shares of the beam's mass that agree and that disagree with the
+	// best tree on each word's arc...
 	r.Confidence = reuse.Fill(r.Confidence, n+1, 0)
-	conf := r.Confidence
+	r.LogOdds = reuse.Fill(r.LogOdds, n+1, 0)
+	agree, disagree := r.Confidence, r.LogOdds
 	sum := 0.0
 	for i := range d.cur {
 		it := &d.cur[i]
@@ -108,23 +116,38 @@ func (d *Decoder) confidence(n int, r *Result) {
 		sum += w
 		for x := 1; x <= n; x++ {
 			if it.st.Head[x] == best.Head[x] && it.st.Label[x] == best.Label[x] {
-				conf[x] += w
+				agree[x] += w
+			} else {
+				disagree[x] += w
 			}
 		}
 	}
-	// ... times the probability of the transition that built the arc in
-	// the best derivation (0 for arcs made by a fallback).
-	r.local = reuse.Fill(r.local, n+1, 0)
+	// ... and the log-odds of the transition that built the arc in the
+	// best derivation (−Inf for arcs made by a fallback).
+	r.local = reuse.Fill(r.local, n+1, math.Inf(-1))
 	local := r.local
 	for s, j := d.steps(), int32(0); s >= 1; s-- {
 		nd := d.row(s)[j]
 		if nd.dep > 0 {
-			local[nd.dep] = float64(nd.prob)
+			local[nd.dep] = float64(nd.lodds)
 		}
 		j = nd.parent
 	}
 	for x := 1; x <= n; x++ {
-		conf[x] *= local[x] / sum
+		// c = a·p with a the agreeing share and p = σ(z) the transition's
+		// probability: log-odds log(a·p) − log((1 − a) + a·(1 − p)).
+		a, dis, z := agree[x]/sum, disagree[x]/sum, local[x]
+		lo := math.Log(a) - softplus(-z) - math.Log(dis+a*calib.Sigmoid(-z))
+		r.LogOdds[x] = lo
+		r.Confidence[x] = calib.Sigmoid(lo)
 	}
-	conf[0] = 0
+	r.Confidence[0], r.LogOdds[0] = 0, math.Inf(-1)
+}
+
+// softplus is log(1 + e^x).
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x
+	}
+	return math.Log1p(math.Exp(x))
 }

@@ -263,6 +263,10 @@ func Train(opt Options) (*parser.Model, error) {
 		strings.Join(cols, ", ") + ")."
 	parts.Card = card
 	m := parser.Assemble(parts)
+	// Calibrate the confidences on dev, the beam's at its width.
+	if err := m.Calibrate(devSents, opt.Beam); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	if opt.Output != "" {
 		if err := m.Save(opt.Output); err != nil {
 			return nil, fmt.Errorf("train: saving the model: %w", err)

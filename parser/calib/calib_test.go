@@ -1,0 +1,134 @@
+package calib
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/transparse/transparse/modelfmt"
+)
+
+// synthetic draws n arcs from a known calibrator: label l uniform among
+// labels (and some fallback arcs), z uniform in [-10, 25].
+func synthetic(truth *Calibrator, labels, n int, seed uint64) []Sample {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := make([]Sample, n)
+	for i := range s {
+		l := int32(rng.IntN(labels + 1))
+		z := -10 + 35*rng.Float64()
+		if int(l) == labels {
+			l, z = -1, math.Inf(-1)
+		}
+		s[i] = Sample{Label: l, Z: z, Right: rng.Float64() < truth.Prob(l, z)}
+	}
+	return s
+}
+
+// TestFitRecovers: arcs drawn from a known calibrator give back its
+// probabilities to within a few points, and the fit's likelihood is at
+// least the truth's.
+func TestFitRecovers(t *testing.T) {
+	truth := &Calibrator{A: 1.5, B: -0.2, Bias: []float64{2, 0.5, -1, -2}}
+	train := synthetic(truth, 3, 60000, 1)
+	c, err := Fit(train, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fitted A %.3f B %.3f bias %.3f", c.A, c.B, c.Bias)
+	for l := int32(-1); l < 3; l++ {
+		zs := []float64{-5, 0, 3, 10, 20}
+		if l < 0 { // fallback arcs come with no confidence
+			zs = []float64{math.Inf(-1)}
+		}
+		for _, z := range zs {
+			if got, want := c.Prob(l, z), truth.Prob(l, z); math.Abs(got-want) > 0.03 {
+				t.Errorf("label %d z %v: P %.3f, truth %.3f", l, z, got, want)
+			}
+		}
+	}
+	ll := func(c *Calibrator) float64 {
+		s := 0.0
+		for _, x := range train {
+			p := c.Prob(x.Label, x.Z)
+			if x.Right {
+				s += math.Log(p)
+			} else {
+				s += math.Log(1 - p)
+			}
+		}
+		return s
+	}
+	if a, b := ll(c), ll(truth); a < b {
+		t.Errorf("log-likelihood of the fit %.1f below the truth's %.1f", a, b)
+	}
+}
+
+// TestProbKeepsOrder: within a deprel a higher raw confidence never gets a
+// lower probability, whatever the data (here arcs right at random).
+func TestProbKeepsOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	var s []Sample
+	for range 5000 {
+		s = append(s, Sample{Label: int32(rng.IntN(2)), Z: 40*rng.Float64() - 20, Right: rng.IntN(2) == 0})
+	}
+	c, err := Fit(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.A < 0 || c.B > 0 {
+		t.Fatalf("A %v B %v", c.A, c.B)
+	}
+	for l := int32(0); l < 2; l++ {
+		prev := -1.0
+		for z := -50.0; z <= 50; z += 0.5 {
+			p := c.Prob(l, z)
+			if p < prev || !(p >= 0 && p <= 1) {
+				t.Fatalf("label %d: P(%v) = %v after %v", l, z, p, prev)
+			}
+			prev = p
+		}
+	}
+}
+
+func TestFitNoSamples(t *testing.T) {
+	if _, err := Fit(nil, 3); err == nil {
+		t.Fatal("no error")
+	}
+}
+
+// TestClassifierRoundTrip: a calibrator survives its model-file encoding,
+// and damaged encodings give ErrCorrupt naming the classifier.
+func TestClassifierRoundTrip(t *testing.T) {
+	c := &Calibrator{A: 0.7, B: -0.1, Bias: []float64{1, 2, -3}}
+	mc := c.Classifier("parser.gold.confidence", []string{"nsubj", "obj"})
+	back, err := FromClassifier(&mc, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := int32(-1); l < 2; l++ {
+		if a, b := c.Prob(l, 3), back.Prob(l, 3); math.Abs(a-b) > 1e-6 {
+			t.Fatalf("label %d: %v after the round trip, %v before", l, b, a)
+		}
+	}
+	damage := []func(m *modelfmt.Classifier){
+		func(m *modelfmt.Classifier) { m.Layout = "sparse-rows/v1" },
+		func(m *modelfmt.Classifier) { delete(m.Blobs, "bias") },
+		func(m *modelfmt.Classifier) { m.Blobs["bias"] = m.Blobs["bias"][:4] },
+		func(m *modelfmt.Classifier) { m.Blobs["slope"] = modelfmt.Float32Bytes([]float32{-1, 0}) },
+		func(m *modelfmt.Classifier) {
+			m.Blobs["bias"] = modelfmt.Float32Bytes([]float32{1, float32(math.NaN()), 0})
+		},
+	}
+	for i, d := range damage {
+		m := c.Classifier("parser.gold.confidence", []string{"nsubj", "obj"})
+		d(&m)
+		_, err := FromClassifier(&m, 2)
+		if !errors.Is(err, modelfmt.ErrCorrupt) {
+			t.Errorf("damage %d: %v, want ErrCorrupt", i, err)
+		}
+	}
+	if _, err := FromClassifier(&mc, 3); !errors.Is(err, modelfmt.ErrCorrupt) {
+		t.Errorf("wrong label count: %v", err)
+	}
+}

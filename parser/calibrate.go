@@ -1,0 +1,105 @@
+package parser
+
+import (
+	"fmt"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/calib"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// confSuffix names a calibrator in the model file: the classifier's name
+// (a variant's, or its beam classifier's) + confSuffix.
+const confSuffix = ".confidence"
+
+// Calibrate fits the confidence calibrators of m's parsers (Variant.Conf,
+// Variant.BeamConf; parser/calib) on the development sentences dev, which
+// must carry gold heads and deprels: the gold-tag parser on dev with its
+// annotation, the plain-token parser on dev stripped to its forms, each
+// greedily and, at beam width k (k > 1), with the beam. The raw
+// confidences are those of the default temperature. A sentence the parser
+// refuses is left out. Calibrate changes m: it must not run while m
+// parses.
+func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
+	for _, v := range []struct {
+		v     *Variant
+		plain bool
+	}{{&m.gold, false}, {&m.plain, true}} {
+		if v.v.Clf == nil {
+			continue
+		}
+		widths := []int{1}
+		if k > 1 {
+			widths = append(widths, k)
+		}
+		for _, w := range widths {
+			cal, err := m.fitCalibrator(dev, v.plain, w)
+			if err != nil {
+				return fmt.Errorf("calibrating the confidences: %w", err)
+			}
+			if w == 1 {
+				v.v.Conf = cal
+			} else {
+				v.v.BeamConf = cal
+			}
+		}
+	}
+	return nil
+}
+
+// fitCalibrator parses dev (stripped to forms when plain) at beam width k
+// with raw confidences and fits a calibrator to its arcs.
+func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib.Calibrator, error) {
+	var samples []calib.Sample
+	var r ParseResult
+	words := []conllu.Word(nil)
+	for _, s := range dev {
+		words = append(words[:0], s.Words...)
+		for i := range words {
+			w := &words[i]
+			w.Head, w.Deprel = -1, "_"
+			if plain {
+				w.Lemma, w.UPOS, w.XPOS, w.Feats = "_", "_", "_", "_"
+			}
+		}
+		if err := m.ParseWithOptions(words, ParseOptions{Beam: k, Confidence: true}, &r); err != nil {
+			continue
+		}
+		for i := range words {
+			right := words[i].Head == s.Words[i].Head && words[i].Deprel == s.Words[i].Deprel
+			samples = append(samples, calib.Sample{Label: r.labels[i], Z: r.lodds[i], Right: right})
+		}
+	}
+	return calib.Fit(samples, len(m.classes.Deprels))
+}
+
+// addCalibrators appends the calibrators of v, stored under the
+// classifier name name, to doc.
+func addCalibrators(doc *modelfmt.Model, name string, v *Variant, deprels []string) {
+	if v.Conf != nil {
+		doc.Classifiers = append(doc.Classifiers, v.Conf.Classifier(name+confSuffix, deprels))
+	}
+	if v.BeamConf != nil {
+		doc.Classifiers = append(doc.Classifiers, v.BeamConf.Classifier(name+beamSuffix+confSuffix, deprels))
+	}
+}
+
+// readCalibrators sets v's calibrators from doc's classifiers (by name),
+// those the file has.
+func readCalibrators(byName map[string]*modelfmt.Classifier, name string, v *Variant, deprels int) error {
+	for _, c := range []struct {
+		name string
+		to   **calib.Calibrator
+	}{{name + confSuffix, &v.Conf}, {name + beamSuffix + confSuffix, &v.BeamConf}} {
+		mc := byName[c.name]
+		if mc == nil {
+			continue
+		}
+		cal, err := calib.FromClassifier(mc, deprels)
+		if err != nil {
+			return err
+		}
+		*c.to = cal
+	}
+	return nil
+}

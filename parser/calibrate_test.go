@@ -1,0 +1,169 @@
+package parser_test
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// arcConfidences parses sents (stripped to forms when plain) with opt
+// and returns each word's confidence and whether its head and deprel
+// (universal part) are right.
+func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, plain bool, opt parser.ParseOptions) (conf []float64, right []bool) {
+	t.Helper()
+	var r parser.ParseResult
+	for _, s := range sents {
+		words := append([]conllu.Word(nil), s.Words...)
+		for i := range words {
+			words[i].Head, words[i].Deprel = -1, "_"
+			if plain {
+				words[i].Lemma, words[i].UPOS, words[i].XPOS, words[i].Feats = "_", "_", "_", "_"
+			}
+		}
+		if err := m.ParseWithOptions(words, opt, &r); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range words {
+			conf = append(conf, r.Confidence[i])
+			g := s.Words[i]
+			right = append(right, w.Head == g.Head && strings.SplitN(w.Deprel, ":", 2)[0] == strings.SplitN(g.Deprel, ":", 2)[0])
+		}
+	}
+	return conf, right
+}
+
+// accuracyBins is the percentage of right arcs in each of q equal bins
+// of the arcs sorted by confidence, lowest first.
+func accuracyBins(conf []float64, right []bool, q int) []float64 {
+	idx := make([]int, len(conf))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return conf[idx[a]] < conf[idx[b]] })
+	acc := make([]float64, q)
+	for b := range q {
+		part := idx[b*len(idx)/q : (b+1)*len(idx)/q]
+		n := 0
+		for _, i := range part {
+			if right[i] {
+				n++
+			}
+		}
+		acc[b] = 100 * float64(n) / float64(len(part))
+	}
+	return acc
+}
+
+// TestCalibratedConfidenceRises: the bundled model has confidence
+// calibrators for both parsers, and on the committed EWT dev slice the
+// accuracy of the arcs rises from each fifth of the words by confidence
+// to the next, from gold tags and from plain tokens; the calibrated
+// probabilities are close to the accuracy they claim.
+func TestCalibratedConfidenceRises(t *testing.T) {
+	m := bundled()
+	if m == nil {
+		testenv.SkipOrFail(t, "no bundled model")
+	}
+	sents, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, plain := range []bool{false, true} {
+		if m.Variant(!plain).Conf == nil {
+			t.Fatalf("plain %v: the bundled model has no confidence calibrator", plain)
+		}
+		conf, right := arcConfidences(t, m, sents, plain, parser.ParseOptions{Confidence: true})
+		acc := accuracyBins(conf, right, 5)
+		t.Logf("plain %v: accuracy by confidence fifth %.1f", plain, acc)
+		for b := 1; b < len(acc); b++ {
+			if acc[b] <= acc[b-1] {
+				t.Errorf("plain %v: accuracy by confidence fifth %.1f does not rise", plain, acc)
+				break
+			}
+		}
+		mean, n := 0.0, 0
+		for i, c := range conf {
+			mean += c
+			if right[i] {
+				n++
+			}
+		}
+		mean, got := 100*mean/float64(len(conf)), 100*float64(n)/float64(len(conf))
+		if math.Abs(mean-got) > 3 {
+			t.Errorf("plain %v: mean confidence %.1f %%, but %.1f %% of the arcs are right", plain, mean, got)
+		}
+	}
+}
+
+// TestCalibrateSaveLoad: a model calibrated on some sentences keeps its
+// calibrators through its model file, reports calibrated confidences
+// (not the raw ones of an explicit temperature), and a model without
+// calibrators reports the raw ones.
+func TestCalibrateSaveLoad(t *testing.T) {
+	if bundled() == nil {
+		testenv.SkipOrFail(t, "no bundled model")
+	}
+	m, err := parser.Load(testenv.ModelPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sents, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Calibrate(sents, 2); err != nil {
+		t.Fatal(err)
+	}
+	for _, gold := range []bool{true, false} {
+		if v := m.Variant(gold); v.Conf == nil || v.BeamConf == nil {
+			t.Fatalf("gold %v: calibrators missing after Calibrate", gold)
+		}
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := parser.LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := parser.ParseOptions{Confidence: true, Temperature: parser.DefaultTemperature}
+	for _, k := range []int{1, 2} {
+		opt := parser.ParseOptions{Beam: k, Confidence: true}
+		a, _ := arcConfidences(t, m, sents[:10], false, opt)
+		b, _ := arcConfidences(t, back, sents[:10], false, opt)
+		raw.Beam = k
+		c, _ := arcConfidences(t, back, sents[:10], false, raw)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("K=%d: confidences %v before saving, %v after", k, a[:5], b[:5])
+		}
+		if fmt.Sprint(a) == fmt.Sprint(c) {
+			t.Fatalf("K=%d: calibrated confidences are the raw ones", k)
+		}
+	}
+	// Without calibrators: the raw confidence at the default temperature.
+	doc := m.Document()
+	kept := doc.Classifiers[:0]
+	for _, c := range doc.Classifiers {
+		if !strings.HasSuffix(c.Name, ".confidence") {
+			kept = append(kept, c)
+		}
+	}
+	doc.Classifiers = kept
+	plainModel, err := parser.FromDocument(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Beam = 1
+	a, _ := arcConfidences(t, plainModel, sents[:10], false, parser.ParseOptions{Confidence: true})
+	b, _ := arcConfidences(t, plainModel, sents[:10], false, raw)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatal("a model without calibrators does not report raw confidences")
+	}
+}
