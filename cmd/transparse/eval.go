@@ -20,6 +20,7 @@ type evalOptions struct {
 	noTags bool
 	json   bool
 	output string
+	beam   int
 }
 
 // evalReport is what eval prints.
@@ -31,6 +32,7 @@ type evalReport struct {
 	System     string  `json:"system,omitempty"`
 	Tags       string  `json:"tags,omitempty"` // -m form: "gold", "partly gold", "none in gold" or "predicted"
 	Seconds    float64 `json:"parse_seconds,omitempty"`
+	Beam       int     `json:"beam,omitempty"` // -m form: the beam width K
 
 	Scores eval.Scores `json:"scores"`
 }
@@ -65,7 +67,10 @@ With one file, GOLD is parsed by a model first (its HEAD, DEPREL and DEPS
 are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
 which case the model predicts them as far as it has the components (see
-"transparse parse --help"; the others stay blank); the output says which. Either file may be "-" for standard input.
+"transparse parse --help"; the others stay blank); the output says which.
+--beam K parses with a beam of width K, as "transparse parse --beam K"
+does: more accurately only with a model trained with "transparse train
+--beam K". Either file may be "-" for standard input.
 
 ` + modelHelp,
 		Example: `  # Score an existing parse:
@@ -74,12 +79,18 @@ which case the model predicts them as far as it has the components (see
   # Parse the test set with gold tags and score it:
   transparse eval -m en_ewt.tpm en_ewt-ud-test.conllu
 
+  # With a beam of 8 (a model trained with "transparse train --beam 8"):
+  transparse eval -m en_ewt.tpm --beam 8 en_ewt-ud-test.conllu
+
   # The same from plain tokens (tags predicted), as JSON:
   transparse eval -m en_ewt.tpm --no-tags --json en_ewt-ud-test.conllu`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "") {
-				return usage("-m, --no-tags and --output apply only when eval parses GOLD itself (one argument)")
+			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam")) {
+				return usage("-m, --no-tags, --output and --beam apply only when eval parses GOLD itself (one argument)")
+			}
+			if o.beam < 1 || o.beam > parser.MaxBeam {
+				return usage("invalid --beam %d: want 1 to %d", o.beam, parser.MaxBeam)
 			}
 			if len(args) == 2 && args[0] == "-" && args[1] == "-" {
 				return usage("GOLD and PRED cannot both be standard input")
@@ -110,6 +121,7 @@ which case the model predicts them as far as it has the components (see
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
+	f.IntVar(&o.beam, "beam", 1, "parse GOLD with a beam of width K (1: the greedy parser)")
 	return cmd
 }
 
@@ -125,6 +137,9 @@ func (r *evalReport) String() string {
 			name = "unnamed"
 		}
 		fmt.Fprintf(&b, "Parsed by:   %s (%s, %s)\n", r.Model, name, r.System)
+		if r.Beam > 1 {
+			fmt.Fprintf(&b, "Beam:        %d\n", r.Beam)
+		}
 		switch r.Tags {
 		case "gold":
 			fmt.Fprintf(&b, "Tags:        gold (LEMMA, UPOS, XPOS, FEATS given from GOLD)\n")
@@ -209,7 +224,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 			withTags++
 		}
 		start := time.Now()
-		err := m.Parse(c.Words)
+		err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: o.beam}, nil)
 		elapsed += time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: sentence %s: %w", name, lines[k], sentenceID(k, s), err)
@@ -241,7 +256,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	}
 	return &evalReport{
 		Gold: goldPath, Model: modelPath, ModelName: card.Name, System: card.System,
-		Tags: tags, Seconds: elapsed.Seconds(), Scores: s,
+		Tags: tags, Seconds: elapsed.Seconds(), Beam: o.beam, Scores: s,
 	}, nil
 }
 
