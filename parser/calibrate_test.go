@@ -3,13 +3,13 @@ package parser_test
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
 )
 
 // arcConfidences parses sents (stripped to forms when plain) with opt
@@ -32,32 +32,10 @@ func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, pla
 		for i, w := range words {
 			conf = append(conf, r.Confidence[i])
 			g := s.Words[i]
-			right = append(right, w.Head == g.Head && strings.SplitN(w.Deprel, ":", 2)[0] == strings.SplitN(g.Deprel, ":", 2)[0])
+			right = append(right, w.Head == g.Head && eval.UniversalDeprel(w.Deprel) == eval.UniversalDeprel(g.Deprel))
 		}
 	}
 	return conf, right
-}
-
-// accuracyBins is the percentage of right arcs in each of q equal bins
-// of the arcs sorted by confidence, lowest first.
-func accuracyBins(conf []float64, right []bool, q int) []float64 {
-	idx := make([]int, len(conf))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return conf[idx[a]] < conf[idx[b]] })
-	acc := make([]float64, q)
-	for b := range q {
-		part := idx[b*len(idx)/q : (b+1)*len(idx)/q]
-		n := 0
-		for _, i := range part {
-			if right[i] {
-				n++
-			}
-		}
-		acc[b] = 100 * float64(n) / float64(len(part))
-	}
-	return acc
 }
 
 // TestCalibratedConfidenceRises: the bundled model has confidence
@@ -79,7 +57,7 @@ func TestCalibratedConfidenceRises(t *testing.T) {
 			t.Fatalf("plain %v: the bundled model has no confidence calibrator", plain)
 		}
 		conf, right := arcConfidences(t, m, sents, plain, parser.ParseOptions{Confidence: true})
-		acc := accuracyBins(conf, right, 5)
+		acc := eval.AccuracyBins(conf, right, 5)
 		t.Logf("plain %v: accuracy by confidence fifth %.1f", plain, acc)
 		for b := 1; b < len(acc); b++ {
 			if acc[b] <= acc[b-1] {

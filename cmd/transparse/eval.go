@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ type evalOptions struct {
 	json   bool
 	output string
 	beam   int
+	conf   bool
 }
 
 // evalReport is what eval prints.
@@ -33,6 +35,10 @@ type evalReport struct {
 	Tags       string  `json:"tags,omitempty"` // -m form: "gold", "partly gold", "none in gold" or "predicted"
 	Seconds    float64 `json:"parse_seconds,omitempty"`
 	Beam       int     `json:"beam,omitempty"` // -m form: the beam width K
+	// ConfidenceDeciles (-m form with --confidence) is the accuracy (head
+	// and universal deprel, %) of each tenth of the words by confidence,
+	// lowest first.
+	ConfidenceDeciles []float64 `json:"confidence_deciles,omitempty"`
 
 	Scores eval.Scores `json:"scores"`
 }
@@ -86,8 +92,8 @@ does: more accurately only with a model trained with "transparse train
   transparse eval -m en_ewt.tpm --no-tags --json en_ewt-ud-test.conllu`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam")) {
-				return usage("-m, --no-tags, --output and --beam apply only when eval parses GOLD itself (one argument)")
+			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam") || o.conf) {
+				return usage("-m, --no-tags, --output, --beam and --confidence apply only when eval parses GOLD itself (one argument)")
 			}
 			if o.beam < 1 || o.beam > parser.MaxBeam {
 				return usage("invalid --beam %d: want 1 to %d", o.beam, parser.MaxBeam)
@@ -122,6 +128,7 @@ does: more accurately only with a model trained with "transparse train
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
 	f.IntVar(&o.beam, "beam", 1, "parse GOLD with a beam of width K (1: the greedy parser)")
+	f.BoolVar(&o.conf, "confidence", false, "also report the accuracy of each tenth of the words by confidence (parse --confidence)")
 	return cmd
 }
 
@@ -157,6 +164,16 @@ func (r *evalReport) String() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(r.Scores.String())
+	if len(r.ConfidenceDeciles) > 0 {
+		b.WriteString("\nAccuracy (head and deprel, %) per tenth of the words by confidence, lowest first:\n")
+		for i, a := range r.ConfidenceDeciles {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "%.1f", a)
+		}
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 
@@ -210,6 +227,8 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	pred := make([]*conllu.Sentence, len(gold))
 	withTags := 0
 	var elapsed time.Duration
+	var conf [][]float64
+	var res parser.ParseResult
 	for k, s := range gold {
 		c := *s
 		c.Words = append([]conllu.Word(nil), s.Words...)
@@ -224,10 +243,13 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 			withTags++
 		}
 		start := time.Now()
-		err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: o.beam}, nil)
+		err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: o.beam, Confidence: o.conf}, &res)
 		elapsed += time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: sentence %s: %w", name, lines[k], sentenceID(k, s), err)
+		}
+		if o.conf {
+			conf = append(conf, slices.Clone(res.Confidence))
 		}
 		pred[k] = &c
 	}
@@ -254,10 +276,16 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	case withTags < len(gold):
 		tags = "partly gold"
 	}
-	return &evalReport{
+	r := &evalReport{
 		Gold: goldPath, Model: modelPath, ModelName: card.Name, System: card.System,
 		Tags: tags, Seconds: elapsed.Seconds(), Beam: o.beam, Scores: s,
-	}, nil
+	}
+	if o.conf {
+		if r.ConfidenceDeciles, err = eval.ConfidenceBins(gold, pred, conf, 10); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
 }
 
 // readTreebankLines reads all sentences of name ("-" for standard input)

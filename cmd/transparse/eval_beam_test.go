@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,5 +74,36 @@ func TestEvalBeam(t *testing.T) {
 		if code, _, stderr := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%q: exit status %d, want 2 (stderr %q)", args, code, stderr)
 		}
+	}
+}
+
+// eval --confidence reports ten accuracies, one per tenth of the words by
+// confidence, the most confident tenth far more often right than the
+// least; JSON carries them too; with PRED given it is a usage error.
+func TestEvalConfidence(t *testing.T) {
+	model := bundledModel(t)
+	gold := testenv.Fixture(t, "en_ewt-dev-slice.conllu")
+	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, "--confidence", "--json", gold)
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr %q", code, stderr)
+	}
+	var r struct {
+		Deciles []float64 `json:"confidence_deciles"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Deciles) != 10 || r.Deciles[9] < r.Deciles[0]+30 {
+		t.Fatalf("deciles %v", r.Deciles)
+	}
+	for _, a := range r.Deciles {
+		if !(a >= 0 && a <= 100) {
+			t.Fatalf("deciles %v", r.Deciles)
+		}
+	}
+	code, stdout, _ = runCmd(t, "", "eval", "-m", model, "--confidence", gold)
+	wantContains(t, "eval --confidence", stdout, "per tenth of the words by confidence")
+	if code, _, _ := runCmd(t, "", "eval", "--confidence", gold, gold); code != 2 {
+		t.Errorf("eval --confidence GOLD PRED: exit status %d, want 2", code)
 	}
 }

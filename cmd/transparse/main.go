@@ -139,7 +139,7 @@ Errors are printed as "transparse: <message>". Exit status: 0 on success,
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().Bool("version", false, "print the version (as the version command does)")
-	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd(), newPruneCmd(),
+	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newCalibrateCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd(), newPruneCmd(),
 		newGenManCmd(), newRenderCmd())
 	return root
 }

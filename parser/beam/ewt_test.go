@@ -64,28 +64,12 @@ func parseAll(t testing.TB, m *parser.Model, opt parser.ParseOptions, sents []*c
 // bins returns the accuracy (percent) of the words in q bins of equal size
 // by increasing confidence (ties broken by the words' order).
 func bins(words []scored, q int) []float64 {
-	w := slices.Clone(words)
-	slices.SortStableFunc(w, func(a, b scored) int {
-		switch {
-		case a.conf < b.conf:
-			return -1
-		case a.conf > b.conf:
-			return 1
-		}
-		return 0
-	})
-	acc := make([]float64, q)
-	for b := range q {
-		part := w[b*len(w)/q : (b+1)*len(w)/q]
-		right := 0
-		for _, x := range part {
-			if x.right {
-				right++
-			}
-		}
-		acc[b] = 100 * float64(right) / float64(max(len(part), 1))
+	conf := make([]float64, len(words))
+	right := make([]bool, len(words))
+	for i, w := range words {
+		conf[i], right[i] = w.conf, w.right
 	}
-	return acc
+	return eval.AccuracyBins(conf, right, q)
 }
 
 func binsString(acc []float64) string {

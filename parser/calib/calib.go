@@ -9,15 +9,17 @@
 // determiner taken with a small one. A Calibrator is a logistic regression
 // (Platt 1999, "Probabilistic outputs for support vector machines and
 // comparisons to regularized likelihood methods") on the log of the raw
-// confidence c and of its complement, with one bias per deprel, fitted on
-// the arcs of parsed development data:
+// confidence c and of its complement, with a bias and a slope per deprel,
+// fitted on the arcs of parsed development data:
 //
-//	P(right) = σ(A · log c + B · log(1 − c) + Bias[deprel])
+//	P(right) = σ(A · log c + B[deprel] · log(1 − c) + Bias[deprel])
 //
 // with c kept within [MinConfidence, 1 − MinRest] (the raw confidences
-// beyond are ties as far as their arcs' accuracy tells), A ≥ 0 and B ≤ 0,
-// so that it keeps the order of arcs of one deprel and places the deprels
-// against each other by how often their arcs are right.
+// beyond are ties as far as their arcs' accuracy tells), A ≥ 0 and every
+// B ≤ 0, so that it keeps the order of arcs of one deprel and places the
+// deprels against each other by how often their arcs are right. The
+// slope per deprel matters: a near-certain root attachment from plain
+// tokens is wrong several times as often as a near-certain determiner.
 package calib
 
 import (
@@ -40,12 +42,12 @@ const Layout = "calibration/v1"
 // Calibrator maps (deprel, raw log-odds) to a probability. It is
 // immutable once fitted and safe for concurrent use.
 type Calibrator struct {
-	// A and B multiply log c and log(1 − c) of the raw confidence c.
-	A, B float64
-	// Bias[l] is the bias of deprel id l (the parser's label ids);
-	// Bias[len(Bias)-1], the last, is that of arcs made by a fallback
-	// (Label < 0 in Prob).
-	Bias []float64
+	// A multiplies log c of the raw confidence c.
+	A float64
+	// B[l] multiplies log(1 − c) and Bias[l] is added for an arc of
+	// deprel id l (the parser's label ids); the last entry of each is for
+	// arcs made by a fallback (Label < 0 in Prob).
+	B, Bias []float64
 }
 
 // Sample is one parsed arc: its deprel id (negative for an arc made by a
@@ -78,11 +80,12 @@ func softplus(x float64) float64 {
 	return math.Log1p(math.Exp(x))
 }
 
-func (c *Calibrator) bias(label int32) float64 {
+// class is the index into B and Bias of deprel id label.
+func (c *Calibrator) class(label int32) int {
 	if label < 0 || int(label) >= len(c.Bias)-1 {
-		return c.Bias[len(c.Bias)-1]
+		return len(c.Bias) - 1
 	}
-	return c.Bias[label]
+	return int(label)
 }
 
 // Prob is the estimated probability that an arc of deprel id label
@@ -90,7 +93,8 @@ func (c *Calibrator) bias(label int32) float64 {
 // right.
 func (c *Calibrator) Prob(label int32, z float64) float64 {
 	lc, lr := logs(z)
-	return sigmoid(c.A*lc + c.B*lr + c.bias(label))
+	j := c.class(label)
+	return sigmoid(c.A*lc + c.B[j]*lr + c.Bias[j])
 }
 
 // Sigmoid is 1 / (1 + e^−z): the raw confidence of log-odds z.
@@ -104,46 +108,51 @@ func sigmoid(z float64) float64 {
 	return e / (1 + e)
 }
 
+// slopePrior is the variance of the prior on a deprel's slope offset.
+const slopePrior = 0.01
+
 // prior is the variance of the Gaussian prior that pulls a deprel's bias
 // towards the bias of all arcs: a deprel seen on a handful of dev arcs
 // gets about the overall rate.
 const prior = 4.0
 
 // Fit fits a Calibrator for labels deprel ids to the samples by maximum
-// likelihood with a Gaussian prior on each deprel's offset from the
-// common bias (Newton steps: A, B and the common bias together, then each
-// offset alone). A is kept at least 0 and B at most 0, so that the order
-// of one deprel's arcs stays that of their raw confidence. Fit needs at
-// least one sample.
+// likelihood, with a Gaussian prior on each deprel's offsets from the
+// common bias and slope, so that a deprel seen on a handful of arcs gets
+// about the common curve (Newton steps: A and the common bias and slope
+// together, then each deprel's offsets). A is kept at least 0 and every B
+// at most 0, so that the order of one deprel's arcs stays that of their
+// raw confidence. Fit needs at least one sample.
 func Fit(samples []Sample, labels int) (*Calibrator, error) {
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("calib: no arcs to fit on")
 	}
 	nb := labels + 1
-	idx := func(l int32) int {
-		if l < 0 || int(l) >= labels {
-			return labels
-		}
-		return int(l)
-	}
-	// x[i] = (log c, log(1 − c), 1) of sample i; y[i] its outcome.
+	c := &Calibrator{B: make([]float64, nb), Bias: make([]float64, nb)}
+	// x[i] = (log c, log(1 − c), 1) of sample i; y[i] its outcome; k[i]
+	// its class.
 	x := make([][3]float64, len(samples))
 	y := make([]float64, len(samples))
+	k := make([]int, len(samples))
 	for i, s := range samples {
 		lc, lr := logs(s.Z)
 		x[i] = [3]float64{lc, lr, 1}
 		if s.Right {
 			y[i] = 1
 		}
+		k[i] = c.class(s.Label)
 	}
-	var w [3]float64 // A, B, common bias
-	off := make([]float64, nb)
-	g, h := make([]float64, nb), make([]float64, nb)
+	var w [3]float64            // A, the common slope and bias
+	offB := make([]float64, nb) // each deprel's offsets from them
+	offC := make([]float64, nb)
+	type acc struct{ g0, g1, h00, h01, h11 float64 }
+	per := make([]acc, nb)
 	for iter := 0; iter < 200; iter++ {
 		var gw [3]float64
 		var hw [3][3]float64
-		for i, s := range samples {
-			p := sigmoid(w[0]*x[i][0] + w[1]*x[i][1] + w[2] + off[idx(s.Label)])
+		for i := range x {
+			j := k[i]
+			p := sigmoid(w[0]*x[i][0] + (w[1]+offB[j])*x[i][1] + w[2] + offC[j])
 			r, q := p-y[i], p*(1-p)
 			for a := range 3 {
 				gw[a] += r * x[i][a]
@@ -162,27 +171,38 @@ func Fit(samples []Sample, labels int) (*Calibrator, error) {
 			moved += math.Abs(d[a])
 		}
 		w[0], w[1] = max(w[0], 0), min(w[1], 0)
-		clear(g)
-		clear(h)
-		for i, s := range samples {
-			j := idx(s.Label)
-			p := sigmoid(w[0]*x[i][0] + w[1]*x[i][1] + w[2] + off[j])
-			g[j] += p - y[i]
-			h[j] += p * (1 - p)
+		clear(per)
+		for i := range x {
+			j := k[i]
+			p := sigmoid(w[0]*x[i][0] + (w[1]+offB[j])*x[i][1] + w[2] + offC[j])
+			r, q := p-y[i], p*(1-p)
+			a := &per[j]
+			a.g0 += r * x[i][1]
+			a.g1 += r
+			a.h00 += q * x[i][1] * x[i][1]
+			a.h01 += q * x[i][1]
+			a.h11 += q
 		}
-		for j := range off {
-			step := (g[j] + off[j]/prior) / (h[j] + 1/prior)
-			off[j] -= step
-			moved += math.Abs(step)
+		for j := range per {
+			a := per[j]
+			// The prior: offsets ~ N(0, slopePrior) and N(0, prior).
+			g0, g1 := a.g0+offB[j]/slopePrior, a.g1+offC[j]/prior
+			h00, h11 := a.h00+1/slopePrior, a.h11+1/prior
+			det := h00*h11 - a.h01*a.h01
+			db, dc := (h11*g0-a.h01*g1)/det, (h00*g1-a.h01*g0)/det
+			offB[j] -= db
+			offC[j] -= dc
+			offB[j] = min(offB[j], -w[1]) // B ≤ 0
+			moved += math.Abs(db) + math.Abs(dc)
 		}
 		if moved < 1e-9 {
 			break
 		}
 	}
 	// Rounded to float32, as the model file stores them.
-	c := &Calibrator{A: f32(w[0]), B: f32(w[1]), Bias: make([]float64, nb)}
-	for j := range off {
-		c.Bias[j] = f32(w[2] + off[j])
+	c.A = f32(w[0])
+	for j := range nb {
+		c.B[j], c.Bias[j] = f32(min(w[1]+offB[j], 0)), f32(w[2]+offC[j])
 	}
 	return c, nil
 }
@@ -212,12 +232,15 @@ func solve3(m [3][3]float64, v [3]float64) [3]float64 {
 }
 
 // Classifier encodes the calibrator as a model-file classifier named name
-// whose classes are the deprels (then "fallback"): blob "slope" (A and B,
-// float32) and blob "bias" (one float32 per class).
+// whose classes are the deprels (then "fallback"): blob "slope" (A, one
+// float32), blobs "rest" and "bias" (B and Bias, one float32 per class).
 func (c *Calibrator) Classifier(name string, deprels []string) modelfmt.Classifier {
-	bias := make([]float32, len(c.Bias))
-	for i, b := range c.Bias {
-		bias[i] = float32(b)
+	f32s := func(v []float64) []byte {
+		b := make([]float32, len(v))
+		for i, x := range v {
+			b[i] = float32(x)
+		}
+		return modelfmt.Float32Bytes(b)
 	}
 	return modelfmt.Classifier{
 		Name:    name,
@@ -225,8 +248,9 @@ func (c *Calibrator) Classifier(name string, deprels []string) modelfmt.Classifi
 		Layout:  Layout,
 		Params:  map[string]int64{},
 		Blobs: map[string][]byte{
-			"slope": modelfmt.Float32Bytes([]float32{float32(c.A), float32(c.B)}),
-			"bias":  modelfmt.Float32Bytes(bias),
+			"slope": modelfmt.Float32Bytes([]float32{float32(c.A)}),
+			"rest":  f32s(c.B),
+			"bias":  f32s(c.Bias),
 		},
 	}
 }
@@ -240,8 +264,8 @@ func FromClassifier(mc *modelfmt.Classifier, labels int) (*Calibrator, error) {
 	if mc.Layout != Layout {
 		return nil, bad("layout %q, want %q", mc.Layout, Layout)
 	}
-	var blobs [2][]float32
-	for i, name := range []string{"slope", "bias"} {
+	var blobs [3][]float32
+	for i, name := range []string{"slope", "rest", "bias"} {
 		b, err := mc.Blob(name)
 		if err != nil {
 			return nil, bad("%v", err)
@@ -250,18 +274,19 @@ func FromClassifier(mc *modelfmt.Classifier, labels int) (*Calibrator, error) {
 			return nil, bad("blob %q: %v", name, err)
 		}
 	}
-	if len(blobs[0]) != 2 || len(blobs[1]) != labels+1 {
-		return nil, bad("%d slopes and %d biases, want 2 and %d", len(blobs[0]), len(blobs[1]), labels+1)
+	if len(blobs[0]) != 1 || len(blobs[1]) != labels+1 || len(blobs[2]) != labels+1 {
+		return nil, bad("%d, %d and %d values in slope, rest and bias, want 1, %d and %d", len(blobs[0]), len(blobs[1]), len(blobs[2]), labels+1, labels+1)
 	}
-	c := &Calibrator{A: float64(blobs[0][0]), B: float64(blobs[0][1]), Bias: make([]float64, labels+1)}
-	if !(c.A >= 0) || !(c.B <= 0) || math.IsInf(c.A, 0) || math.IsInf(c.B, 0) {
-		return nil, bad("slopes %v and %v: want A ≥ 0 ≥ B, finite", c.A, c.B)
+	c := &Calibrator{A: float64(blobs[0][0]), B: make([]float64, labels+1), Bias: make([]float64, labels+1)}
+	if !(c.A >= 0) || math.IsInf(c.A, 0) {
+		return nil, bad("slope %v: want a finite value ≥ 0", c.A)
 	}
-	for i, b := range blobs[1] {
-		if math.IsNaN(float64(b)) || math.IsInf(float64(b), 0) {
-			return nil, bad("bias %d is %v", i, b)
+	for i := range c.B {
+		b, v := float64(blobs[1][i]), float64(blobs[2][i])
+		if !(b <= 0) || math.IsInf(b, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, bad("class %d: slope %v (want finite, ≤ 0) and bias %v", i, b, v)
 		}
-		c.Bias[i] = float64(b)
+		c.B[i], c.Bias[i] = b, v
 	}
 	return c, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -29,7 +30,7 @@ func synthetic(truth *Calibrator, labels, n int, seed uint64) []Sample {
 // probabilities to within a few points, and the fit's likelihood is at
 // least the truth's.
 func TestFitRecovers(t *testing.T) {
-	truth := &Calibrator{A: 1.5, B: -0.2, Bias: []float64{2, 0.5, -1, -2}}
+	truth := &Calibrator{A: 1.5, B: []float64{-0.2, -0.3, -0.1, -0.2}, Bias: []float64{2, 0.5, -1, -2}}
 	train := synthetic(truth, 3, 60000, 1)
 	c, err := Fit(train, 3)
 	if err != nil {
@@ -76,7 +77,7 @@ func TestProbKeepsOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A < 0 || c.B > 0 {
+	if c.A < 0 || slices.Max(c.B) > 0 {
 		t.Fatalf("A %v B %v", c.A, c.B)
 	}
 	for l := int32(0); l < 2; l++ {
@@ -100,7 +101,7 @@ func TestFitNoSamples(t *testing.T) {
 // TestClassifierRoundTrip: a calibrator survives its model-file encoding,
 // and damaged encodings give ErrCorrupt naming the classifier.
 func TestClassifierRoundTrip(t *testing.T) {
-	c := &Calibrator{A: 0.7, B: -0.1, Bias: []float64{1, 2, -3}}
+	c := &Calibrator{A: 0.7, B: []float64{-0.1, -0.2, 0}, Bias: []float64{1, 2, -3}}
 	mc := c.Classifier("parser.gold.confidence", []string{"nsubj", "obj"})
 	back, err := FromClassifier(&mc, 2)
 	if err != nil {
@@ -115,7 +116,8 @@ func TestClassifierRoundTrip(t *testing.T) {
 		func(m *modelfmt.Classifier) { m.Layout = "sparse-rows/v1" },
 		func(m *modelfmt.Classifier) { delete(m.Blobs, "bias") },
 		func(m *modelfmt.Classifier) { m.Blobs["bias"] = m.Blobs["bias"][:4] },
-		func(m *modelfmt.Classifier) { m.Blobs["slope"] = modelfmt.Float32Bytes([]float32{-1, 0}) },
+		func(m *modelfmt.Classifier) { m.Blobs["slope"] = modelfmt.Float32Bytes([]float32{-1}) },
+		func(m *modelfmt.Classifier) { m.Blobs["rest"] = modelfmt.Float32Bytes([]float32{0, 0.5, 0}) },
 		func(m *modelfmt.Classifier) {
 			m.Blobs["bias"] = modelfmt.Float32Bytes([]float32{1, float32(math.NaN()), 0})
 		},

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transparse/transparse/parser"
+)
+
+func newCalibrateCmd() *cobra.Command {
+	var model, out string
+	var beam int
+	cmd := &cobra.Command{
+		Use:   "calibrate -m MODEL [--beam K] DEV -o OUT",
+		Short: "Fit a model's confidences to annotated data",
+		Long: `Calibrate writes a copy of MODEL whose confidences (parse --confidence)
+are fitted to DEV, a CoNLL-U treebank with gold heads and deprels: for
+each parser of the model (gold tags, plain tokens), a logistic regression
+turns the raw confidence of an arc and its deprel into the probability
+that the arc is right (docs/beam-search.md). Training does this on its
+development treebank; calibrate redoes it on data of your own domain, or
+after "transparse prune". The parsers are fitted greedily and, when K > 1,
+at beam width K (default: the width the model's beam classifiers were
+trained at, from its card; 1 when it has none). The parsers' weights and
+trees are unchanged.`,
+		Example: `  transparse calibrate -m en_ewt.tpm my-dev.conllu -o en_ewt-mine.tpm
+  transparse eval -m en_ewt-mine.tpm --confidence my-test.conllu`,
+		Args: cobra.ExactArgs(1),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usage("-o OUT is required")
+			}
+			if beam < 0 || beam > parser.MaxBeam {
+				return usage("invalid --beam %d: want 1 to %d", beam, parser.MaxBeam)
+			}
+			m, _, err := loadModel(model)
+			if err != nil {
+				return err
+			}
+			if beam == 0 {
+				beam = 1
+				if k, err := strconv.Atoi(m.Card().Options["beam"]); err == nil && k > 1 {
+					beam = k
+				}
+			}
+			dev, err := readTreebank(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			if err := m.Calibrate(dev, beam); err != nil {
+				return err
+			}
+			if err := m.Save(out); err != nil {
+				return fmt.Errorf("writing %s: %w", out, err)
+			}
+			return nil
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&model, "model", "m", "", "the model to calibrate (default: see \"transparse parse --help\")")
+	f.StringVarP(&out, "output", "o", "", "write the calibrated model here")
+	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's trained width)")
+	return cmd
+}
