@@ -608,19 +608,24 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *                tp_parse_conllu_with).
  *   confidence   nonzero: a confidence per word (tp_result.confidence; in
  *                CoNLL-U output the MISC attribute Confidence).
- *   temperature  scales the scores into the confidences' weights (score
- *                units of the classifier); 0: the library's default; not
- *                negative.
+ *   temperature  scales the scores into the raw confidences' weights
+ *                (score units of the classifier); 0: the library's
+ *                default, with calibrated confidences; not negative.
  *
- * A confidence is a number in [0, 1] per word that ranks its head and
- * deprel together: higher-confidence arcs are more often right. It is the
- * share of the final beam (each configuration weighted by exp of its
- * score difference to the best over the temperature; 1 for the greedy
- * parser) that agrees with the best tree on the word's arc, times the
- * probability of the transition that built the arc among the legal ones
- * (the classifier's exp-normalised scores); 0 for an arc made by a
- * fallback (a word left headless and attached to the root). It is not a
- * calibrated probability.
+ * A confidence is a number in [0, 1] per word for its head and deprel
+ * together. With the default temperature and a model that has confidence
+ * calibrators (models trained by this version have them; `transparse
+ * calibrate` adds or refits them) it is the estimated probability that
+ * both are right, fitted on the development treebank from the raw
+ * confidence and the deprel (docs/beam-search.md). Otherwise it is the
+ * raw confidence, which ranks the arcs of one deprel: the share of the
+ * final beam (each configuration weighted by exp of its score difference
+ * to the best over the temperature; 1 for the greedy parser) that agrees
+ * with the best tree on the word's arc, times the probability of the
+ * transition that built the arc among the legal ones (the classifier's
+ * exp-normalised scores); 0 for an arc made by a fallback (a word left
+ * headless and attached to the root). Either way higher-confidence arcs
+ * are more often right.
  *
  * Errors of the functions taking options: TP_ERR_ARGUMENT for bad options,
  * with the member named ("tp_parse_with: invalid parse options: beam width

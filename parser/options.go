@@ -73,14 +73,20 @@ func (o ParseOptions) Check() error {
 type ParseResult struct {
 	// Confidence[i] is the confidence in the head and deprel of word i
 	// (0-based, as the words) when ParseOptions.Confidence asks for it,
-	// else nil: a number in [0, 1], the product of the share of the final
-	// beam's mass that agrees with the best tree on the word's arc (1 for
-	// the greedy parser) and the probability of the transition that built
-	// the arc among the legal ones of its configuration (exp-normalised
-	// scores of the classifier that decides without a fast classifier;
-	// 0 for an arc made by a fallback rather than by a labeled arc move).
-	// It ranks arcs — higher-confidence arcs are more often right — and
-	// is not a calibrated probability (beam.Result.Confidence).
+	// else nil: a number in [0, 1]. With a model that has a calibrator
+	// for the parser used (Variant.Conf, Variant.BeamConf; trained models
+	// have them) and the default temperature, it is the estimated
+	// probability that the word's head and deprel are both right, fitted
+	// on development data from the raw confidence and the deprel
+	// (parser/calib). Otherwise it is the raw confidence: the product of
+	// the share of the final beam's mass that agrees with the best tree on
+	// the word's arc (1 for the greedy parser) and the probability of the
+	// transition that built the arc among the legal ones of its
+	// configuration (exp-normalised scores of the classifier that decides
+	// without a fast classifier; 0 for an arc made by a fallback rather
+	// than by a labeled arc move), which ranks the arcs of one deprel
+	// (beam.Result.Confidence). Either way higher-confidence arcs are
+	// more often right.
 	Confidence []float64
 	// Trees are up to ParseOptions.KBest distinct trees, best first
 	// (nil when KBest is 0); Trees[0] is the tree written into the words.

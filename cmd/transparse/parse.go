@@ -90,8 +90,9 @@ of one, about K times slower (docs/beam-search.md). It is more accurate
 only with a model trained with "transparse train --beam K"; over a
 greedily trained classifier a wider beam parses worse. --confidence adds
 each word's confidence in its head and deprel to MISC, after the
-attributes given ("Confidence=0.931": a number in [0, 1] that ranks
-arcs; higher is more often right, it is not a calibrated probability).
+attributes given ("Confidence=0.931": the estimated probability that the
+word's head and deprel are right, fitted on the development treebank at
+training time, see "transparse calibrate").
 --kbest N (at most K) follows each sentence parsed with its other trees
 of the N best of the final beam, as sentences of their own: the same
 lines with that tree's HEAD and DEPREL, comments "# kbest_rank = 2" and

@@ -410,12 +410,11 @@ class Token:
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.
         confidence: ``None`` unless the parse was asked for confidences
             (``Model.parse(..., confidence=True)``): then a float in
-            [0, 1] that ranks the word's head and deprel together
-            (higher-confidence arcs are more often right; not a calibrated
-            probability): the share of the final beam that agrees with the
-            best tree on the arc (1 for the greedy parser) times the
-            probability of the transition that built it among the legal
-            ones; 0 for an arc made by a fallback. See the header's
+            [0, 1]: the estimated probability that the word's head and
+            deprel are both right, fitted on development data at training
+            time (``transparse calibrate`` refits it); with a model
+            without calibrators or a non-default ``temperature``, the raw
+            number that ranks the arcs of one deprel. See the header's
             ``tp_parse_options``.
 
     The values are those of the library's result (``tp_result``): given
