@@ -6,6 +6,7 @@
 //	transparse train   --train T.conllu --dev D.conllu -o model.tpm   train a model
 //	transparse parse   [-m MODEL] [FILE...]                            parse to CoNLL-U
 //	transparse eval    GOLD PRED | [-m MODEL] GOLD                     score (UAS, LAS, CLAS, ...)
+//	transparse calibrate -m MODEL DEV -o OUT                           fit the confidences to DEV
 //	transparse inspect [MODEL]                                         print a model card
 //	transparse render  (-o DIR | --html FILE) [FILE...]                draw trees as SVG
 //	transparse version                                                 print the version
