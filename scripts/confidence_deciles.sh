@@ -6,11 +6,12 @@
 # (`transparse eval --confidence`). Written to docs/confidence-deciles.md
 # and printed.
 #
-#   scripts/confidence_deciles.sh [MODEL...]     (default: models/en_ewt.tpm)
+#   scripts/confidence_deciles.sh [MODEL[@K]...]   (default: models/en_ewt.tpm)
 #
-# A model's beam rows use the width its beam classifiers were trained at
-# (the card's option "beam"), or BEAM=K; a model without them has greedy
-# rows only. UD defaults to $TRANSPARSE_UD_DIR, else ../shared/data/ud.
+# A model's beam rows use width K when given, else the width its beam
+# classifiers were trained at (the card's option "beam"); a model without
+# them has greedy rows only. UD defaults to $TRANSPARSE_UD_DIR, else
+# ../shared/data/ud.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UD=${UD:-${TRANSPARSE_UD_DIR:-../shared/data/ud}}
@@ -32,8 +33,11 @@ models=("$@")
   echo
   echo "| model | tags | K | split | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | LAS |"
   echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for m in "${models[@]}"; do
-    beam=${BEAM:-$("$BIN" inspect "$m" | sed -n "s/.* beam = \([0-9]*\)$/\1/p" | head -1)}
+  for spec in "${models[@]}"; do
+    m=${spec%@*}
+    beam=""
+    [[ $spec == *@* ]] && beam=${spec##*@}
+    [ -n "$beam" ] || beam=$("$BIN" inspect "$m" | sed -n "s/.* beam = \([0-9]*\)$/\1/p" | head -1)
     widths=(1)
     [ -n "$beam" ] && [ "$beam" -gt 1 ] && widths+=("$beam")
     for k in "${widths[@]}"; do
