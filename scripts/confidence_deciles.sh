@@ -10,7 +10,8 @@
 #
 # A model's beam rows use width K when given, else the width its beam
 # classifiers were trained at (the card's option "beam"); a model without
-# them has greedy rows only. UD defaults to $TRANSPARSE_UD_DIR, else
+# them has greedy rows only. NOTE, if set, is a paragraph added under the
+# header (say where the models come from). UD defaults to $TRANSPARSE_UD_DIR, else
 # ../shared/data/ud.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,7 @@ models=("$@")
   echo "and universal deprel, %) of each tenth, lowest first, and the LAS."
   echo "The calibrators are fitted on dev, so the test rows are the ones out"
   echo "of sample."
+  [ -z "${NOTE:-}" ] || { echo; echo "$NOTE"; }
   echo
   echo "| model | tags | K | split | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | LAS |"
   echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -47,7 +49,7 @@ models=("$@")
         for split in dev test; do
           out=$("$BIN" eval -m "$m" --beam "$k" --confidence "${flags[@]}" "$UD/en_ewt-ud-$split.conllu")
           las=$(awk '$1=="LAS"{print $7}' <<<"$out")
-          dec=$(tail -1 <<<"$out" | tr ' ' '|')
+          dec=$(tail -1 <<<"$out" | sed 's/ / | /g')
           echo "| $(basename "$m") | $tags | $k | $split | $dec | $las |"
         done
       done
