@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/modelfmt"
@@ -80,6 +81,7 @@ type component struct {
 	rank   *linear.Model
 	lemmas map[string]int // lemma: occurrences of "lower(lemma)\tUPOS" and "lower(lemma)\t" in training, nil once frozen
 	seen   *seenLemmas    // the lemmas, frozen
+	novel  novelLemmas    // predicted lemmas that are not in seen (lemmaString)
 	hashes [][]uint64     // FEATS: the hashes of the features of each class
 	parts  *featParts     // FEATS: the per-feature classifiers
 }
@@ -734,17 +736,18 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 // lemmaString returns the lemma in sc.lb as a string that shares no
 // memory with sc: the word's form or a part of it when the lemma is one
 // ("walked": "walk"), else the training lemma it equals (a string of
-// c.seen), else a new string.
+// c.seen), else one of c.novel.
 func (c *component) lemmaString(sc *scratch, w *conllu.Word) string {
 	n := len(sc.lb)
-	if i := strings.Index(w.Form, string(sc.lb)); i >= 0 {
+	// A view of sc.lb, not a copy: Index keeps no reference to it.
+	if i := strings.Index(w.Form, unsafe.String(unsafe.SliceData(sc.lb), n)); i >= 0 {
 		return w.Form[i : i+n]
 	}
 	sc.lb = append(sc.lb, '\t')
 	if l, ok := c.seen.lemma(sc.lb); ok {
 		return l
 	}
-	return string(sc.lb[:n])
+	return c.novel.get(sc.lb[:n])
 }
 
 // fallback is the prediction for a word without candidates: its form as

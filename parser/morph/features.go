@@ -2,7 +2,6 @@ package morph
 
 import (
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -107,7 +106,7 @@ func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) 
 		n += len(lw) + 1
 		a := word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)}
 		if lemmas && !conllu.Absent(w.Lemma) {
-			a.lemma, a.end, a.tail = lemmaParts(lw, w.Lemma)
+			a.lemma, a.end, a.tail = lemmaParts(lw, w.Lemma, ar)
 		}
 		out = append(out, a)
 	}
@@ -130,15 +129,10 @@ func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) 
 
 // lemmaParts returns the hashes of the lowercased lemma, of the ending of
 // lower (the lowercased form) after the prefix it shares with the lemma,
-// and of the rest of the lemma after that prefix, each made nonzero.
-func lemmaParts(lower, lemma string) (l, end, tail uint64) {
-	// The lemma is lowercased into a buffer on the stack (most lemmas
-	// fit), as strings.ToLower would, without allocating.
-	var buf [64]byte
-	ll := buf[:0]
-	for _, r := range lemma {
-		ll = utf8.AppendRune(ll, unicode.ToLower(r))
-	}
+// and of the rest of the lemma after that prefix, each made nonzero. The
+// lowercased lemma goes to ar when it differs from the lemma.
+func lemmaParts(lower, lemma string, ar *arena) (l, end, tail uint64) {
+	ll := ar.lower(lemma)
 	p := 0
 	for p < len(ll) && p < len(lower) && ll[p] == lower[p] {
 		p++
@@ -146,7 +140,7 @@ func lemmaParts(lower, lemma string) (l, end, tail uint64) {
 	for p > 0 && p < len(lower) && !startsRune(lower[p]) {
 		p--
 	}
-	return hashBytes(fnvOffset, ll) | 1, hs(lower[p:]) | 1, hashBytes(fnvOffset, ll[p:]) | 1
+	return hs(ll) | 1, hs(lower[p:]) | 1, hs(ll[p:]) | 1
 }
 
 // shapeOf is a small code for the spelling of form: first letter upper,

@@ -164,11 +164,20 @@ func casingIndex(c Casing) int {
 	return -1
 }
 
-// lowerBytes lowercases b as strings.ToLower would, in place for ASCII.
+// lowerBytes lowercases b as strings.ToLower would, in place (within
+// b's capacity where it can, so without allocating once b has grown).
 func lowerBytes(b []byte) []byte {
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
-			return append(b[:0], strings.ToLower(string(b))...)
+			// The lowercase runes after b, then moved to its start.
+			n := len(b)
+			for i := 0; i < n; {
+				r, size := utf8.DecodeRune(b[i:n])
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+				i += size
+			}
+			m := copy(b, b[n:])
+			return b[:m]
 		}
 	}
 	for i, c := range b {
