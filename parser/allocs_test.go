@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -18,14 +17,7 @@ func TestParseAllocatesNothing(t *testing.T) {
 	if raceEnabled() {
 		t.Skip("the race detector allocates")
 	}
-	m := bundled()
-	if m == nil {
-		testenv.SkipOrFail(t, "no bundled model")
-	}
-	sents, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, sents := bundledSlice(t)
 	long := []string{"Übergrößenträgerinnenvereinigungsvorsitzendenwahlergebnisse", "ÇAĞDAŞLAŞTIRAMADIKLARIMIZDANMIŞSINIZCASINA",
 		"https://example.com/" + strings.Repeat("ÄÖÜ", 20), "Zoë", "naïvely"}
 	var extra conllu.Sentence

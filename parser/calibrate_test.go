@@ -38,12 +38,10 @@ func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, pla
 	return conf, right
 }
 
-// TestCalibratedConfidenceRises: the bundled model has confidence
-// calibrators for both parsers, and on the committed EWT dev slice the
-// accuracy of the arcs rises from each fifth of the words by confidence
-// to the next, from gold tags and from plain tokens; the calibrated
-// probabilities are close to the accuracy they claim.
-func TestCalibratedConfidenceRises(t *testing.T) {
+// bundledSlice returns the bundled model (or skips, or fails under $CI)
+// and the committed EWT dev slice.
+func bundledSlice(t *testing.T) (*parser.Model, []*conllu.Sentence) {
+	t.Helper()
 	m := bundled()
 	if m == nil {
 		testenv.SkipOrFail(t, "no bundled model")
@@ -52,6 +50,16 @@ func TestCalibratedConfidenceRises(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, sents
+}
+
+// TestCalibratedConfidenceRises: the bundled model has confidence
+// calibrators for both parsers, and on the committed EWT dev slice the
+// accuracy of the arcs rises from each fifth of the words by confidence
+// to the next, from gold tags and from plain tokens; the calibrated
+// probabilities are close to the accuracy they claim.
+func TestCalibratedConfidenceRises(t *testing.T) {
+	m, sents := bundledSlice(t)
 	for _, plain := range []bool{false, true} {
 		if m.Variant(!plain).Conf == nil {
 			t.Fatalf("plain %v: the bundled model has no confidence calibrator", plain)
