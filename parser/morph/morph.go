@@ -74,10 +74,13 @@
 // the entries of a word with one hashed lookup: its '3' entry lists the
 // '1' and '2' entries of the forms that lowercase to it.
 //
-// A Lemmatizer or FeatsTagger is immutable once trained or decoded and
-// safe for concurrent use; calls reuse working memory from a free list
-// (internal/freelist), and make no garbage except the lemmas that are
-// neither part of their form nor a training lemma.
+// A Lemmatizer or FeatsTagger is safe for concurrent use and makes no
+// garbage: calls reuse working memory from a free list
+// (internal/freelist), and a lemma is returned as its form or a part of
+// it, as the training lemma it equals, or from a table of the other
+// lemmas it predicted before (up to 16,384 of them, under a mutex; a
+// lemma that finds the table full is allocated). The table is the only
+// thing that changes once the component is trained or decoded.
 package morph
 
 import (
