@@ -251,6 +251,11 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	if tg.UPOS == nil && plainV.Clf != nil {
 		return nil, bad("classifier %q missing", tagger.ClassifierName(tagger.UPOS))
 	}
+	if goldV.Beam != nil || plainV.Beam != nil {
+		if _, err := cardBeam(doc.Card); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
 	m := NewModel(doc.Card, classes, goldV, plainV, tg)
 	if p, ok := doc.SystemOptions["pseudo_projective"]; ok {
 		enc, err := pseudoproj.Parse(p)

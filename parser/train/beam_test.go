@@ -45,6 +45,7 @@ func TestBeamClassifier(t *testing.T) {
 	if m2.Variant(true).Beam == nil {
 		t.Fatal("the beam classifier is lost by a save and load")
 	}
+	checkDefaultBeam(t, m, m2, without, 4)
 	dev, err := conllu.ReadFile(opt.DevPath)
 	if err != nil {
 		t.Fatal(err)

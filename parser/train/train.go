@@ -236,7 +236,8 @@ func Train(opt Options) (*parser.Model, error) {
 		card.Options["test"] = opt.TestPath
 	}
 	if gold.Beam != nil {
-		card.Options["beam"] = fmt.Sprint(opt.Beam)
+		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
+		card.Options[parser.DefaultBeamOption] = fmt.Sprint(opt.Beam)
 		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}

@@ -1,0 +1,63 @@
+package parser
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/transparse/transparse/modelfmt"
+)
+
+// Card options naming beam widths: DefaultBeamOption is the model's
+// default beam width (written by training with a beam classifier, the
+// width it was trained for); TrainedBeamOption is the width the beam
+// classifiers were trained with (read when DefaultBeamOption is absent).
+const (
+	DefaultBeamOption = "default_beam"
+	TrainedBeamOption = "beam"
+)
+
+// DefaultBeam is the model's default beam width: the width the bindings
+// parse with when the caller leaves it to the model (ResolveOptions). It
+// is 1, the greedy parser, for a model without classifiers trained for
+// the beam (Variant.Beam); for one with them, the card's option
+// DefaultBeamOption, or else TrainedBeamOption, or else 1.
+func (m *Model) DefaultBeam() int {
+	if m.gold.Beam == nil && m.plain.Beam == nil {
+		return 1
+	}
+	k, _ := cardBeam(m.card)
+	return k
+}
+
+// cardBeam reads the default beam width of a card (1 when it names none)
+// and checks it: a width that is not an integer from 1 to MaxBeam is an
+// error naming the option.
+func cardBeam(c modelfmt.Card) (int, error) {
+	for _, name := range []string{DefaultBeamOption, TrainedBeamOption} {
+		s, ok := c.Options[name]
+		if !ok {
+			continue
+		}
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 0 || k > MaxBeam || k == 0 && name == DefaultBeamOption {
+			return 1, fmt.Errorf("card option %q is %q: want a beam width, 1 to %d", name, s, MaxBeam)
+		}
+		return max(k, 1), nil
+	}
+	return 1, nil
+}
+
+// ResolveOptions returns the options the bindings (the C library, hence
+// Python, C++ and the command line) parse with when given opt: opt with
+// Beam 0 replaced by the model's default width (DefaultBeam), checked
+// (ParseOptions.Check; KBest is bounded by the resolved width). A Beam of
+// 1 stays the greedy parser. Errors wrap ErrOptions.
+func (m *Model) ResolveOptions(opt ParseOptions) (ParseOptions, error) {
+	if opt.Beam < 0 || opt.Beam > MaxBeam {
+		return opt, fmt.Errorf("%w: beam width %d: want 1 to %d (0: the model's default, %d)", ErrOptions, opt.Beam, MaxBeam, m.DefaultBeam())
+	}
+	if opt.Beam == 0 {
+		opt.Beam = m.DefaultBeam()
+	}
+	return opt, opt.Check()
+}
