@@ -148,6 +148,29 @@ func modelCardJSON(h C.uintptr_t, out **C.char) error {
 	return nil
 }
 
+//export tpgo_model_default_beam
+func tpgo_model_default_beam(h C.uintptr_t, out *C.int, msg **C.char) (rc C.int) {
+	const fn = "tp_model_default_beam"
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, modelDefaultBeam(h, out), C.TP_ERR_INTERNAL)
+}
+
+func modelDefaultBeam(h C.uintptr_t, out *C.int) error {
+	if h == 0 {
+		return argErr("model is NULL")
+	}
+	if out == nil {
+		return argErr("width is NULL")
+	}
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	*out = C.int(e.model.DefaultBeam())
+	return nil
+}
+
 //export tpgo_model_strings
 func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, msg **C.char) (rc C.int) {
 	fn, outName := "tp_model_deprels", "labels"
@@ -200,27 +223,45 @@ func tpgo_parse_with(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags,
 // this library knows are read (they must be 0).
 const maxOptionsSize = 4096
 
-// parseOptions translates the caller's options (nil: the zero options)
-// and checks them (parser.ParseOptions.Check).
-func parseOptions(o *C.tp_parse_options) (parser.ParseOptions, error) {
+// callOptions are the parse options of a call as the caller gave them:
+// given is false for a NULL tp_parse_options (the greedy parser, as the
+// functions without options).
+type callOptions struct {
+	opt   parser.ParseOptions
+	given bool
+}
+
+// parseOptions translates the caller's options (nil: none given),
+// checking their size; resolve checks the values against the model.
+func parseOptions(o *C.tp_parse_options) (callOptions, error) {
 	if o == nil {
-		return parser.ParseOptions{}, nil
+		return callOptions{}, nil
 	}
 	const known = C.sizeof_tp_parse_options
 	size := uint64(o.size)
 	if size < known {
-		return parser.ParseOptions{}, argErr("options->size is %d, less than sizeof(tp_parse_options) (%d): set it with TP_PARSE_OPTIONS_INIT", size, known)
+		return callOptions{}, argErr("options->size is %d, less than sizeof(tp_parse_options) (%d): set it with TP_PARSE_OPTIONS_INIT", size, known)
 	}
 	if size > maxOptionsSize {
-		return parser.ParseOptions{}, argErr("options->size is %d, more than %d", size, maxOptionsSize)
+		return callOptions{}, argErr("options->size is %d, more than %d", size, maxOptionsSize)
 	}
 	for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
 		if b != 0 {
-			return parser.ParseOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
+			return callOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
 		}
 	}
 	opt := parser.ParseOptions{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
-	return opt, opt.Check()
+	return callOptions{opt, true}, nil
+}
+
+// resolve returns the options to parse with on m: none given are the
+// greedy parser; given ones are m.ResolveOptions's (a beam of 0 is the
+// model's default width), checked.
+func (c callOptions) resolve(m *parser.Model) (parser.ParseOptions, error) {
+	if !c.given {
+		return parser.ParseOptions{}, nil
+	}
+	return m.ResolveOptions(c.opt)
 }
 
 // callScratch is the Go memory of one tp_parse call: the words handed to
@@ -240,7 +281,40 @@ type callScratch struct {
 	// FEATS (nil when not in the model's tables), resultCols per word:
 	// buildResult looks each up once.
 	interned []*C.char
-	res      parser.ParseResult // of tp_parse_with
+	res      parser.ParseResult // of the *_with calls, one sentence
+	ex       resultExtras       // of the *_with calls, every sentence
+}
+
+// resultExtras are what a tp_result holds besides the trees written into
+// the words, collected sentence by sentence: the confidences of every
+// word (none unless asked) and each sentence's k best trees.
+type resultExtras struct {
+	conf  []float64
+	trees [][]parser.ScoredTree // per sentence; nil unless asked
+	nt    int                   // the most trees of a sentence
+}
+
+func (ex *resultExtras) reset() {
+	ex.conf, ex.trees, ex.nt = ex.conf[:0], ex.trees[:0], 0
+}
+
+// add appends the confidences and trees of the sentence parsed into r.
+// With copyTrees, the trees are copied (r is reused by the next sentence
+// of a batch); else they are r's and valid until its reuse.
+func (ex *resultExtras) add(r *parser.ParseResult, copyTrees bool) {
+	ex.conf = append(ex.conf, r.Confidence...)
+	if r.Trees == nil {
+		return
+	}
+	ts := r.Trees
+	if copyTrees {
+		ts = make([]parser.ScoredTree, len(r.Trees))
+		for j, t := range r.Trees {
+			ts[j] = parser.ScoredTree{Head: slices.Clone(t.Head), Deprel: slices.Clone(t.Deprel), Score: t.Score}
+		}
+	}
+	ex.trees = append(ex.trees, ts)
+	ex.nt = max(ex.nt, len(ts))
 }
 
 var callScratches freelist.List[callScratch] // kept across GCs
@@ -282,12 +356,11 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.t
 // parseSentences reads the words of forms and tags (offs[len(offs)-1] of
 // each; see readWords, which names bad elements with where), parses
 // sentence k = words offs[k] to offs[k+1]-1 (numbered from 1) with the
-// model of h and stores one result for all of them in *out. For a batch
-// (where not nil), the error of a sentence the parser refuses names it.
-// The options opt apply to a single sentence (the extra members of its
-// result).
+// model of h with the options co and stores one result for all of them
+// in *out. For a batch (where not nil), the error of a sentence the
+// parser refuses names it.
 func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.size_t, where func(int) string,
-	opt parser.ParseOptions, out **C.tp_result) error {
+	co callOptions, out **C.tp_result) error {
 	sc := callScratches.Get()
 	if sc == nil {
 		sc = new(callScratch)
@@ -316,23 +389,30 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 		return err
 	}
 	defer e.mu.RUnlock()
-	var res *parser.ParseResult
-	if n == 1 && !opt.Default() {
-		res = &sc.res
-		if err := e.model.ParseWithOptions(words, opt, res); err != nil {
+	opt, err := co.resolve(e.model)
+	if err != nil {
+		return err
+	}
+	ex := &sc.ex
+	ex.reset()
+	for k := range n {
+		ws := words[offs[k]:offs[k+1]]
+		if opt.Default() {
+			err = e.model.Parse(ws)
+		} else {
+			err = e.model.ParseWithOptions(ws, opt, &sc.res)
+		}
+		if err != nil {
+			if where != nil { // a batch: name the sentence
+				return fmt.Errorf("sentence %d: %w", k, err)
+			}
 			return err
 		}
-	} else {
-		for k := range n {
-			if err := e.model.Parse(words[offs[k]:offs[k+1]]); err != nil {
-				if where != nil { // a batch: name the sentence
-					return fmt.Errorf("sentence %d: %w", k, err)
-				}
-				return err
-			}
+		if !opt.Default() {
+			ex.add(&sc.res, n > 1)
 		}
 	}
-	r, err := sc.buildResult(e, words, res)
+	r, err := sc.buildResult(e, words, offs, ex)
 	if err != nil {
 		return err
 	}
@@ -405,14 +485,18 @@ func at(err error, i int, where func(int) string) error {
 	return &apiError{ae.code, ae.msg + where(i)}
 }
 
+// tpgo_parse_batch is tp_parse_batch and, with is not 0,
+// tp_parse_batch_with (opts: its parse options).
+//
 //export tpgo_parse_batch
-func tpgo_parse_batch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, out **C.tp_result, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_batch"
+func tpgo_parse_batch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options,
+	with C.int, out **C.tp_result, msg **C.char) (rc C.int) {
+	fn := withName("tp_parse_batch", with)
 	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parseBatch(h, forms, offsets, n, tags, out), C.TP_ERR_INTERNAL)
+	return finish(fn, msg, parseBatch(h, forms, offsets, n, tags, opts, out), C.TP_ERR_INTERNAL)
 }
 
-func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, out **C.tp_result) error {
+func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result) error {
 	if h == 0 {
 		return argErr("model is NULL")
 	}
@@ -427,6 +511,10 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 	}
 	if n == 0 {
 		return inputErr("n_sentences is 0")
+	}
+	co, err := parseOptions(opts)
+	if err != nil {
+		return err
 	}
 	// The offsets are read before the forms they index: check them all.
 	if uint64(n) > maxBatchWords {
@@ -453,7 +541,7 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 		k-- // the last sentence starting at or before i
 		return fmt.Sprintf(" (sentence %d, word %d)", k, i-int(offs[k])+1)
 	}
-	return parseSentences(h, forms, tags, offs, where, parser.ParseOptions{}, out)
+	return parseSentences(h, forms, tags, offs, where, co, out)
 }
 
 // goToken copies the C string p (a word form or tag) into sc.text, reading
@@ -506,22 +594,22 @@ const resultCols = 5
 //
 //	tp_result | int32 heads[n] | char *deprels[n] | char *upos[n] | char *xpos[n]
 //	          | char *lemma[n] | char *feats[n] | double confidence[n or 0]
-//	          | double tree_scores[t] | char *tree_deprels[t*n]
+//	          | double tree_scores[t*s] | char *tree_deprels[t*n]
 //	          | int32 tree_heads[t*n] | strings
 //
-// with the confidences and the t trees of res (nil: none; tp_parse_with),
-// where strings holds the labels and tags that are not in the model's
+// with the confidences and the trees of ex (the *_with calls), s being
+// the number of sentences (offs: sentence k is words offs[k] to
+// offs[k+1]-1) and t the most trees of a sentence: tree j of sentence k
+// is at tree_scores[j*s+k] and, for its word i, at tree_heads[j*n+offs[k]+i]
+// (a sentence with fewer trees has score -Inf, heads -1 and deprels "_"
+// there). strings holds the labels and tags that are not in the model's
 // string tables (for example a UPOS tag the caller gave that the tagger
-// does not know) and every LEMMA and FEATS other than "_" (the model has no
-// table of those). tp_result_free is free(3).
-func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, res *parser.ParseResult) (*C.tp_result, error) {
+// does not know) and every LEMMA and FEATS other than "_" (the model has
+// no table of those). tp_result_free is free(3).
+func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, offs []C.size_t, ex *resultExtras) (*C.tp_result, error) {
 	n := uintptr(len(words))
-	var conf []float64
-	var trees []parser.ScoredTree
-	if res != nil {
-		conf, trees = res.Confidence, res.Trees
-	}
-	nt := uintptr(len(trees))
+	conf, trees := ex.conf, ex.trees
+	nt, ns := uintptr(ex.nt), uintptr(len(offs)-1)
 	const pz = unsafe.Sizeof((*C.char)(nil))
 	align := func(x uintptr) uintptr { return (x + 7) &^ 7 }
 
@@ -550,10 +638,12 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, res *pars
 		}
 	}
 	// The trees' deprels: interned, or copied with the strings.
-	for _, t := range trees {
-		for _, d := range t.Deprel {
-			if e.deprels.index[d] == nil {
-				extra += uintptr(len(d)) + 1
+	for _, ts := range trees {
+		for _, t := range ts {
+			for _, d := range t.Deprel {
+				if e.deprels.index[d] == nil {
+					extra += uintptr(len(d)) + 1
+				}
 			}
 		}
 	}
@@ -565,7 +655,7 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, res *pars
 	featsOff := lemmaOff + pz*n
 	confOff := featsOff + pz*n
 	scoresOff := confOff + 8*uintptr(len(conf))
-	treeDeprelsOff := scoresOff + 8*nt
+	treeDeprelsOff := scoresOff + 8*nt*ns
 	treeHeadsOff := treeDeprelsOff + pz*nt*n
 	strOff := treeHeadsOff + 4*nt*n
 	block := C.tp__alloc(C.size_t(strOff + extra))
@@ -610,14 +700,23 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, res *pars
 		r.confidence = &c[0]
 	}
 	if nt > 0 {
-		scores := unsafe.Slice((*C.double)(unsafe.Add(block, scoresOff)), nt)
+		scores := unsafe.Slice((*C.double)(unsafe.Add(block, scoresOff)), nt*ns)
 		th := unsafe.Slice((*C.int32_t)(unsafe.Add(block, treeHeadsOff)), nt*n)
 		td := unsafe.Slice((**C.char)(unsafe.Add(block, treeDeprelsOff)), nt*n)
-		for j, t := range trees {
-			scores[j] = C.double(t.Score)
-			for i := range t.Head {
-				th[uintptr(j)*n+uintptr(i)] = C.int32_t(t.Head[i])
-				td[uintptr(j)*n+uintptr(i)] = intern(e.deprels.index[t.Deprel[i]], t.Deprel[i])
+		for k, ts := range trees {
+			off := uintptr(offs[k])
+			for j := range nt {
+				scores[j*ns+uintptr(k)] = C.double(math.Inf(-1))
+				for i := off; i < uintptr(offs[k+1]); i++ {
+					th[j*n+i], td[j*n+i] = -1, blank
+				}
+			}
+			for j, t := range ts {
+				scores[uintptr(j)*ns+uintptr(k)] = C.double(t.Score)
+				for i := range t.Head {
+					th[uintptr(j)*n+off+uintptr(i)] = C.int32_t(t.Head[i])
+					td[uintptr(j)*n+off+uintptr(i)] = intern(e.deprels.index[t.Deprel[i]], t.Deprel[i])
+				}
 			}
 		}
 		r.n_trees = C.size_t(nt)
@@ -673,17 +772,21 @@ func parseTextWith(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_opt
 	if text == nil {
 		return argErr("text is NULL")
 	}
-	opt, err := parseOptions(opts)
+	co, err := parseOptions(opts)
 	if err != nil {
 		return err
 	}
 	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
+		opt, err := co.resolve(m)
+		if err != nil {
+			return err
+		}
 		o := parser.DocOptions{Parse: opt}
 		if tokens {
 			_, err := m.ParseTokensDoc(r, w, "text", o)
 			return err
 		}
-		_, err := m.ParseCoNLLUDoc(r, w, "text", o)
+		_, err = m.ParseCoNLLUDoc(r, w, "text", o)
 		return err
 	})
 }

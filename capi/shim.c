@@ -174,6 +174,17 @@ int tp_model_card_json(const tp_model *model, char **json, tp_error **err) {
     return tp__finish(rc, msg, err);
 }
 
+int tp_model_default_beam(const tp_model *model, int *width,
+                          tp_error **err) {
+    if (width != NULL)
+        *width = 0;
+    if (tp__forked())
+        return tp__fork_error("tp_model_default_beam", err);
+    char *msg = NULL;
+    int rc = tpgo_model_default_beam((uintptr_t)model, width, &msg);
+    return tp__finish(rc, msg, err);
+}
+
 int tp_model_deprels(const tp_model *model, const char *const **labels,
                      size_t *n, tp_error **err) {
     if (labels != NULL)
@@ -227,18 +238,34 @@ int tp_parse_with(const tp_model *model, const char *const *forms,
     return tp__finish(rc, msg, err);
 }
 
-int tp_parse_batch(const tp_model *model, const char *const *forms,
-                   const size_t *offsets, size_t n_sentences,
-                   const tp_tags *tags, tp_result **result, tp_error **err) {
+static int parse_batch(const tp_model *model, const char *const *forms,
+                       const size_t *offsets, size_t n_sentences,
+                       const tp_tags *tags, const tp_parse_options *options,
+                       int with, tp_result **result, tp_error **err) {
     if (result != NULL)
         *result = NULL;
     if (tp__forked())
-        return tp__fork_error("tp_parse_batch", err);
+        return tp__fork_error(with ? "tp_parse_batch_with" : "tp_parse_batch", err);
     char *msg = NULL;
     int rc = tpgo_parse_batch((uintptr_t)model, (char **)forms,
                               (size_t *)offsets, n_sentences, (tp_tags *)tags,
-                              result, &msg);
+                              (tp_parse_options *)options, with, result, &msg);
     return tp__finish(rc, msg, err);
+}
+
+int tp_parse_batch(const tp_model *model, const char *const *forms,
+                   const size_t *offsets, size_t n_sentences,
+                   const tp_tags *tags, tp_result **result, tp_error **err) {
+    return parse_batch(model, forms, offsets, n_sentences, tags, NULL, 0,
+                       result, err);
+}
+
+int tp_parse_batch_with(const tp_model *model, const char *const *forms,
+                        const size_t *offsets, size_t n_sentences,
+                        const tp_tags *tags, const tp_parse_options *options,
+                        tp_result **result, tp_error **err) {
+    return parse_batch(model, forms, offsets, n_sentences, tags, options, 1,
+                       result, err);
 }
 
 int tp_parse_conllu(const tp_model *model, const char *text, size_t len,

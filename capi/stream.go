@@ -53,14 +53,15 @@ func withName(name string, with C.int) string {
 	return name
 }
 
-// docParseOptions is docOptions with the parse options popts (nil: the
-// greedy parser) in DocOptions.Parse.
-func docParseOptions(o *C.tp_doc_options, popts *C.tp_parse_options) (parser.DocOptions, bool, error) {
+// docParseOptions is docOptions and the parse options popts (nil: the
+// greedy parser), which resolve puts in DocOptions.Parse.
+func docParseOptions(o *C.tp_doc_options, popts *C.tp_parse_options) (parser.DocOptions, callOptions, bool, error) {
 	d, tokens, err := docOptions(o)
+	var co callOptions
 	if err == nil {
-		d.Parse, err = parseOptions(popts)
+		co, err = parseOptions(popts)
 	}
-	return d, tokens, err
+	return d, co, tokens, err
 }
 
 // tpgo_parse_document is tp_parse_document and, with is not 0,
@@ -71,13 +72,16 @@ func tpgo_parse_document(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_doc
 	out **C.char, outLen *C.size_t, skipped *C.size_t, msg **C.char) (rc C.int) {
 	fn := withName("tp_parse_document", with)
 	defer recoverTo(fn, msg, &rc)
-	o, tokens, err := docParseOptions(opts, popts)
+	o, co, tokens, err := docParseOptions(opts, popts)
 	if err != nil {
 		return finish(fn, msg, err, C.TP_ERR_INTERNAL)
 	}
 	var st parser.DocStats
 	err = parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
 		var err error
+		if o.Parse, err = co.resolve(m); err != nil {
+			return err
+		}
 		if tokens {
 			st, err = m.ParseTokensDoc(r, w, "text", o)
 		} else {
@@ -150,7 +154,7 @@ func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp
 	if out == nil {
 		return argErr("stream is NULL")
 	}
-	o, tokens, err := docParseOptions(opts, popts)
+	o, co, tokens, err := docParseOptions(opts, popts)
 	if err != nil {
 		return err
 	}
@@ -159,6 +163,9 @@ func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp
 		return err
 	}
 	defer e.mu.RUnlock()
+	if o.Parse, err = co.resolve(e.model); err != nil {
+		return err
+	}
 	st := e.model.NewStream(&cReader{read: read, ctx: ctx}, "text", tokens, o)
 	hs := lastHandle.Add(1)
 	streams.Store(hs, &streamEntry{model: h, st: st})

@@ -365,6 +365,25 @@ TP_API int tp_model_card_json(const tp_model *model, char **json,
                               tp_error **err);
 
 /*
+ * tp_model_default_beam gives the model's default beam width: the width
+ * the functions taking tp_parse_options parse with when options->beam is
+ * 0 (see tp_parse_options). A model trained with a beam (`transparse
+ * train --beam K`, tp_train's "beam") has classifiers trained for it and
+ * the default width K, recorded in its card (option "default_beam",
+ * shown by `transparse inspect`); every other model has 1, the greedy
+ * parser.
+ *
+ *   model  a loaded model.
+ *   width  out: the default width, 1 to TP_MAX_BEAM; 0 on failure.
+ *   err    out, may be NULL.
+ *
+ * Errors: TP_ERR_ARGUMENT (model or width NULL, model freed),
+ * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_model_default_beam(const tp_model *model, int *width,
+                                 tp_error **err);
+
+/*
  * tp_model_deprels gives the dependency relation labels the model can
  * assign, in a fixed order.
  *
@@ -479,8 +498,9 @@ typedef struct tp_result {
     const char *const *xpos;
     const char *const *lemma;
     const char *const *feats;
-    /* Appended after feats (see tp_parse_with); NULL and 0 in the results
-     * of tp_parse and tp_parse_batch, and unless asked for. */
+    /* Appended after feats (see tp_parse_with and tp_parse_batch_with);
+     * NULL and 0 in the results of tp_parse and tp_parse_batch, and
+     * unless asked for. */
     const double *confidence;
     size_t n_trees;
     const int32_t *tree_heads;
@@ -575,12 +595,15 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
 #define TP_MAX_BEAM 64
 
 /*
- * tp_parse_options choose how tp_parse_with, tp_parse_conllu_with,
- * tp_parse_tokens_with, tp_parse_document_with and tp_stream_open_with
- * parse. A NULL options pointer, or all members 0 but size, is the
- * greedy parser of tp_parse: the same trees, nothing more. Initialise
- * with TP_PARSE_OPTIONS_INIT (or set size to sizeof(tp_parse_options)
- * and the rest to 0), then set what you need:
+ * tp_parse_options choose how tp_parse_with, tp_parse_batch_with,
+ * tp_parse_conllu_with, tp_parse_tokens_with, tp_parse_document_with and
+ * tp_stream_open_with parse. A NULL options pointer is the greedy parser
+ * of tp_parse (and of the functions without options): the same trees,
+ * nothing more. All members 0 but size is the model's default: its
+ * default beam width (tp_model_default_beam), which is 1, the greedy
+ * parser and the same trees, for every model without classifiers trained
+ * for the beam. Initialise with TP_PARSE_OPTIONS_INIT (or set size to
+ * sizeof(tp_parse_options) and the rest to 0), then set what you need:
  *
  *     tp_parse_options o = TP_PARSE_OPTIONS_INIT;
  *     o.beam = 8;
@@ -591,7 +614,9 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *                only the members that size covers (members it does not
  *                know must be 0). Less than the first version's size is
  *                TP_ERR_ARGUMENT.
- *   beam         the beam width K, 0 to TP_MAX_BEAM. 0 and 1: the greedy
+ *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
+ *                default width (tp_model_default_beam; 1 for a model
+ *                without classifiers trained for the beam). 1: the greedy
  *                parser of tp_parse (same trees and speed); K > 1: beam
  *                search, keeping the K best configurations at every step
  *                (docs/beam-search.md), about K times slower. It is more
@@ -601,7 +626,8 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *                classifier a wider beam parses worse. The annotation is
  *                completed and the classifier chosen as for tp_parse (see
  *                tp_tags).
- *   kbest        0 to max(beam, 1): the number of trees asked for in
+ *   kbest        0 to the beam width (beam, or the default width when
+ *                beam is 0): the number of trees asked for in
  *                tp_result (n_trees; the distinct trees of the final beam,
  *                best first, so at most K); in CoNLL-U output each
  *                sentence parsed is followed by its other trees (see
@@ -629,7 +655,7 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *
  * Errors of the functions taking options: TP_ERR_ARGUMENT for bad options,
  * with the member named ("tp_parse_with: invalid parse options: beam width
- * 65: want 1 to 64 (0 means 1)").
+ * 65: want 1 to 64 (0: the model's default, 1)").
  */
 typedef struct tp_parse_options {
     size_t size;
@@ -666,6 +692,42 @@ TP_API int tp_parse_with(const tp_model *model, const char *const *forms,
                          size_t n_words, const tp_tags *tags,
                          const tp_parse_options *options, tp_result **result,
                          tp_error **err);
+
+/*
+ * tp_parse_batch_with is tp_parse_batch with options (NULL:
+ * tp_parse_batch): each sentence of the batch is parsed as tp_parse_with
+ * parses it with the same options, and gets the same tree, confidences
+ * and trees. Arguments, errors (those of tp_parse_batch, and
+ * TP_ERR_ARGUMENT for bad options), ownership and thread-safety as for
+ * tp_parse_batch. Besides the members tp_parse_batch fills, the result
+ * has, with n_words = offsets[n_sentences] and sentence k's word i at
+ * index offsets[k] + i (0-based i):
+ *
+ *   confidence    n_words doubles aligned with forms: confidence[j] for
+ *                 word j of the flat arrays; NULL unless
+ *                 options->confidence.
+ *   n_trees       the most trees any sentence of the batch has, at most
+ *                 options->kbest; 0 unless options->kbest > 0.
+ *   tree_heads    n_trees * n_words heads: tree t of sentence k has the
+ *                 head of its word i at tree_heads[t * n_words +
+ *                 offsets[k] + i] (1-based within the sentence, 0 for its
+ *                 root). Tree 0 of each sentence is its best tree, the
+ *                 one in heads and deprels.
+ *   tree_deprels  n_trees * n_words deprels, laid out as tree_heads.
+ *   tree_scores   n_trees * n_sentences scores: tree t of sentence k has
+ *                 its score at tree_scores[t * n_sentences + k].
+ * A sentence whose final beam holds fewer distinct trees than n_trees
+ * has, for each missing tree t, the score -INFINITY, heads -1 and deprels
+ * "_": its trees are those t with tree_scores[t * n_sentences + k] >
+ * -INFINITY. For one sentence this is the layout of tp_parse_with. All
+ * of them belong to the result (one block, freed by tp_result_free).
+ */
+TP_API int tp_parse_batch_with(const tp_model *model,
+                               const char *const *forms,
+                               const size_t *offsets, size_t n_sentences,
+                               const tp_tags *tags,
+                               const tp_parse_options *options,
+                               tp_result **result, tp_error **err);
 
 /*
  * tp_result_free frees a result. NULL is ignored. Works after fork(). A
@@ -999,7 +1061,8 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            cost; default 0.1), "beam" (2 to TP_MAX_BEAM: also train
  *            classifiers for beam search of that width for the gold-tag
  *            and the plain-token parser, which tp_parse_with uses at beam
- *            widths above 1; default 0: none)
+ *            widths above 1, and make that width the model's default
+ *            (tp_model_default_beam); default 0: none)
  *            and "beam_epochs" (its epochs, default 10). A number option
  *            at 0 takes its default.
  *            Unknown keys are an error.
