@@ -29,8 +29,11 @@ type inspectReport struct {
 	Version   string             `json:"version"`
 	Scores    map[string]float64 `json:"scores"`
 	Notes     string             `json:"notes,omitempty"`
-	Deprels   []string           `json:"deprels"`
-	UPOSTags  []string           `json:"upos_tags"`
+	// DefaultBeam is the beam width parse uses without --beam
+	// (parser.Model.DefaultBeam).
+	DefaultBeam int      `json:"default_beam"`
+	Deprels     []string `json:"deprels"`
+	UPOSTags    []string `json:"upos_tags"`
 }
 
 func newInspectCmd() *cobra.Command {
@@ -42,7 +45,9 @@ func newInspectCmd() *cobra.Command {
 treebank and transition system it was trained with, the training options,
 when and by which transparse version it was trained, and its scores on the
 development and test sets (with gold or predicted tags); then the size of
-the file and of its label and tag sets.
+the file and of its label and tag sets, and the default beam width: the
+width "transparse parse" uses without --beam, K for a model trained with
+"transparse train --beam K" and 1 (the greedy parser) for others.
 
 Without MODEL it inspects $` + ModelEnv + `, or else the default model
 models/en_ewt.tpm looked for in the executable's directory, its parent,
@@ -80,7 +85,7 @@ func newInspectReport(m *parser.Model, path string) *inspectReport {
 		Path: path, FileBytes: -1,
 		Name: c.Name, Treebank: c.Treebank, System: c.System, Options: c.Options,
 		TrainedAt: c.TrainedAt, Version: c.Version, Scores: c.Scores, Notes: c.Notes,
-		Deprels: m.Deprels(), UPOSTags: m.UPOSTags(),
+		Deprels: m.Deprels(), UPOSTags: m.UPOSTags(), DefaultBeam: m.DefaultBeam(),
 	}
 	if fi, err := os.Stat(path); err == nil {
 		r.FileBytes = fi.Size()
@@ -119,6 +124,7 @@ func (r *inspectReport) String() string {
 	fmt.Fprintf(tw, "Version:\t%s\n", orNone(r.Version))
 	fmt.Fprintf(tw, "Deprels:\t%d\n", len(r.Deprels))
 	fmt.Fprintf(tw, "UPOS tags:\t%d\n", len(r.UPOSTags))
+	fmt.Fprintf(tw, "Default beam:\t%d\n", r.DefaultBeam)
 	if len(r.Options) == 0 {
 		fmt.Fprintf(tw, "Options:\t-\n")
 	} else {

@@ -67,7 +67,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bogus"},
 		{"parse", "--format", "xml"},
 		{"parse", "--threads", "0"},
-		{"parse", "--beam", "0"},
+		{"parse", "--beam", "-1"},
 		{"parse", "--beam", "65"},
 		{"parse", "--beam", "2", "--kbest", "3"},
 		{"parse", "--kbest", "-1"},

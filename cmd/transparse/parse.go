@@ -33,6 +33,7 @@ type parseOptions struct {
 	beam       int
 	kbest      int
 	confidence bool
+	parse      parser.ParseOptions // beam, kbest and confidence resolved on the model
 }
 
 func newParseCmd() *cobra.Command {
@@ -84,11 +85,13 @@ one with an XPOS tagger (trained on a treebank with XPOS, as the bundled
 model is), LEMMA by one with a lemmatizer, FEATS by one with a FEATS
 tagger. With other models the column stays "_" where it is not given.
 
---beam K parses with a beam of width K (1 to 64; 1, the default, is the
-greedy parser): it keeps the K best configurations at every step instead
-of one, about K times slower (docs/beam-search.md). It is more accurate
-only with a model trained with "transparse train --beam K"; over a
-greedily trained classifier a wider beam parses worse. --confidence adds
+--beam K parses with a beam of width K (1 to 64; 1 is the greedy parser):
+it keeps the K best configurations at every step instead of one, about K
+times slower (docs/beam-search.md). It is more accurate only with a model
+trained with "transparse train --beam K"; over a greedily trained
+classifier a wider beam parses worse. Without --beam (or with --beam 0)
+the model's default width is used: K for a model trained with --beam K
+("default_beam" in "transparse inspect"), 1 for every other model. --confidence adds
 each word's confidence in its head and deprel to MISC, after the
 attributes given ("Confidence=0.931": the estimated probability that the
 word's head and deprel are right, fitted on the development treebank at
@@ -130,15 +133,19 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 			if err != nil {
 				return usage("invalid --on-error %q: want stop or skip", o.onError)
 			}
-			if o.beam < 1 || o.beam > parser.MaxBeam {
-				return usage("invalid --beam %d: want 1 to %d", o.beam, parser.MaxBeam)
+			if o.beam < 0 || o.beam > parser.MaxBeam {
+				return usage("invalid --beam %d: want 1 to %d (0: the model's default)", o.beam, parser.MaxBeam)
 			}
-			if o.kbest < 0 || o.kbest > o.beam {
+			if o.kbest < 0 || o.beam > 0 && o.kbest > o.beam {
 				return usage("invalid --kbest %d: want 0 to the beam width (--beam %d)", o.kbest, o.beam)
 			}
 			m, _, err := loadModel(o.model)
 			if err != nil {
 				return err
+			}
+			if o.parse, err = m.ResolveOptions(parser.ParseOptions{Beam: o.beam, KBest: o.kbest, Confidence: o.confidence}); err != nil {
+				// Only a --kbest above the model's default width, without --beam.
+				return usage("invalid --kbest %d: want 0 to the beam width (the model's default, %d, without --beam)", o.kbest, m.DefaultBeam())
 			}
 			collectOften()
 			if len(args) == 0 {
@@ -162,7 +169,7 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
-	f.IntVar(&o.beam, "beam", 1, "beam width K (1: the greedy parser)")
+	f.IntVar(&o.beam, "beam", 0, "beam width K (1: the greedy parser; 0: the model's default, default_beam in inspect)")
 	f.IntVar(&o.kbest, "kbest", 0, "write each sentence's other trees of the N best after it (N at most --beam)")
 	f.BoolVar(&o.confidence, "confidence", false, "add each word's confidence in its head and deprel to MISC")
 	return cmd
@@ -200,7 +207,7 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 		}
 	}
 	o := parser.DocOptions{Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents,
-		Parse: parser.ParseOptions{Beam: p.opt.beam, KBest: p.opt.kbest, Confidence: p.opt.confidence}}
+		Parse: p.opt.parse}
 	var st parser.DocStats
 	if format == formatTokens {
 		st, err = p.model.ParseTokensDoc(r, p.out, display, o)

@@ -21,8 +21,9 @@ func newPruneCmd() *cobra.Command {
 		Short: "Drop small weights from a model: smaller file, faster parsing",
 		Long: `Prune writes a copy of MODEL without the weights whose absolute value is
 below the given thresholds (per classifier: the gold-tag parser, the
-plain-token parser, the taggers), and without the features left with no
-weight. Fewer features make the file smaller and the scoring tables fit
+plain-token parser, the taggers; a parser's fast classifier and its
+classifier trained for the beam go with it), and without the features
+left with no weight. Fewer features make the file smaller and the scoring tables fit
 better in the processor's caches, at some cost in accuracy: measure it on
 dev with "transparse eval". --weight-bits rounds the weights of every
 classifier to that many bits (the trainers store 12; older models 16):
@@ -46,8 +47,7 @@ of the unpruned model.`,
 			for i := range doc.Classifiers {
 				c := &doc.Classifiers[i]
 				t := tagger
-				// A parser's fast classifier (name + ".fast") goes with it.
-				switch name := strings.TrimSuffix(c.Name, ".fast"); {
+				switch name := parserOf(c.Name); {
 				case name == "parser.gold":
 					t = gold
 				case name == "parser.plain":
@@ -106,4 +106,16 @@ of the unpruned model.`,
 	f.IntVar(&weightBits, "weight-bits", 0, "round every classifier's weights to this many bits, sign included (2..16; 0: keep)")
 	f.IntVar(&levels, "levels", 0, "round every classifier's weights to this many values (2..256: one byte per weight; 0: keep)")
 	return cmd
+}
+
+// parserOf is the parser a classifier belongs to: a parser's fast
+// classifier (its name + ".fast") and its classifier trained for the beam
+// (+ ".beam") are pruned as it is.
+func parserOf(name string) string {
+	for _, suffix := range []string{".fast", ".beam"} {
+		if p, ok := strings.CutSuffix(name, suffix); ok {
+			return p
+		}
+	}
+	return name
 }

@@ -4,11 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser/conllu"
 )
 
 // What parse writes passes UD's official validator at level 2 (the UD
@@ -27,29 +25,16 @@ func TestParseOutputValidates(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, file := range files {
-		sents, err := conllu.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tokens strings.Builder
-		for _, s := range sents {
-			for i, w := range s.Words {
-				if i > 0 {
-					tokens.WriteByte(' ')
-				}
-				tokens.WriteString(strings.ReplaceAll(w.Form, " ", "_"))
-			}
-			tokens.WriteByte('\n')
-		}
+		tokens := tokensOf(t, file)
 		for _, c := range []struct {
 			name, stdin string
 			args        []string
 		}{
 			{"tags", "", []string{file}},
 			{"no-tags", "", []string{"--no-tags", file}},
-			{"tokens", tokens.String(), []string{"--format", "tokens"}},
+			{"tokens", tokens, []string{"--format", "tokens"}},
 			{"beam", "", []string{"--beam", "4", "--confidence", "--kbest", "3", file}},
-			{"beam-tokens", tokens.String(), []string{"--format", "tokens", "--beam", "8", "--confidence", "--kbest", "2"}},
+			{"beam-tokens", tokens, []string{"--format", "tokens", "--beam", "8", "--confidence", "--kbest", "2"}},
 		} {
 			if file != files[0] && c.name != "no-tags" {
 				continue
