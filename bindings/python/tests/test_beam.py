@@ -41,7 +41,7 @@ def test_k1_is_parse(model):
         s = model.parse(forms, beam=1, confidence=True)
         assert [(t.head, t.deprel, t.upos, t.lemma) for t in s] == [(t.head, t.deprel, t.upos, t.lemma) for t in greedy]
         assert all(0 <= t.confidence <= 1 for t in s)
-        assert model.parse(forms, beam=0) == greedy  # 0 means 1, as in C
+        assert model.parse(forms, beam=0) == greedy  # the default width, 1 without beam classifiers
         trees = model.parse(forms, k=1)
         assert len(trees) == 1 and trees[0] == greedy and isinstance(trees[0].score, float)
 

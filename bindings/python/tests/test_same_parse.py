@@ -4,7 +4,8 @@ FEATS as far as it has the components), once from CoNLL-U with the gold
 UPOS/XPOS/FEATS/LEMMA given, and once with only the gold LEMMA and FEATS
 given (kept as given; UPOS and XPOS predicted), through the documents and
 through tp_parse_batch's results; and with a beam, confidences in MISC and
-the k best trees, from plain tokens and with the gold tags."""
+the k best trees, from plain tokens and with the gold tags, one sentence
+at a time and in a batch (tp_parse_batch_with)."""
 
 import os
 import pathlib
@@ -124,10 +125,11 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
 
     cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "tokens"] + flags, tokens)
     c = _run([str(C_EXAMPLE), "-m", str(model_file)] + cflags, tokens)
-    out = []
+    out, singles = [], []
     for i, forms in enumerate(sents, 1):
         text = " ".join(forms)
         trees = model.parse(forms, beam=beam, k=kbest or None, confidence=True)
+        singles.append(trees)
         if not kbest:
             trees = [trees]
         out.append(f"# sent_id = {i}\n# text = {text}\n" + trees[0].to_conllu())
@@ -138,6 +140,14 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
     assert cli.count(b"\tConfidence=") == sum(len(s) for s in sents)
     assert cli == c, "CLI and C differ"
     assert cli == py, "CLI and Python differ"
+    # The batch (tp_parse_batch_with) gives each sentence what the
+    # single-sentence call gives it (trees, scores and confidences), so the
+    # CLI's output too.
+    batch = model.parse_many(sents, beam=beam, k=kbest or None, confidence=True)
+    assert batch == singles
+    if kbest:
+        assert [[s.score for s in trees] for trees in batch] == [[s.score for s in trees] for trees in singles]
+        assert any(len(trees) < kbest for trees in batch) or kbest == 1, "no sentence with fewer trees than k"
 
     cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"] + flags, EWT_TEST)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"] + cflags, EWT_TEST)

@@ -74,6 +74,7 @@ import collections.abc
 import ctypes
 import dataclasses
 import json
+import math
 import os
 import threading
 import warnings
@@ -251,7 +252,7 @@ def train(system, train, dev, progress=None, **options):
     js = json.dumps(opts).encode("utf-8")
     if progress is None:
         _check(_lib.tp_train(js, ctypes.byref(h), ctypes.byref(err)), err)
-        return Model._from_handle(h.value)
+        return Model._new(h.value)
     raised = []
 
     def report(p, _user):
@@ -273,7 +274,7 @@ def train(system, train, dev, progress=None, **options):
             _lib.tp_error_free(err)
         raise raised[0]
     _check(rc, err)
-    return Model._from_handle(h.value)
+    return Model._new(h.value)
 
 
 # ---- errors ------------------------------------------------------------------
@@ -656,11 +657,13 @@ def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=
     ], score)
 
 
-def _parse_options(beam, k, confidence):
-    """The tp_parse_options of Model.parse's keyword arguments, or None
-    when they ask for nothing but the greedy parse. The library checks the
+def _parse_options(beam, k, confidence, default_beam):
+    """The tp_parse_options of Model.parse's keyword arguments (beam None:
+    0, the model's default width), or None when they ask for nothing but
+    the model's default parse and that is the greedy parser (default_beam
+    1), which the functions without options give. The library checks the
     values (ArgumentError)."""
-    if beam is None and k is None and not confidence:
+    if beam is None and k is None and not confidence and default_beam == 1:
         return None
     for name, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
@@ -671,6 +674,16 @@ def _parse_options(beam, k, confidence):
     o.kbest = 0 if k is None else max(min(k, 2**31 - 1), -(2**31))
     o.confidence = 1 if confidence else 0
     return o
+
+
+def _kbest(forms, out, conf, trees, j, start, end):
+    """The k best trees of sentence j (words start..end-1) of a parse with
+    options: out and conf as for _sentence, trees as Model._call gives
+    them; a sentence with fewer trees than the result has scores -inf
+    for the missing ones (tp_parse_batch_with)."""
+    best = _sentence(forms, *out, start, end, conf, trees[0][2][j])
+    return [best] + [_sentence(forms, heads, deprels, *out[2:], start, end, None, scores[j])
+                     for heads, deprels, scores in trees[1:] if scores[j] != -math.inf]
 
 
 def _forms(words, encoded):
@@ -714,6 +727,16 @@ class Model:
         # Not at interpreter exit: daemon threads may still be parsing with
         # the model (and reading its strings); the OS reclaims the memory.
         self._finalizer.atexit = False
+        # The model's default beam width, for the choice of the call that
+        # parses; _new asks the library.
+        self._default_beam = 1
+        return self
+
+    @classmethod
+    def _new(cls, handle):
+        """The Model of a handle the library just gave out."""
+        self = cls._from_handle(handle)
+        self._default_beam = self.default_beam
         return self
 
     @classmethod
@@ -740,7 +763,7 @@ class Model:
         h = ctypes.c_void_p()
         err = ctypes.c_void_p()
         _check(_lib.tp_model_load(p, ctypes.byref(h), ctypes.byref(err)), err)
-        return cls._from_handle(h.value)
+        return cls._new(h.value)
 
     @classmethod
     def from_bytes(cls, data):
@@ -759,7 +782,7 @@ class Model:
         h = ctypes.c_void_p()
         err = ctypes.c_void_p()
         _check(_lib.tp_model_load_from_memory(data, len(data), ctypes.byref(h), ctypes.byref(err)), err)
-        return cls._from_handle(h.value)
+        return cls._new(h.value)
 
     # -- lifetime --
 
@@ -880,6 +903,22 @@ class Model:
         """Tuple of the UPOS tags the model's tagger can assign."""
         return self._strings(_lib.tp_model_upos_tags)
 
+    @property
+    def default_beam(self):
+        """The model's default beam width (``tp_model_default_beam``): the
+        width of every parse given ``beam=None`` (the default). K for a
+        model trained with a beam (``train(..., beam=K)``; the card's
+        option ``"default_beam"``), 1 (the greedy parser) for every other
+        model."""
+        h = self._acquire()
+        try:
+            width = ctypes.c_int()
+            err = ctypes.c_void_p()
+            _check(_lib.tp_model_default_beam(h, ctypes.byref(width), ctypes.byref(err)), err)
+            return width.value
+        finally:
+            self._release()
+
     # -- parsing --
 
     def parse(self, words, upos=None, xpos=None, feats=None, lemma=None, *, beam=None, k=None, confidence=False):
@@ -898,16 +937,17 @@ class Model:
                 completed first), anything less the plain-token one; the
                 header's ``tp_tags`` gives the full rule.
             beam: the beam width K (``tp_parse_with``), 1 to
-                :data:`MAX_BEAM`; None or 1: the greedy parser (the same
-                tree as without it). A wider beam keeps the K best
-                configurations at every step: slower (about K times),
-                more accurate only with a model that has a classifier
-                trained for the beam (``train(..., beam=K)``; the card's
-                option ``"beam"``); over a greedily trained classifier a
-                wider beam parses worse (docs/beam-search.md).
-            k: None, or the number of trees wanted, 1 to ``beam`` (1 when
-                ``beam`` is None): the distinct trees of the final beam,
-                best first.
+                :data:`MAX_BEAM`; 1: the greedy parser; None (or 0): the
+                model's :attr:`default_beam`, which is 1 for a model
+                without classifiers trained for the beam (the bundled
+                one). A wider beam keeps the K best configurations at
+                every step: slower (about K times), more accurate only
+                with a model that has a classifier trained for the beam
+                (``train(..., beam=K)``, which makes K its default); over
+                a greedily trained classifier a wider beam parses worse
+                (docs/beam-search.md).
+            k: None, or the number of trees wanted, 1 to the beam width:
+                the distinct trees of the final beam, best first.
             confidence: True: every :class:`Token` of the best tree gets
                 its ``confidence`` (else None).
 
@@ -927,11 +967,12 @@ class Model:
                 without tags for a model without a tagger.
             ArgumentError: a tag list of the wrong length; closed model; a
                 beam or k out of range (``"tp_parse_with: invalid parse
-                options: beam width 65: want 1 to 64 (0 means 1)"``).
+                options: beam width 65: want 1 to 64 (0: the model's
+                default, 1)"``).
             TypeError: a word that is not a string; a beam or k that is not
                 an int.
         """
-        opts = _parse_options(beam, k, confidence)
+        opts = _parse_options(beam, k, confidence, self._default_beam)
         if isinstance(words, (str, bytes)):
             raise TypeError("transparse: parse needs a sequence of words, not a single string")
         words = list(words)
@@ -952,16 +993,15 @@ class Model:
         forms_s = _forms(words, encoded)
         if k is None:
             return _sentence(forms_s, *out, 0, n, conf)
-        best = _sentence(forms_s, *out, 0, n, conf, trees[0][2])
-        return [best] + [_sentence(forms_s, heads, deprels, *out[2:], 0, n, None, score)
-                         for heads, deprels, score in trees[1:]]
+        return _kbest(forms_s, out, conf, trees, 0, 0, n)
 
-    def _call(self, fn, n, extra=None):
+    def _call(self, fn, n, extra=None, n_sentences=1):
         """Call fn(handle, result, err) (a tp_parse function with its other
         arguments bound) and return the heads, deprels, UPOS, XPOS, LEMMA
         and FEATS of the n words of its result, which it frees. With a list
         extra, also append to it the confidences (a list, or None) and the
-        trees (a list of (heads, deprels, score)) of tp_parse_with."""
+        trees (a list of (heads, deprels, scores), scores a list of one
+        per sentence) of tp_parse_with and tp_parse_batch_with."""
         h = self._acquire()
         try:
             res = _lib.tp_result_p()
@@ -972,7 +1012,7 @@ class Model:
                 if extra is not None:
                     extra.append(r.confidence[:n] if r.confidence else None)
                     extra.append([(r.tree_heads[t * n:(t + 1) * n], _decode_all(r.tree_deprels[t * n:(t + 1) * n]),
-                                   r.tree_scores[t]) for t in range(r.n_trees)])
+                                   r.tree_scores[t * n_sentences:(t + 1) * n_sentences]) for t in range(r.n_trees)])
                 return (r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n]),
                         _decode_all(r.lemma[:n]), _decode_all(r.feats[:n]))
             finally:
@@ -980,12 +1020,13 @@ class Model:
         finally:
             self._release()
 
-    def parse_many(self, sentences):
+    def parse_many(self, sentences, *, beam=None, k=None, confidence=False):
         """Parse many tokenized sentences in one library call
-        (``tp_parse_batch``): the arguments are checked and the GIL released
-        once for the whole batch, so this is the fast way to parse a list of
-        sentences, and several threads calling it each with a batch of
-        their own use several cores.
+        (``tp_parse_batch``, with options ``tp_parse_batch_with``): the
+        arguments are checked and the GIL released once for the whole
+        batch, so this is the fast way to parse a list of sentences, and
+        several threads calling it each with a batch of their own use
+        several cores.
 
         Args:
             sentences: an iterable of sentences, each either a sequence of
@@ -993,10 +1034,13 @@ class Model:
                 ``"words"`` and optionally ``"upos"``, ``"xpos"``,
                 ``"feats"``, ``"lemma"`` (the keyword arguments of
                 :meth:`parse`).
+            beam, k, confidence: as for :meth:`parse`, for every sentence.
 
         Returns:
-            A list of :class:`Sentence`, one per input sentence, each the
-            one :meth:`parse` gives it. An empty iterable gives ``[]``.
+            A list with one item per input sentence, each what
+            :meth:`parse` gives it with the same keyword arguments: a
+            :class:`Sentence`, or with ``k`` a list of up to ``k``
+            Sentences, best first. An empty iterable gives ``[]``.
 
         Raises:
             InputError: as :meth:`parse`, or more than :data:`MAX_BATCH_WORDS`
@@ -1005,17 +1049,20 @@ class Model:
                 forms[17] is not valid UTF-8 (sentence 3, word 2)"``,
                 sentences counted from 0), or the sentence.
             ArgumentError: a tag list of the wrong length (naming the
-                sentence); closed model.
-            TypeError: a sentence that is a string, or a word that is not.
+                sentence); closed model; a beam or k out of range, as for
+                :meth:`parse` (``"tp_parse_batch_with: ..."``).
+            TypeError: a sentence that is a string, or a word that is not;
+                a beam or k that is not an int.
         """
+        opts = _parse_options(beam, k, confidence, self._default_beam)
         words, given, offsets = [], [], [0]  # given: each sentence's tag mapping
-        for k, s in enumerate(sentences):
+        for j, s in enumerate(sentences):
             if isinstance(s, collections.abc.Mapping):
                 ws, tags = s.get("words"), s
             else:
                 ws, tags = s, {}
             if ws is None or isinstance(ws, (str, bytes)):
-                raise TypeError(f"transparse: parse_many: sentence {k} needs a sequence of words")
+                raise TypeError(f"transparse: parse_many: sentence {j} needs a sequence of words")
             words.extend(ws)
             given.append(tags)
             offsets.append(len(words))
@@ -1031,21 +1078,29 @@ class Model:
                 cols.append(None)
                 continue
             col = []
-            for k, t in enumerate(given):
-                n = offsets[k + 1] - offsets[k]
+            for j, t in enumerate(given):
+                n = offsets[j + 1] - offsets[j]
                 v = t.get(name)
                 if v is None:
                     col.extend([None] * n)
                 else:
-                    col.extend(_column_list(f"parse_many: sentence {k}", name, v, n))
+                    col.extend(_column_list(f"parse_many: sentence {j}", name, v, n))
             cols.append(_column(name, col))
         tags = _tags(cols)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
-        out = self._call(lambda h, res, err: _lib.tp_parse_batch(
-            h, forms, offs, len(offsets) - 1, tags, res, err), total)
+        ns = len(offsets) - 1
+        if opts is None:
+            out = self._call(lambda h, res, err: _lib.tp_parse_batch(h, forms, offs, ns, tags, res, err), total)
+            forms_s = _forms(words, encoded)
+            return [_sentence(forms_s, *out, offsets[j], offsets[j + 1]) for j in range(ns)]
+        extra = []
+        out = self._call(lambda h, res, err: _lib.tp_parse_batch_with(
+            h, forms, offs, ns, tags, ctypes.byref(opts), res, err), total, extra, ns)
+        conf, trees = extra
         forms_s = _forms(words, encoded)
-        return [_sentence(forms_s, *out, offsets[k], offsets[k + 1])
-                for k in range(len(offsets) - 1)]
+        if k is None:
+            return [_sentence(forms_s, *out, offsets[j], offsets[j + 1], conf) for j in range(ns)]
+        return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1]) for j in range(ns)]
 
     def parse_conllu(self, text, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
         """Parse every sentence of a CoNLL-U document.
@@ -1083,7 +1138,7 @@ class Model:
                 the parser rejects (the message gives the line).
             ArgumentError: an unknown ``on_error``; bad parse options.
         """
-        opts = _parse_options(beam, k, confidence)
+        opts = _parse_options(beam, k, confidence, self._default_beam)
         if on_error == "stop" and not no_tags:
             if opts is not None:
                 return self._parse_text_with(_lib.tp_parse_conllu_with, "parse_conllu", text, opts)
@@ -1120,7 +1175,7 @@ class Model:
                 parser rejects (the message gives the line and the sentence
                 number).
         """
-        opts = _parse_options(beam, k, confidence)
+        opts = _parse_options(beam, k, confidence, self._default_beam)
         if on_error == "stop":
             if opts is not None:
                 return self._parse_text_with(_lib.tp_parse_tokens_with, "parse_tokens", text, opts)
@@ -1146,7 +1201,7 @@ class Model:
             meets them, after the sentences before them.
         """
         return DocumentStream(self, file, _lib.TP_FORMAT_CONLLU, on_error, no_tags,
-                              _parse_options(beam, k, confidence))
+                              _parse_options(beam, k, confidence, self._default_beam))
 
     def _parse_document(self, name, text, fmt, on_error, no_tags, parse_opts=None):
         opts = _doc_options(name, fmt, on_error, no_tags)

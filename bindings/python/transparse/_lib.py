@@ -150,6 +150,9 @@ tp_model_deprels = _declare(
 tp_model_upos_tags = _declare(
     "tp_model_upos_tags", ctypes.c_int, _model, ctypes.POINTER(c_char_p_p), c_size_t_p, _err_out
 )
+tp_model_default_beam = _declare(
+    "tp_model_default_beam", ctypes.c_int, _model, ctypes.POINTER(ctypes.c_int), _err_out
+)
 
 tp_parse = _declare(
     "tp_parse",
@@ -161,17 +164,9 @@ tp_parse = _declare(
     ctypes.POINTER(tp_result_p),
     _err_out,
 )
-tp_parse_batch = _declare(
-    "tp_parse_batch",
-    ctypes.c_int,
-    _model,
-    c_char_p_p,
-    ctypes.POINTER(ctypes.c_size_t),
-    ctypes.c_size_t,
-    ctypes.POINTER(tp_tags),
-    ctypes.POINTER(tp_result_p),
-    _err_out,
-)
+# model, forms, offsets, n_sentences, tags
+_batch_args = (_model, c_char_p_p, ctypes.POINTER(ctypes.c_size_t), ctypes.c_size_t, ctypes.POINTER(tp_tags))
+tp_parse_batch = _declare("tp_parse_batch", ctypes.c_int, *_batch_args, ctypes.POINTER(tp_result_p), _err_out)
 tp_parse_with = _declare(
     "tp_parse_with",
     ctypes.c_int,
@@ -182,6 +177,10 @@ tp_parse_with = _declare(
     ctypes.POINTER(tp_parse_options),
     ctypes.POINTER(tp_result_p),
     _err_out,
+)
+tp_parse_batch_with = _declare(
+    "tp_parse_batch_with", ctypes.c_int, *_batch_args, ctypes.POINTER(tp_parse_options), ctypes.POINTER(tp_result_p),
+    _err_out
 )
 tp_result_free = _declare("tp_result_free", None, tp_result_p)
 
