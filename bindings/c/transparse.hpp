@@ -32,6 +32,7 @@
 #ifndef TRANSPARSE_HPP
 #define TRANSPARSE_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -101,12 +102,14 @@ struct Tags {
     std::vector<std::string> upos, xpos, feats, lemma;
 };
 
-// ParseOptions choose how Model::parse and parse_conllu parse (see
-// tp_parse_options): beam is the beam width K (0 or 1: the greedy parser,
-// up to TP_MAX_BEAM), kbest the number of trees asked for (0 to
-// max(beam, 1)), confidence asks for a confidence per word, temperature
-// (0: the library's default) scales the confidences. Bad values throw
-// Error with TP_ERR_ARGUMENT from the parse.
+// ParseOptions choose how Model::parse, parse_batch, parse_conllu and
+// parse_tokens parse (see tp_parse_options): beam is the beam width K, up
+// to TP_MAX_BEAM (1: the greedy parser; 0: the model's default width,
+// Model::default_beam(), 1 for a model without classifiers trained for the
+// beam), kbest the number of trees asked for (0 to the beam width),
+// confidence asks for a confidence per word, temperature (0: the
+// library's default) scales the confidences. Bad values throw Error with
+// TP_ERR_ARGUMENT from the parse.
 struct ParseOptions {
     int beam = 0;
     int kbest = 0;
@@ -194,7 +197,10 @@ private:
 
 // BatchResult is the parse of a batch of sentences (Model::parse_batch;
 // owns one tp_result for all of them, and shares the ownership of the
-// tp_model, as Result does).
+// tp_model, as Result does). With ParseOptions, sentence k has what a
+// Result of Model::parse with the same options has: confidence(k, i),
+// trees(k) (its own number of trees, at most kbest), tree_head(k, t, i),
+// tree_deprel(k, t, i) and tree_score(k, t) (see tp_parse_batch_with).
 class BatchResult {
 public:
     BatchResult(tp_result *r, std::vector<std::size_t> offsets) noexcept : r_(r), offs_(std::move(offsets)) {}
@@ -228,9 +234,35 @@ public:
     const char *xpos(std::size_t k, std::size_t i) const { return r_->xpos[at(k, i)]; }
     const char *lemma(std::size_t k, std::size_t i) const { return r_->lemma[at(k, i)]; }
     const char *feats(std::size_t k, std::size_t i) const { return r_->feats[at(k, i)]; }
+    bool has_confidence() const noexcept { return r_ && r_->confidence; }
+    double confidence(std::size_t k, std::size_t i) const {
+        if (!has_confidence())
+            throw std::logic_error("transparse::BatchResult: no confidences (ParseOptions::confidence)");
+        return r_->confidence[at(k, i)];
+    }
+    // trees(k): sentence k's trees (the result's tree t of sentence k is
+    // missing, score -INFINITY, when the sentence has fewer).
+    std::size_t trees(std::size_t k) const {
+        std::size_t n = 0;
+        while (n < (r_ ? r_->n_trees : 0) && r_->tree_scores[n * size() + sent(k)] != -HUGE_VAL)
+            ++n;
+        return n;
+    }
+    int tree_head(std::size_t k, std::size_t t, std::size_t i) const {
+        return r_->tree_heads[tree(k, t) * r_->n_words + at(k, i)];
+    }
+    const char *tree_deprel(std::size_t k, std::size_t t, std::size_t i) const {
+        return r_->tree_deprels[tree(k, t) * r_->n_words + at(k, i)];
+    }
+    double tree_score(std::size_t k, std::size_t t) const { return r_->tree_scores[tree(k, t) * size() + k]; }
     const tp_result *get() const noexcept { return r_; }
 
 private:
+    std::size_t tree(std::size_t k, std::size_t t) const {
+        if (t >= trees(k))
+            throw std::out_of_range("transparse::BatchResult: tree index out of range");
+        return t;
+    }
     std::size_t sent(std::size_t k) const {
         if (k >= size())
             throw std::out_of_range("transparse::BatchResult: sentence index out of range");
@@ -326,32 +358,25 @@ public:
     // (sentence 3, word 2)").
     BatchResult parse_batch(const std::vector<std::vector<std::string>> &sentences,
                             const std::vector<Tags> *tags = nullptr) const {
-        if (tags && tags->size() != sentences.size())
-            throw Error(TP_ERR_ARGUMENT, "transparse::Model::parse_batch: " + std::to_string(tags->size()) +
-                                             " Tags for " + std::to_string(sentences.size()) + " sentences");
-        std::vector<std::size_t> offs(1, 0);
-        if (sentences.empty())
-            return BatchResult(nullptr, std::move(offs));
-        for (const std::vector<std::string> &s : sentences)
-            offs.push_back(offs.back() + s.size());
-        std::vector<const char *> f;
-        f.reserve(offs.back());
-        for (const std::vector<std::string> &s : sentences)
-            for (const std::string &w : s)
-                f.push_back(w.c_str());
-        std::vector<const char *> cols[4];
-        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
-        if (tags)
-            for (std::size_t k = 0; k < sentences.size(); ++k)
-                add_tags(t, cols, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
-                         "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
-        tp_result *r = nullptr;
-        tp_error *err = nullptr;
-        const int rc = tp_parse_batch(m_.get(), f.empty() ? nullptr : f.data(), offs.data(), sentences.size(),
-                                      tags ? &t : nullptr, &r, &err);
-        detail::check(rc, err); // rc first: err is set by the call
-        return BatchResult(r, std::move(offs), m_);
+        return batch_with(sentences, tags, nullptr);
     }
+    // parse_batch with options (tp_parse_batch_with): a beam, confidences,
+    // k best trees, for every sentence.
+    BatchResult parse_batch(const std::vector<std::vector<std::string>> &sentences, const ParseOptions &options,
+                            const std::vector<Tags> *tags = nullptr) const {
+        const tp_parse_options o = options.to_c();
+        return batch_with(sentences, tags, &o);
+    }
+
+    // default_beam is the model's default beam width (tp_model_default_beam).
+    int default_beam() const {
+        int width = 0;
+        tp_error *err = nullptr;
+        const int rc = tp_model_default_beam(m_.get(), &width, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return width;
+    }
+
 
     // parse_conllu parses a CoNLL-U document and returns it with HEAD/DEPREL.
     std::string parse_conllu(const std::string &text) const {
@@ -416,6 +441,37 @@ private:
                          : tp_parse(m_.get(), fp, f.size(), tags ? &t : nullptr, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return Result(r, m_);
+    }
+
+    BatchResult batch_with(const std::vector<std::vector<std::string>> &sentences, const std::vector<Tags> *tags,
+                           const tp_parse_options *o) const {
+        if (tags && tags->size() != sentences.size())
+            throw Error(TP_ERR_ARGUMENT, "transparse::Model::parse_batch: " + std::to_string(tags->size()) +
+                                             " Tags for " + std::to_string(sentences.size()) + " sentences");
+        std::vector<std::size_t> offs(1, 0);
+        if (sentences.empty())
+            return BatchResult(nullptr, std::move(offs));
+        for (const std::vector<std::string> &s : sentences)
+            offs.push_back(offs.back() + s.size());
+        std::vector<const char *> f;
+        f.reserve(offs.back());
+        for (const std::vector<std::string> &s : sentences)
+            for (const std::string &w : s)
+                f.push_back(w.c_str());
+        std::vector<const char *> cols[4];
+        tp_tags t = {nullptr, nullptr, nullptr, nullptr};
+        if (tags)
+            for (std::size_t k = 0; k < sentences.size(); ++k)
+                add_tags(t, cols, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
+                         "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
+        tp_result *r = nullptr;
+        tp_error *err = nullptr;
+        const char *const *fp = f.empty() ? nullptr : f.data();
+        const int rc = o ? tp_parse_batch_with(m_.get(), fp, offs.data(), sentences.size(), tags ? &t : nullptr, o,
+                                               &r, &err)
+                         : tp_parse_batch(m_.get(), fp, offs.data(), sentences.size(), tags ? &t : nullptr, &r, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return BatchResult(r, std::move(offs), m_);
     }
 
     typedef int (*text_fn)(const tp_model *, const char *, std::size_t, const tp_parse_options *, char **,

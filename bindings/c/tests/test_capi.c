@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -1511,6 +1512,132 @@ static void test_batch(tp_model *m, const char *path) {
     free_treebank(&tb);
 }
 
+/* tp_parse_batch_with gives each sentence what tp_parse_with gives it with
+ * the same options: tree, confidences, k best trees and their scores
+ * (tree t of sentence k at tree_scores[t * n_sentences + k]; a sentence
+ * with fewer trees has score -INFINITY, heads -1 and deprels "_" for the
+ * missing ones). NULL options are tp_parse_batch; options with beam 0 are
+ * the model's default width (tp_model_default_beam). */
+static void test_batch_options(tp_model *m) {
+    const char *forms[] = {"The", "old", "man", "the", "boat", ".",          /* 0: 6 words */
+                           "Dogs", "bark",                                   /* 1: 2 */
+                           "I",   "saw", "the", "man", "with", "the", "telescope", ".", /* 2: 8 */
+                           "Go",                                             /* 3: 1 */
+                           "Time", "flies", "like", "an", "arrow", "."};     /* 4: 6 */
+    size_t offs[] = {0, 6, 8, 16, 17, 23};
+    const size_t ns = 5, nw = offs[5];
+    tp_error *err = NULL;
+    tp_result *b = NULL, *r = NULL;
+
+    int width = -1;
+    EXPECT_ERR(tp_model_default_beam(NULL, &width, &err), err, TP_ERR_ARGUMENT, "tp_model_default_beam", "model is NULL");
+    EXPECT_ERR(tp_model_default_beam(m, NULL, &err), err, TP_ERR_ARGUMENT, "width is NULL");
+    EXPECT_ERR(tp_model_default_beam(bogus, &width, &err), err, TP_ERR_ARGUMENT, "freed or is invalid");
+    CHECK(width == 0);
+    CHECK(tp_model_default_beam(m, &width, &err) == TP_OK && err == NULL && width >= 1 && width <= TP_MAX_BEAM);
+
+    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    o.beam = 8;
+    o.kbest = 8;
+    o.confidence = 1;
+    int rc = tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    CHECK(b->n_words == nw && b->confidence != NULL && b->n_trees >= 1 && b->n_trees <= 8);
+    size_t fewer = 0;
+    for (size_t k = 0; k < ns; k++) {
+        size_t n = offs[k + 1] - offs[k];
+        rc = tp_parse_with(m, forms + offs[k], n, NULL, &o, &r, &err);
+        CHECKF(rc == TP_OK, "sentence %zu: %s", k, tp_error_message(rc == TP_OK ? NULL : err));
+        if (rc != TP_OK) {
+            tp_error_free(err);
+            continue;
+        }
+        int same = 1;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = offs[k] + i;
+            same &= b->heads[j] == r->heads[i] && strcmp(b->deprels[j], r->deprels[i]) == 0 &&
+                    strcmp(b->upos[j], r->upos[i]) == 0 && b->confidence[j] == r->confidence[i];
+        }
+        CHECKF(same, "sentence %zu: the batch's tree or confidences differ from tp_parse_with's", k);
+        CHECK(r->n_trees <= b->n_trees);
+        fewer += r->n_trees < b->n_trees;
+        for (size_t t = 0; t < b->n_trees; t++) {
+            double score = b->tree_scores[t * ns + k];
+            int tsame = 1;
+            for (size_t i = 0; i < n; i++) {
+                size_t j = t * nw + offs[k] + i;
+                if (t < r->n_trees)
+                    tsame &= b->tree_heads[j] == r->tree_heads[t * n + i] &&
+                             strcmp(b->tree_deprels[j], r->tree_deprels[t * n + i]) == 0;
+                else
+                    tsame &= b->tree_heads[j] == -1 && strcmp(b->tree_deprels[j], "_") == 0;
+            }
+            if (t < r->n_trees)
+                CHECKF(tsame && score == r->tree_scores[t], "sentence %zu tree %zu: %g, tp_parse_with %g", k, t,
+                       score, r->tree_scores[t]);
+            else
+                CHECKF(tsame && isinf(score) && score < 0, "sentence %zu, missing tree %zu: score %g", k, t, score);
+        }
+        tp_result_free(r);
+        r = NULL;
+    }
+    CHECKF(fewer > 0, "every sentence has %zu trees: the padding is not tested", b->n_trees);
+    tp_result_free(b);
+    b = NULL;
+
+    /* NULL options: tp_parse_batch; beam 0: the default width. */
+    tp_result *plain = NULL;
+    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, &plain, &err) == TP_OK);
+    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, NULL, &b, &err) == TP_OK);
+    if (plain && b) {
+        int same = b->confidence == NULL && b->n_trees == 0;
+        for (size_t j = 0; j < nw; j++)
+            same &= b->heads[j] == plain->heads[j] && strcmp(b->deprels[j], plain->deprels[j]) == 0;
+        CHECK(same);
+    }
+    tp_result_free(b);
+    b = NULL;
+    tp_parse_options def = TP_PARSE_OPTIONS_INIT, at = TP_PARSE_OPTIONS_INIT;
+    def.confidence = at.confidence = 1;
+    at.beam = width;
+    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, &def, &b, &err) == TP_OK);
+    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, &at, &r, &err) == TP_OK);
+    if (b && r && plain) {
+        int same = 1, greedy = 1;
+        for (size_t j = 0; j < nw; j++) {
+            same &= b->heads[j] == r->heads[j] && b->confidence[j] == r->confidence[j];
+            greedy &= b->heads[j] == plain->heads[j] && strcmp(b->deprels[j], plain->deprels[j]) == 0;
+        }
+        CHECKF(same, "beam 0 and beam %d (the default width) differ", width);
+        CHECKF(greedy || width > 1, "a model of default width 1 does not parse greedily at beam 0");
+    }
+    tp_result_free(b);
+    tp_result_free(r);
+    tp_result_free(plain);
+    b = r = NULL;
+
+    /* Bad options name the function and the member. */
+    o = (tp_parse_options)TP_PARSE_OPTIONS_INIT;
+    o.beam = TP_MAX_BEAM + 1;
+    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch_with: invalid parse options: beam width 65", "the model's default");
+    o.beam = 0;
+    o.kbest = width + 1;
+    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch_with: invalid parse options: kbest");
+    o.kbest = 0;
+    o.size = 1;
+    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch_with: options->size is 1");
+    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, 0, NULL, NULL, &b, &err), err, TP_ERR_INPUT,
+               "tp_parse_batch_with: n_sentences is 0");
+    CHECK(b == NULL);
+}
+
 static void test_threads_ewt(tp_model *m, const char *path) {
     treebank tb;
     if (!need_treebank(path, &tb, "16 threads over EWT test"))
@@ -1705,7 +1832,7 @@ static void test_train_and_save(const char *ewt) {
     char opts[8192];
     snprintf(opts, sizeof opts,
              "{\"system\":\"swap-lazy\",\"train\":\"%s\",\"dev\":\"%s\",\"gold_only\":true,"
-             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\",\"weight_bits\":10,"
+             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\",\"weight_bits\":10,\"beam\":4,\"beam_epochs\":1,"
              "\"gold_templates\":[\"s0.w\",\"s0.p\",\"s1.p+s0.p\",\"n0.p\",\"s0.p+n0.p\"]}", ewt, ewt);
     int rc = tp_train(opts, &m, &err);
     CHECKF(rc == TP_OK && m != NULL, "tp_train: %s", tp_error_message(err));
@@ -1740,6 +1867,38 @@ static void test_train_and_save(const char *ewt) {
     }
     tp_result_free(a);
     tp_result_free(b);
+    a = b = NULL;
+    /* Trained with a beam of 4, its default width is 4, kept by a save and
+     * load: options with beam 0 parse at width 4; tp_parse (no options)
+     * stays the greedy parser, as beam 1. */
+    int w1 = 0, w2 = 0;
+    CHECK(tp_model_default_beam(m, &w1, &err) == TP_OK && w1 == 4);
+    CHECK(m2 && tp_model_default_beam(m2, &w2, &err) == TP_OK && w2 == 4);
+    card = NULL;
+    CHECK(tp_model_card_json(m, &card, &err) == TP_OK && strstr(card, "\"default_beam\":\"4\""));
+    tp_string_free(card);
+    tp_parse_options def = TP_PARSE_OPTIONS_INIT, k4 = TP_PARSE_OPTIONS_INIT, k1 = TP_PARSE_OPTIONS_INIT;
+    def.kbest = k4.kbest = 4;
+    k4.beam = 4;
+    k1.beam = 1;
+    tp_result *c = NULL, *g = NULL;
+    CHECK(tp_parse_with(m, forms, 4, &tags, &def, &a, &err) == TP_OK);
+    CHECK(tp_parse_with(m, forms, 4, &tags, &k4, &b, &err) == TP_OK);
+    CHECK(tp_parse_with(m, forms, 4, &tags, &k1, &c, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, &g, &err) == TP_OK);
+    if (a && b && c && g) {
+        int same = a->n_trees == b->n_trees && a->n_trees >= 1, greedy = 1;
+        for (size_t t = 0; same && t < a->n_trees; t++)
+            same &= a->tree_scores[t] == b->tree_scores[t];
+        for (size_t i = 0; i < 4; i++)
+            greedy &= c->heads[i] == g->heads[i] && strcmp(c->deprels[i], g->deprels[i]) == 0;
+        CHECKF(same, "beam 0 and beam 4 differ on a model of default width 4");
+        CHECK(greedy);
+    }
+    tp_result_free(a);
+    tp_result_free(b);
+    tp_result_free(c);
+    tp_result_free(g);
     /* A gold-only model has no tagger: plain tokens are refused clearly. */
     EXPECT_ERR(tp_parse(m, forms, 4, NULL, &a, &err), err, TP_ERR_INPUT, "no tagger");
     CHECK(tp_model_free(m2) == TP_OK);
@@ -2415,6 +2574,7 @@ int main(int argc, char **argv) {
             test_documents(m);
             test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);
+            test_batch_options(m);
             test_threads_ewt(m, ewt);
             test_memory_steady(m, ewt);
             CHECK(tp_model_free(m) == TP_OK);

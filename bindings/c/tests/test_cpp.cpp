@@ -169,6 +169,36 @@ int main(int argc, char **argv) {
             } catch (const std::logic_error &) {
                 passed++;
             }
+            // A batch with options: each sentence as parse() with them.
+            const std::vector<std::vector<std::string>> sents = {ws, {"Dogs", "bark"}, {"Go"}, {"I", "saw", "her", "."}};
+            transparse::BatchResult bb = model.parse_batch(sents, o);
+            std::size_t fewer = 0;
+            for (std::size_t k = 0; k < sents.size(); ++k) {
+                transparse::Result one = model.parse(sents[k], o);
+                CHECK(bb.trees(k) == one.trees());
+                fewer += bb.trees(k) < bb.get()->n_trees;
+                bool same = true;
+                for (std::size_t i = 0; i < sents[k].size(); ++i) {
+                    same = same && bb.head(k, i) == one.head(i) && bb.confidence(k, i) == one.confidence(i);
+                    for (std::size_t t = 0; t < one.trees(); ++t)
+                        same = same && bb.tree_head(k, t, i) == one.tree_head(t, i) &&
+                               std::strcmp(bb.tree_deprel(k, t, i), one.tree_deprel(t, i)) == 0 &&
+                               bb.tree_score(k, t) == one.tree_score(t);
+                }
+                CHECK(same);
+            }
+            CHECK(fewer > 0); // "Go" has one tree
+            EXPECT_THROW(model.parse_batch(sents, transparse::ParseOptions{TP_MAX_BEAM + 1, 0, false, 0}),
+                         TP_ERR_ARGUMENT, "tp_parse_batch_with: invalid parse options: beam width 65");
+            // Options left at 0: the model's default width.
+            const int width = model.default_beam();
+            CHECK(width >= 1 && width <= TP_MAX_BEAM);
+            transparse::ParseOptions def, at;
+            def.confidence = at.confidence = true;
+            at.beam = width;
+            transparse::Result d = model.parse(ws, def), a = model.parse(ws, at);
+            for (std::size_t i = 0; i < ws.size(); ++i)
+                CHECK(d.head(i) == a.head(i) && d.confidence(i) == a.confidence(i));
             o.beam = 2;
             o.kbest = 3;
             EXPECT_THROW(model.parse(ws, o), TP_ERR_ARGUMENT, "tp_parse_with: invalid parse options: kbest 3");
