@@ -9,7 +9,8 @@
  * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu_with (the
  * tags it carries are used) and written back with HEAD and DEPREL filled in.
  *
- * -b K parses with a beam of width K, -C adds each word's confidence to
+ * -b K parses with a beam of width K (without -b: the model's default
+ * width, tp_model_default_beam), -C adds each word's confidence to
  * MISC ("Confidence=0.931"), -k N follows each sentence with its other
  * trees of the N best (tp_parse_options; the same output as
  * `transparse parse --beam K --confidence --kbest N`).
