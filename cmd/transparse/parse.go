@@ -91,9 +91,10 @@ times slower (docs/beam-search.md). It is more accurate only with a model
 trained with "transparse train --beam K"; over a greedily trained
 classifier a wider beam parses worse. Without --beam (or with --beam 0)
 the model's default width is used: K for a model trained with --beam K
-("default_beam" in "transparse inspect"), 1 for every other model. --confidence adds
-each word's confidence in its head and deprel to MISC, after the
-attributes given ("Confidence=0.931": the estimated probability that the
+("default_beam" in "transparse inspect"), 1 for every other model.
+
+--confidence adds each word's confidence in its head and deprel to MISC,
+after the attributes given ("Confidence=0.931": the estimated probability that the
 word's head and deprel are right, fitted on the development treebank at
 training time, see "transparse calibrate").
 --kbest N (at most K) follows each sentence parsed with its other trees
