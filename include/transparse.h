@@ -1062,9 +1062,12 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            classifiers for beam search of that width for the gold-tag
  *            and the plain-token parser, which tp_parse_with uses at beam
  *            widths above 1, and make that width the model's default
- *            (tp_model_default_beam); default 0: none)
- *            and "beam_epochs" (its epochs, default 10). A number option
- *            at 0 takes its default.
+ *            (tp_model_default_beam); default 0: none),
+ *            "beam_epochs" (its epochs, default 10) and "default_beam"
+ *            (the model's default width instead, 1 to TP_MAX_BEAM, only
+ *            with "beam": a beam classifier often parses best on dev at
+ *            a larger width than it was trained at; default 0: the
+ *            "beam" width). A number option at 0 takes its default.
  *            Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.

@@ -105,6 +105,14 @@ func TestBeamDefaultWidth(t *testing.T) {
 			t.Errorf("%s: parse without --beam is the greedy parse", format)
 		}
 	}
+	// eval: without --beam, at the default width, as parse.
+	_, evalDef, _ := runCmd(t, "", "eval", "-m", model, dev)
+	_, eval4, _ := runCmd(t, "", "eval", "-m", model, "--beam", "4", dev)
+	_, eval1, _ := runCmd(t, "", "eval", "-m", model, "--beam", "1", dev)
+	las := func(report string) string { return regexp.MustCompile(`(?m)^LAS .*$`).FindString(report) }
+	if !strings.Contains(evalDef, "Beam:        4\n") || las(evalDef) != las(eval4) || strings.Contains(eval1, "Beam:") {
+		t.Errorf("eval without --beam is not eval --beam 4:\n%s\n%s\n%s", evalDef, eval4, eval1)
+	}
 	code, _, stderr = runCmd(t, "", "parse", "-m", model, "--kbest", "5", dev)
 	if code != 2 || !strings.Contains(stderr, "invalid --kbest 5") || !strings.Contains(stderr, "default, 4") {
 		t.Errorf("--kbest 5 at the default width 4: exit status %d, stderr %q", code, stderr)

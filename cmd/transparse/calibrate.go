@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -22,8 +21,8 @@ turns the raw confidence of an arc and its deprel into the probability
 that the arc is right (docs/beam-search.md). Training does this on its
 development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
-at beam width K (default: the width the model's beam classifiers were
-trained at, from its card; 1 when it has none). The parsers' weights and
+at beam width K (default: the model's default width, "transparse
+inspect"; 1 for a model without beam classifiers). The parsers' weights and
 trees are unchanged.`,
 		Example: `  transparse calibrate -m en_ewt.tpm my-dev.conllu -o en_ewt-mine.tpm
   transparse eval -m en_ewt-mine.tpm --confidence my-test.conllu`,
@@ -40,10 +39,7 @@ trees are unchanged.`,
 				return err
 			}
 			if beam == 0 {
-				beam = 1
-				if k, err := strconv.Atoi(m.Card().Options["beam"]); err == nil && k > 1 {
-					beam = k
-				}
+				beam = m.DefaultBeam()
 			}
 			dev, err := readTreebank(cmd, args[0])
 			if err != nil {
@@ -61,6 +57,6 @@ trees are unchanged.`,
 	f := cmd.Flags()
 	f.StringVarP(&model, "model", "m", "", "the model to calibrate (default: see \"transparse parse --help\")")
 	f.StringVarP(&out, "output", "o", "", "write the calibrated model here")
-	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's trained width)")
+	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's default width)")
 	return cmd
 }

@@ -76,7 +76,10 @@ which case the model predicts them as far as it has the components (see
 "transparse parse --help"; the others stay blank); the output says which.
 --beam K parses with a beam of width K, as "transparse parse --beam K"
 does: more accurately only with a model trained with "transparse train
---beam K". Either file may be "-" for standard input.
+--beam K". Without --beam, the model's default width (1 unless it has beam
+classifiers), as "transparse parse". --confidence adds the accuracy of
+each tenth of the words by confidence. Either file may be "-" for
+standard input.
 
 ` + modelHelp,
 		Example: `  # Score an existing parse:
@@ -95,8 +98,8 @@ does: more accurately only with a model trained with "transparse train
 			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam") || o.conf) {
 				return usage("-m, --no-tags, --output, --beam and --confidence apply only when eval parses GOLD itself (one argument)")
 			}
-			if o.beam < 1 || o.beam > parser.MaxBeam {
-				return usage("invalid --beam %d: want 1 to %d", o.beam, parser.MaxBeam)
+			if o.beam < 0 || o.beam > parser.MaxBeam {
+				return usage("invalid --beam %d: want 1 to %d (0: the model's default)", o.beam, parser.MaxBeam)
 			}
 			if len(args) == 2 && args[0] == "-" && args[1] == "-" {
 				return usage("GOLD and PRED cannot both be standard input")
@@ -127,7 +130,7 @@ does: more accurately only with a model trained with "transparse train
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
-	f.IntVar(&o.beam, "beam", 1, "parse GOLD with a beam of width K (1: the greedy parser)")
+	f.IntVar(&o.beam, "beam", 0, "parse GOLD with a beam of width K (1: the greedy parser; 0: the model's default, as parse)")
 	f.BoolVar(&o.conf, "confidence", false, "also report the accuracy of each tenth of the words by confidence (parse --confidence)")
 	return cmd
 }
@@ -205,6 +208,9 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	m, modelPath, err := loadModel(o.model)
 	if err != nil {
 		return nil, err
+	}
+	if o.beam == 0 {
+		o.beam = m.DefaultBeam()
 	}
 	gold, lines, err := readTreebankLines(cmd, goldPath)
 	if err != nil {

@@ -67,7 +67,7 @@ func TestEvalBeam(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"eval", "-m", model, "--beam", "0", gold},
+		{"eval", "-m", model, "--beam", "-1", gold},
 		{"eval", "-m", model, "--beam", "65", gold},
 		{"eval", "--beam", "2", gold, gold},
 	} {

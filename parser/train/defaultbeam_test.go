@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 )
@@ -54,6 +55,35 @@ func checkDefaultBeam(t *testing.T, m, m2, without *parser.Model, k int) {
 		_, err = parser.LoadBytes(data)
 		if !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), `"default_beam" is "`+bad+`"`) {
 			t.Errorf("card default_beam %q: load gives %v", bad, err)
+		}
+	}
+}
+
+// TestTrainDefaultBeam: a default width other than the trained one is
+// recorded, resolved for a beam of 0 and the width the beam's
+// confidences are calibrated at; a default width without beam
+// classifiers, or above the largest, is an option error.
+func TestTrainDefaultBeam(t *testing.T) {
+	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 1, GoldOnly: true, Beam: 2, BeamEpochs: 1, DefaultBeam: 6}
+	m, err := Train(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Card().Options[parser.DefaultBeamOption]; got != "6" || m.DefaultBeam() != 6 || m.Card().Options[parser.TrainedBeamOption] != "2" {
+		t.Fatalf("default width %d, card %v", m.DefaultBeam(), m.Card().Options)
+	}
+	if v := m.Variant(true); v.Conf == nil || v.BeamConf == nil {
+		t.Fatal("confidences not calibrated")
+	}
+	for _, bad := range []Options{
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", DefaultBeam: 4},
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: 4, DefaultBeam: parser.MaxBeam + 1},
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: 4, DefaultBeam: -1},
+	} {
+		var oe *OptionError
+		if err := bad.Check(); !errors.As(err, &oe) || oe.Option != "default_beam" {
+			t.Errorf("%+v: %v, want an error about default_beam", bad, err)
 		}
 	}
 }

@@ -125,6 +125,12 @@ type Options struct {
 	// BeamEpochs is the number of epochs of the beam classifier (0 =
 	// default 10).
 	BeamEpochs int `json:"beam_epochs"`
+	// DefaultBeam is the model's default beam width (parser.DefaultBeam:
+	// the width callers get unless they choose one), 1 to
+	// parser.MaxBeam; 0 means Beam. A beam classifier often parses best
+	// at a width larger than it was trained at: choose it on dev
+	// (transparse eval --beam K). It needs Beam.
+	DefaultBeam int `json:"default_beam"`
 
 	// Progress, if not nil, receives training progress (see Progress):
 	// one call at a time, from training goroutines. A non-nil error stops
@@ -204,7 +210,8 @@ func (o *Options) defaults() {
 // *OptionError naming it, before any treebank is read: an unknown system
 // or pseudo-projective encoding; a missing train or dev path; a negative
 // epochs, tagger_epochs, max_sentences, folds, plain_runs or
-// beam_epochs; a beam above parser.MaxBeam or negative; folds 1;
+// beam_epochs; a beam or default_beam above parser.MaxBeam or negative,
+// or a default_beam without a beam; folds 1;
 // explore above 1; min_abs, plain_min_abs, explore or fast_max_loss not a
 // number; weight_bits outside 2..16 (0 is the default); a negative
 // fast_max_loss; an empty template list (nil is the system's) or an
@@ -238,6 +245,12 @@ func (o *Options) Check() error {
 	}
 	if o.Beam < 0 || o.Beam > parser.MaxBeam {
 		return optErr("beam", "%d: want 0 (no beam classifier) to %d", o.Beam, parser.MaxBeam)
+	}
+	if o.DefaultBeam < 0 || o.DefaultBeam > parser.MaxBeam {
+		return optErr("default_beam", "%d: want 0 (the beam width) to %d", o.DefaultBeam, parser.MaxBeam)
+	}
+	if o.DefaultBeam > 0 && o.Beam < 2 {
+		return optErr("default_beam", "%d without beam classifiers (set beam, 2 to %d)", o.DefaultBeam, parser.MaxBeam)
 	}
 	if o.Folds == 1 {
 		return optErr("folds", "1: want 0 (the default, 4) or at least 2 (one fold leaves its taggers no training data)")

@@ -237,7 +237,7 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if gold.Beam != nil {
 		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
-		card.Options[parser.DefaultBeamOption] = fmt.Sprint(opt.Beam)
+		card.Options[parser.DefaultBeamOption] = fmt.Sprint(defaultBeam(opt))
 		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
@@ -264,8 +264,8 @@ func Train(opt Options) (*parser.Model, error) {
 		strings.Join(cols, ", ") + ")."
 	parts.Card = card
 	m := parser.Assemble(parts)
-	// Calibrate the confidences on dev, the beam's at its width.
-	if err := m.Calibrate(devSents, opt.Beam); err != nil {
+	// Calibrate the confidences on dev, the beam's at the default width.
+	if err := m.Calibrate(devSents, m.DefaultBeam()); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	if opt.Output != "" {
@@ -503,4 +503,13 @@ func plainReadsMorph(opt Options, system string) bool {
 		}
 	}
 	return false
+}
+
+// defaultBeam is the default beam width training records: opt.DefaultBeam,
+// or else the width the beam classifiers are trained at.
+func defaultBeam(opt Options) int {
+	if opt.DefaultBeam > 0 {
+		return opt.DefaultBeam
+	}
+	return opt.Beam
 }

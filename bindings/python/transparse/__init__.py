@@ -227,7 +227,8 @@ def train(system, train, dev, progress=None, **options):
             syntax in docs/features.md), ``gold_fast_templates``,
             ``plain_fast_templates``, ``fast_max_loss``, ``beam`` (also
             train classifiers for ``Model.parse(..., beam=K)`` of that
-            width, for both parsers) and ``beam_epochs``.
+            width, for both parsers), ``beam_epochs`` and ``default_beam``
+            (the model's default width, when not the trained one).
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL (the progress callable takes it while it runs).
