@@ -6,6 +6,7 @@ import (
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
 )
 
 // confSuffix names a calibrator in the model file: the classifier's name
@@ -14,13 +15,23 @@ const confSuffix = ".confidence"
 
 // Calibrate fits the confidence calibrators of m's parsers (Variant.Conf,
 // Variant.BeamConf; parser/calib) on the development sentences dev, which
-// must carry gold heads and deprels: the gold-tag parser on dev with its
+// must carry gold heads and deprels (a sentence that eval.Check refuses
+// is an error): the gold-tag parser on dev with its
 // annotation, the plain-token parser on dev stripped to its forms, each
 // greedily and, at beam width k (k > 1), with the beam. The raw
 // confidences are those of the default temperature. A sentence the parser
 // refuses is left out. Calibrate changes m: it must not run while m
 // parses.
 func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
+	for i, s := range dev {
+		if err := eval.Check(s); err != nil {
+			name := fmt.Sprint("sentence ", i+1)
+			if id := s.SentID(); id != "" {
+				name += " (" + id + ")"
+			}
+			return fmt.Errorf("calibrating the confidences: %s %w: the data must have gold heads and deprels", name, err)
+		}
+	}
 	for _, v := range []struct {
 		v     *Variant
 		plain bool

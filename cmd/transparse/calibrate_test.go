@@ -56,3 +56,15 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("missing treebank: exit status %d, want 1", code)
 	}
 }
+
+// calibrate refuses data without gold heads, naming the sentence.
+func TestCalibrateNeedsHeads(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	in := writeFile(t, dir, "bare.conllu", "# sent_id = bare-1\n1\tHello\t_\t_\t_\t_\t_\t_\t_\t_\n2\tworld\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+	code, _, stderr := runCmd(t, "", "calibrate", "-m", model, in, "-o", filepath.Join(dir, "out.tpm"))
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1 (stderr %q)", code, stderr)
+	}
+	wantContains(t, "calibrate", stderr, "sentence 1 (bare-1) has no annotation")
+}
