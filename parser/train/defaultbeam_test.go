@@ -76,6 +76,11 @@ func TestTrainDefaultBeam(t *testing.T) {
 	if v := m.Variant(true); v.Conf == nil || v.BeamConf == nil {
 		t.Fatal("confidences not calibrated")
 	}
+	// The card scores dev greedily and at the default width.
+	sc := m.Card().Scores
+	if sc["dev/gold/LAS"] <= 0 || sc["dev/gold, beam 6/LAS"] <= 0 || sc["dev/gold/LAS"] == sc["dev/gold, beam 6/LAS"] && sc["dev/gold/UAS"] == sc["dev/gold, beam 6/UAS"] {
+		t.Errorf("card scores %v", sc)
+	}
 	for _, bad := range []Options{
 		{System: "arc-eager", TrainPath: "t", DevPath: "d", DefaultBeam: 4},
 		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: 4, DefaultBeam: parser.MaxBeam + 1},

@@ -307,11 +307,32 @@ func annotated(s *conllu.Sentence) bool {
 
 // scoreInto parses sents with gold morphology and from plain tokens and
 // records the scores in scores: UAS, LAS, CLAS and UPOS, and from plain
-// tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval).
+// tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
+// and for a model whose default beam width K is above 1 also at K (the
+// rows "gold, beam K" and "predicted, beam K").
 func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
+	widths := []int{1}
+	if k := m.DefaultBeam(); k > 1 {
+		widths = append(widths, k)
+	}
+	for _, k := range widths {
+		if err := scoreWidth(m, split, sents, scores, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scoreWidth is scoreInto at beam width k; above 1 the rows are named
+// "<tags>, beam k".
+func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
 	for _, tags := range []string{"gold", "predicted"} {
 		if tags == "predicted" && m.GoldTagsOnly() {
 			continue
+		}
+		row := tags
+		if k > 1 {
+			row = fmt.Sprintf("%s, beam %d", tags, k)
 		}
 		pred := make([]*conllu.Sentence, len(sents))
 		for i, s := range sents {
@@ -322,7 +343,7 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 			for j := range c.Words {
 				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
 			}
-			if err := m.Parse(c.Words); err != nil {
+			if err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil); err != nil {
 				return err
 			}
 			pred[i] = c
@@ -331,15 +352,15 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 		if err != nil {
 			return err
 		}
-		scores[split+"/"+tags+"/UAS"] = sc.UAS.F1()
-		scores[split+"/"+tags+"/LAS"] = sc.LAS.F1()
-		scores[split+"/"+tags+"/CLAS"] = sc.CLAS.F1()
-		scores[split+"/"+tags+"/UPOS"] = sc.UPOS.F1()
+		scores[split+"/"+row+"/UAS"] = sc.UAS.F1()
+		scores[split+"/"+row+"/LAS"] = sc.LAS.F1()
+		scores[split+"/"+row+"/CLAS"] = sc.CLAS.F1()
+		scores[split+"/"+row+"/UPOS"] = sc.UPOS.F1()
 		if tags == "predicted" {
-			scores[split+"/"+tags+"/XPOS"] = sc.XPOS.F1()
-			scores[split+"/"+tags+"/UFeats"] = sc.UFeats.F1()
-			scores[split+"/"+tags+"/AllTags"] = sc.AllTags.F1()
-			scores[split+"/"+tags+"/Lemmas"] = sc.Lemmas.F1()
+			scores[split+"/"+row+"/XPOS"] = sc.XPOS.F1()
+			scores[split+"/"+row+"/UFeats"] = sc.UFeats.F1()
+			scores[split+"/"+row+"/AllTags"] = sc.AllTags.F1()
+			scores[split+"/"+row+"/Lemmas"] = sc.Lemmas.F1()
 		}
 	}
 	return nil
