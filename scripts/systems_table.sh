@@ -77,7 +77,9 @@ for tb in ${TREEBANKS:-en_ewt hu_szeged}; do
     card=$("$BIN" inspect --json "$model")
     dev=$(jq -r '.scores["dev/gold/LAS"] // empty' <<<"$card" | awk '{printf "%.2f", $1}')
     secs=$(jq -r '.options.training_seconds // empty' <<<"$card")
-    read -r uas las wps < <(score "$model" "$UD/$tb-ud-test.conllu")
+    # --beam 1: the greedy parser, also for a model whose default width is
+    # its beam classifier's.
+    read -r uas las wps < <(score "$model" "$UD/$tb-ud-test.conllu" --beam 1)
     blas="—" bwps="—" training="$secs s"
     if [ "$BEAM" -gt 0 ] && [ "$(jq -r '.options.beam // "0"' <<<"$card")" != 0 ]; then
       read -r _ blas bwps < <(score "$model" "$UD/$tb-ud-test.conllu" --beam "$BEAM")
