@@ -89,7 +89,11 @@ type Tagger struct {
 	// Analysis.Reconcile.
 	pairs    []uint64
 	pairUPOS []string
-	pool     freelist.List[scratch] // per-call scratch; kept across GCs
+	// guess, if not nil, analyzes the words not in the dictionary with
+	// the lemma rules of the training data (see guesser); its features
+	// are those of feature version 3.
+	guess *guesser
+	pool  freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -208,6 +212,9 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 	}
 	setAmbs(sc.ws, sc.masks, len(words))
 	setRoots(sc.ws, words, &t.dict)
+	if t.guess != nil {
+		t.guess.set(sc.ws, words, &t.dict, train)
+	}
 	t.passes(sc, sc.ws, len(words), s, train)
 }
 
@@ -303,6 +310,9 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 				}
 			}
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
+			if t.guess != nil {
+				sc.feats = extractGuess(sc.feats, ws, i, pass)
+			}
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			s.Scores(sc.feats, scores)
 			best, margin := decide(scores)
