@@ -42,6 +42,9 @@ type guesser struct {
 	rules map[uint64][]guessRule // by the reversed hash (revHash) of the suffix they strip
 }
 
+// add adds rule r to g under the reversed hash h of the suffix it strips.
+func (g *guesser) add(h uint64, r guessRule) { g.rules[h] = append(g.rules[h], r) }
+
 // guessRule is a rule of a guesser: the suffix it strips and the one it
 // adds, and the tags it was seen with (each tag's training count while the
 // guesser is trained, nil once frozen or decoded).
@@ -131,13 +134,12 @@ func trainGuesser(train []*conllu.Sentence, column string, tagID map[string]int)
 				continue
 			}
 			h := revHash([]rune(del))
-			rs := g.rules[h]
-			j := slices.IndexFunc(rs, func(r guessRule) bool { return r.add == add })
+			j := slices.IndexFunc(g.rules[h], func(r guessRule) bool { return r.add == add })
 			if j < 0 {
-				j = len(rs)
-				rs = append(rs, guessRule{del: del, add: add, count: make([]int32, len(tagID))})
-				g.rules[h] = rs
+				j = len(g.rules[h])
+				g.add(h, guessRule{del: del, add: add, count: make([]int32, len(tagID))})
 			}
+			rs := g.rules[h]
 			rs[j].count[tag]++
 			rs[j].mask |= 1 << tag
 		}
@@ -173,7 +175,7 @@ func owns(own []guessOwn, words []conllu.Word, gold []int) []guessOwn {
 // left out.
 func (g *guesser) set(ws []wordInfo, words []conllu.Word, d *dict, ts *trainState) {
 	var rb [64]rune
-	var pre [len(rb) + 1]uint64
+	var pre, revs [len(rb) + 1]uint64
 	for i := range words {
 		w := &ws[i+2]
 		w.guess, w.gsuf = 0, 0
@@ -191,14 +193,26 @@ func (g *guesser) set(ws []wordInfo, words []conllu.Word, d *dict, ts *trainStat
 		for k, c := range r {
 			pre[k+1] = form.HashRune(pre[k], c)
 		}
+		// The reversed hashes of the suffixes a rule may strip, then the
+		// rules from the longest suffix to the shortest: a rule whose
+		// tags the word already has cannot change its guess, nor (being
+		// shorter) its suffix.
+		lo := max(guessMinStem, n-guessMaxSuffix)
 		rev := uint64(fnvOffset)
-		for k := n; k >= guessMinStem && n-k <= guessMaxSuffix; k-- {
+		for k := n; k >= lo; k-- {
 			if k < n {
 				rev = form.HashRune(rev, r[k])
 			}
-			rs := g.rules[rev]
+			revs[k] = rev
+		}
+		for k := lo; k <= n; k++ {
+			rs := g.rules[revs[k]]
 			for j := range rs {
 				rule := &rs[j]
+				rm := rule.without(o.tag, revs[k] == o.del && rule.add == o.add)
+				if rm&^w.guess == 0 {
+					continue
+				}
 				h := pre[k]
 				for _, c := range rule.add {
 					h = form.HashRune(h, c)
@@ -214,9 +228,11 @@ func (g *guesser) set(ws []wordInfo, words []conllu.Word, d *dict, ts *trainStat
 				} else {
 					lm = d.lookup(key)
 				}
-				if tags := lm & rule.without(o.tag, rev == o.del && rule.add == o.add); tags != 0 {
+				if tags := lm & rm; tags != 0 {
+					if w.guess == 0 {
+						w.gsuf = revs[k]
+					}
 					w.guess |= tags
-					w.gsuf = rev
 				}
 			}
 		}
@@ -278,8 +294,7 @@ func decodeGuesser(rules, masks []byte, numTags int) (*guesser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("blob %q: %v", guessMasksBlob, err)
 		}
-		h := revHash([]rune(del))
-		g.rules[h] = append(g.rules[h], guessRule{del: del, add: add, mask: m})
+		g.add(revHash([]rune(del)), guessRule{del: del, add: add, mask: m})
 	}
 	if err := mr.end(); err != nil {
 		return nil, fmt.Errorf("blob %q: %v", guessMasksBlob, err)

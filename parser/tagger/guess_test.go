@@ -2,8 +2,10 @@ package tagger
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -131,5 +133,58 @@ func TestGuesserLeavesOneOut(t *testing.T) {
 	g.set(ws, words, nil, ts)
 	if ws[2].guess != 1<<1 {
 		t.Errorf("guess %#b, want VERB", ws[2].guess)
+	}
+}
+
+// BenchmarkGuess tags and analyzes Turkish IMST dev (many words are not
+// in the dictionary) with a tagger trained for one epoch on its training
+// set, with its guesser and without (the weights of the guesser's
+// features unused): the difference in cpu-ns/word of the thread is the
+// guesser's cost per word.
+func BenchmarkGuess(b *testing.B) {
+	read := func(split string) []*conllu.Sentence {
+		s, err := conllu.ReadFile(testenv.UDFile(b, "tr_imst-ud-"+split+".conllu"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	tg, err := Train(read("train"), nil, Options{Epochs: 1, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sents [][]conllu.Word
+	for _, s := range read("dev") {
+		ws := make([]conllu.Word, len(s.Words))
+		for i, w := range s.Words {
+			ws[i] = conllu.Word{ID: w.ID, Form: w.Form}
+		}
+		sents = append(sents, ws)
+	}
+	none := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin}
+	var a Analysis
+	for _, c := range []struct {
+		name string
+		run  func(ws []conllu.Word)
+	}{
+		{"tag/guesser", tg.Tag}, {"tag/none", none.Tag},
+		{"analyze/guesser", func(ws []conllu.Word) { a.Analyze(ws, tg, nil) }},
+		{"analyze/none", func(ws []conllu.Word) { a.Analyze(ws, none, nil) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := testenv.ThreadCPU()
+			n := 0
+			for i := 0; i < b.N; i++ {
+				ws := sents[i%len(sents)]
+				c.run(ws)
+				n += len(ws)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
+			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
+		})
 	}
 }

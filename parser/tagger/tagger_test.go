@@ -461,6 +461,14 @@ func TestTemplates(t *testing.T) {
 	if n := len(extractDynamic(nil, ws, left, left, 0)); n != numTemplates-numStatic {
 		t.Errorf("%d dynamic features, want %d", n, numTemplates-numStatic)
 	}
+	for id, name := range guessTemplateNames {
+		if name == "" {
+			t.Errorf("guesser template %d has no name", id+numTemplates)
+		}
+	}
+	if n := len(extractGuess(nil, ws, 0, 0)); n != len(guessTemplateNames) {
+		t.Errorf("%d guesser features, want %d", n, len(guessTemplateNames))
+	}
 }
 
 // prepare gives each word the hashes form.Of gives its form.
