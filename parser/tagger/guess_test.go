@@ -2,7 +2,6 @@ package tagger
 
 import (
 	"reflect"
-	"runtime"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -171,20 +170,6 @@ func BenchmarkGuess(b *testing.B) {
 		{"analyze/guesser", func(ws []conllu.Word) { a.Analyze(ws, tg, nil) }},
 		{"analyze/none", func(ws []conllu.Word) { a.Analyze(ws, none, nil) }},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := testenv.ThreadCPU()
-			n := 0
-			for i := 0; i < b.N; i++ {
-				ws := sents[i%len(sents)]
-				c.run(ws)
-				n += len(ws)
-			}
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
-			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
-		})
+		b.Run(c.name, func(b *testing.B) { benchWords(b, sents, c.run) })
 	}
 }
