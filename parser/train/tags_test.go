@@ -3,6 +3,7 @@ package train
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,9 @@ import (
 // XPOS, UFeats, AllTags and Lemmas (CoNLL 2018), as a model fills them
 // before parsing. It is the cheap measurement of a change to any of them.
 // $TRANSPARSE_TAGS_SEED sets the seed (default 1); with
-// $TRANSPARSE_TAGS_DEV_TEST set it also scores the test set.
+// $TRANSPARSE_TAGS_DEV_TEST set it also scores the test set; with
+// $TRANSPARSE_TAGS_DEV_OUT, a directory, it writes the predictions there
+// (TREEBANK-SPLIT.conllu).
 func TestTagsDev(t *testing.T) {
 	tbs := os.Getenv("TRANSPARSE_TAGS_DEV")
 	if tbs == "" {
@@ -61,6 +64,18 @@ func TestTagsDev(t *testing.T) {
 					gold = read("test")
 				}
 				pred := plainCopy(gold, tg)
+				if dir := os.Getenv("TRANSPARSE_TAGS_DEV_OUT"); dir != "" {
+					f, err := os.Create(filepath.Join(dir, tb+"-"+split+".conllu"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := conllu.WriteAll(f, pred); err != nil {
+						t.Fatal(err)
+					}
+					if err := f.Close(); err != nil {
+						t.Fatal(err)
+					}
+				}
 				sc, err := eval.Score(gold, pred)
 				if err != nil {
 					t.Fatal(err)
