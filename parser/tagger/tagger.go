@@ -12,10 +12,12 @@
 // its lowercased form, and of the word in its lowercased bigrams with the
 // previous and the next word; a word not in the dictionary gets the class
 // of its longest prefix that is, with the ending after it (an unknown
-// inflected word is often a known stem and an ending). While training,
-// each word's dictionary entries are computed without the word's own
-// occurrence (leave-one-out), so that the training data looks like unseen
-// text to the model, and forms that would not be in the dictionary are
+// inflected word is often a known stem and an ending), and, when the
+// training data has lemmas, the tags its lemma rules give it (guesser:
+// a rule of a tag that strips a suffix of the word and gives a lemma of
+// the tag). While training, each word's dictionary entries, lemma and
+// rule are counted without the word's own occurrence (leave-one-out), so
+// that the training data looks like unseen text to the model, and forms that would not be in the dictionary are
 // replaced by a "rare word" value, so that rare words are tagged from
 // spelling and context (Ratnaparkhi 1996). Tagging runs in two passes with
 // separate weights: the second pass sees, besides its own tags to the left, the first pass's tags
