@@ -365,8 +365,7 @@ func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 }
 
 // extractGuess appends the features of the guesser's templates of
-// position i for the given pass to out. A word without a guess has none
-// (they would be constant, as the bias).
+// position i for the given pass to out.
 func extractGuess(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 	w := &ws[i+2]
 	o := pass * passOffset

@@ -312,7 +312,7 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 				}
 			}
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
-			if ws[i+2].guess != 0 {
+			if t.guess != nil {
 				sc.feats = extractGuess(sc.feats, ws, i, pass)
 			}
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
