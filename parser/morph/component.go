@@ -806,12 +806,12 @@ func (c *component) data() *Data {
 	for i, id := range c.dict.ids {
 		d.Cands[i] = uint32(id)
 	}
-	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
+	d.Weights = c.model.Classifier("morph."+c.kind.String(), c.templateNames(), nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
 	d.Lemmas = c.seen.keys()
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
-		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
+		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", c.templateNames(), nil)
 	}
 	return d
 }

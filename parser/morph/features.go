@@ -1,6 +1,7 @@
 package morph
 
 import (
+	"slices"
 	"unicode"
 
 	"github.com/transparse/transparse/parser/conllu"
@@ -105,6 +106,16 @@ type word struct {
 	// where it is shorter or there is no lemma): the suffixes that follow
 	// the stem (negation, voice, mood in Turkish).
 	endPre [3]uint64
+}
+
+// templateNames returns the names of the templates of c's features: without
+// those of the ending's first runes unless c reads them, so that a
+// component trained before them is saved as it was read.
+func (c *component) templateNames() []string {
+	if c.endPrefix {
+		return templateNames
+	}
+	return templateNames[:slices.Index(templateNames, endPrefixFirst)]
 }
 
 // lemmaUse is what of a word's lemma extract reads.
