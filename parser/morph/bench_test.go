@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser/conllu"
 )
 
 // BenchmarkAnnotateEWT lemmatizes and tags FEATS for the EWT development
@@ -18,6 +19,16 @@ func BenchmarkAnnotateEWT(b *testing.B) {
 	dev := readUD(b, "en_ewt-ud-dev.conllu")
 	l, f := trainBoth(b, train)
 	var lemmas, feats []string
+	benchWords(b, dev, func(ws []conllu.Word) {
+		lemmas = l.Lemmas(ws, lemmas)
+		feats = f.Feats(ws, feats)
+	})
+}
+
+// benchWords runs annotate over the words of sents, one sentence per
+// iteration, on one locked thread, and reports words/s on the wall clock
+// and cpu-ns/word of the thread.
+func benchWords(b *testing.B, sents []*conllu.Sentence, annotate func(ws []conllu.Word)) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
@@ -25,11 +36,31 @@ func BenchmarkAnnotateEWT(b *testing.B) {
 	cpu := testenv.ThreadCPU()
 	n := 0
 	for i := 0; i < b.N; i++ {
-		ws := dev[i%len(dev)].Words
-		lemmas = l.Lemmas(ws, lemmas)
-		feats = f.Feats(ws, feats)
+		ws := sents[i%len(sents)].Words
+		annotate(ws)
 		n += len(ws)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
 	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
+}
+
+// BenchmarkFeatsEndingPrefix tags FEATS for the Turkish IMST development
+// set from its gold columns, with a FEATS tagger trained on its training
+// set, with the features of the ending's first runes and without (the
+// same weights, those features not computed): the difference in
+// cpu-ns/word is their cost per word.
+func BenchmarkFeatsEndingPrefix(b *testing.B) {
+	f, err := TrainFeatsTagger(readUD(b, "tr_imst-ud-train.conllu"), Options{Epochs: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := readUD(b, "tr_imst-ud-dev.conllu")
+	var feats []string
+	for _, on := range []bool{true, false} {
+		name := map[bool]string{true: "with", false: "without"}[on]
+		b.Run(name, func(b *testing.B) {
+			f.c.endPrefix = on
+			benchWords(b, dev, func(ws []conllu.Word) { feats = f.Feats(ws, feats) })
+		})
+	}
 }

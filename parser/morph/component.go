@@ -84,6 +84,10 @@ type component struct {
 	novel  novelLemmas    // predicted lemmas that are not in seen (lemmaString)
 	hashes [][]uint64     // FEATS: the hashes of the features of each class
 	parts  *featParts     // FEATS: the per-feature classifiers
+	// endPrefix: the FEATS features include the first runes of the
+	// ending after the lemma (tEndPreU; a FEATS tagger trained before
+	// them has not).
+	endPrefix bool
 }
 
 // Options configures training.
@@ -127,7 +131,7 @@ func (k kind) gold(w *conllu.Word, lower bool) string {
 // train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
 // the predicted column).
 func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
-	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}}
+	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}, endPrefix: k == kindFeats}
 	ids := map[string]int32{}
 	class := func(name string) int32 {
 		id, ok := ids[name]
@@ -235,7 +239,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.kind == kindFeats)
+			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
 			prev := int32(-1)
 			for i := range ws {
 				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
@@ -694,7 +698,7 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 // predict writes the predicted class name of each word of ws into out
 // (lemma components: the lemma).
 func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
-	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.kind == kindFeats)
+	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}
@@ -802,12 +806,12 @@ func (c *component) data() *Data {
 	for i, id := range c.dict.ids {
 		d.Cands[i] = uint32(id)
 	}
-	d.Weights = c.model.Classifier("morph."+c.kind.String(), templateNames, nil)
+	d.Weights = c.model.Classifier("morph."+c.kind.String(), c.templateNames(), nil)
 	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
 	d.Lemmas = c.seen.keys()
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
-		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", templateNames, nil)
+		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", c.templateNames(), nil)
 	}
 	return d
 }
@@ -827,7 +831,7 @@ func fromData(d *Data, want kind) (*component, error) {
 	if len(d.Ends) != len(d.Keys) {
 		return nil, fmt.Errorf("morph: %s: %d keys but %d ends", want, len(d.Keys), len(d.Ends))
 	}
-	c := &component{kind: want, classes: slices.Clone(d.Classes)}
+	c := &component{kind: want, classes: slices.Clone(d.Classes), endPrefix: want == kindFeats && slices.Contains(d.Weights.Templates, endPrefixFirst)}
 	if err := c.parseRules(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package morph
 
 import (
+	"slices"
 	"unicode"
 
 	"github.com/transparse/transparse/parser/conllu"
@@ -18,6 +19,7 @@ var templateNames = []string{
 	"lower-1+u", "lower+1+u",
 	"class-1+u", "class-1+u-1+u",
 	"ending+u", "ending+x", "lemma+u", "ending+lemmatail+u",
+	endPrefixFirst, "endingprefix2+u", "endingprefix3+u",
 }
 
 const (
@@ -45,6 +47,15 @@ const (
 	tLemmaU      = tEndX + 1
 	tEndTailU    = tLemmaU + 1
 	numTemplates = tEndTailU + 1
+)
+
+// The templates of the ending's first runes, numbered after the rank
+// templates (candFeatures) so that the others' hashes do not depend on
+// them: a FEATS tagger has them when its weights name them
+// (component.endPrefix).
+const (
+	tEndPreU       = rFeatSuf + 4 + iota // 3 templates
+	endPrefixFirst = "endingprefix1+u"
 )
 
 // FNV-1a over strings, and a finaliser that mixes template ids and values.
@@ -91,12 +102,47 @@ type word struct {
 	// (the rest of the lemma after that prefix), each nonzero; all 0
 	// without.
 	lemma, end, tail uint64
+	// endPre are the hashes of the first 1, 2, 3 runes of the ending (0
+	// where it is shorter or there is no lemma): the suffixes that follow
+	// the stem (negation, voice, mood in Turkish).
+	endPre [3]uint64
+}
+
+// templateNames returns the names of the templates of c's features: without
+// those of the ending's first runes unless c reads them, so that a
+// component trained before them is saved as it was read.
+func (c *component) templateNames() []string {
+	if c.endPrefix {
+		return templateNames
+	}
+	return templateNames[:slices.Index(templateNames, endPrefixFirst)]
+}
+
+// lemmaUse is what of a word's lemma extract reads.
+type lemmaUse int
+
+const (
+	noLemma       lemmaUse = iota
+	withLemma              // the lemma, the form's ending after it and the lemma's tail
+	withEndPrefix          // and the first runes of the ending
+)
+
+// lemmaUse returns what of the lemmas c's features read: nothing for a
+// lemmatizer.
+func (c *component) lemmaUse() lemmaUse {
+	switch {
+	case c.kind != kindFeats:
+		return noLemma
+	case c.endPrefix:
+		return withEndPrefix
+	}
+	return withLemma
 }
 
 // analyze prepares the words of a sentence for extract, with the lemma
-// features of the words that have a lemma when lemmas is set.
+// features (lemmas) of the words that have a lemma.
 // The lowercased forms are made in ar, which analyze resets.
-func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) []word {
+func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas lemmaUse) []word {
 	out = out[:0]
 	ar.reset()
 	n := 0
@@ -105,8 +151,12 @@ func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) 
 		lw := ar.lower(w.Form)
 		n += len(lw) + 1
 		a := word{lower: lw, u: hs(w.UPOS), x: hs(w.XPOS), shape: shapeOf(w.Form)}
-		if lemmas && !conllu.Absent(w.Lemma) {
-			a.lemma, a.end, a.tail = lemmaParts(lw, w.Lemma, ar)
+		if lemmas != noLemma && !conllu.Absent(w.Lemma) {
+			var at int
+			a.lemma, a.end, a.tail, at = lemmaParts(lw, w.Lemma, ar)
+			if lemmas == withEndPrefix {
+				a.endPre = endPrefixes(lw[at:])
+			}
 		}
 		out = append(out, a)
 	}
@@ -127,11 +177,30 @@ func analyze(ws []conllu.Word, out []word, offs *[]int, ar *arena, lemmas bool) 
 	return out
 }
 
+// endPrefixes returns the hashes of the first 1, 2 and 3 runes of end,
+// each nonzero, 0 for those longer than end.
+func endPrefixes(end string) (h [3]uint64) {
+	k := 0
+	for off := range end {
+		if k > 0 {
+			h[k-1] = hs(end[:off]) | 1
+		}
+		if k++; k > len(h) {
+			return h
+		}
+	}
+	if k > 0 {
+		h[k-1] = hs(end) | 1
+	}
+	return h
+}
+
 // lemmaParts returns the hashes of the lowercased lemma, of the ending of
 // lower (the lowercased form) after the prefix it shares with the lemma,
-// and of the rest of the lemma after that prefix, each made nonzero. The
+// and of the rest of the lemma after that prefix, each made nonzero, and
+// where the ending starts in lower. The
 // lowercased lemma goes to ar when it differs from the lemma.
-func lemmaParts(lower, lemma string, ar *arena) (l, end, tail uint64) {
+func lemmaParts(lower, lemma string, ar *arena) (l, end, tail uint64, endAt int) {
 	ll := ar.lower(lemma)
 	p := 0
 	for p < len(ll) && p < len(lower) && ll[p] == lower[p] {
@@ -140,7 +209,7 @@ func lemmaParts(lower, lemma string, ar *arena) (l, end, tail uint64) {
 	for p > 0 && p < len(lower) && !startsRune(lower[p]) {
 		p--
 	}
-	return hs(ll) | 1, hs(lower[p:]) | 1, hs(ll[p:]) | 1
+	return hs(ll) | 1, hs(lower[p:]) | 1, hs(ll[p:]) | 1, p
 }
 
 // shapeOf is a small code for the spelling of form: first letter upper,
@@ -213,6 +282,11 @@ func extract(out []uint64, ws []word, i int, prev int32) []uint64 {
 	if w.end != 0 {
 		out = append(out, f2(tEndU, w.end, w.u), f2(tEndX, w.end, w.x), f2(tLemmaU, w.lemma, w.u),
 			mix(f2(tEndTailU, w.end, w.tail), w.u))
+		for k, h := range w.endPre {
+			if h != 0 {
+				out = append(out, f2(tEndPreU+k, h, w.u))
+			}
+		}
 	}
 	return out
 }

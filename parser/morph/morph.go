@@ -36,7 +36,9 @@
 //     class chosen for the previous word; for FEATS also, where the word
 //     has a LEMMA, the lemma and the form's ending after the prefix it
 //     shares with the lemma (Turkish "açılmıştı", lemma "aç": "ılmıştı"),
-//     which carries the inflection and derivation the FEATS describe;
+//     which carries the inflection and derivation the FEATS describe,
+//     and the ending's first one, two and three letters (where voice,
+//     negation and mood follow a Turkish stem);
 //   - a score of the candidate's own features: for a lemma rule, whether
 //     the lemma it gives was a training lemma; for FEATS, each of its
 //     features with the word's suffixes and tags;

@@ -358,7 +358,7 @@ func TestLowerTwin(t *testing.T) {
 	for _, form := range []string{"Played", "played"} {
 		s := sentence(form+"/VERB/_/_", "on/ADP/_/_")
 		var sc scratch
-		sc.ws = analyze(s.Words, nil, &sc.offs, &sc.lowers, false)
+		sc.ws = analyze(s.Words, nil, &sc.offs, &sc.lowers, noLemma)
 		cands, lower, known := l.c.candidates(&s.Words[0], 0, &sc, nil)
 		var lemmas []string
 		for _, id := range cands {
@@ -398,5 +398,48 @@ func TestFeatsUseLemma(t *testing.T) {
 		if got[0] != want {
 			t.Errorf("FEATS of goran, lemma %s: %q, want %q", lemma, got[0], want)
 		}
+	}
+}
+
+// TestFeatsUseEndingPrefix checks that the FEATS tagger reads the first
+// runes of the ending after the lemma: the unknown "gelmeyecek" and
+// "gelsene" (lemma "gel", endings seen neither whole nor by their ends)
+// get the polarity of the training endings that start as theirs do
+// (without these features both get the same); and that a FEATS tagger
+// whose weights do not name the templates (trained before them) does not
+// compute them.
+func TestFeatsUseEndingPrefix(t *testing.T) {
+	var train []*conllu.Sentence
+	for i, st := range []string{"ba", "ke", "lo", "mu", "pi", "su", "te", "vo", "za"} {
+		train = append(train,
+			sentence(st+"dı/VERB/"+st+"/Polarity=Pos", "x/PUNCT/x/_"),
+			sentence(st+"sın/VERB/"+st+"/Polarity=Pos", "x/PUNCT/x/_"))
+		if i%3 == 0 {
+			train = append(train, sentence(st+"medi/VERB/"+st+"/Polarity=Neg", "x/PUNCT/x/_"),
+				sentence(st+"mesin/VERB/"+st+"/Polarity=Neg", "x/PUNCT/x/_"))
+		}
+	}
+	f, err := TrainFeatsTagger(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, want := range map[string]string{"gelmeyecek": "Polarity=Neg", "gelsene": "Polarity=Pos"} {
+		if got := f.Feats(sentence(form+"/VERB/gel/_", "x/PUNCT/x/_").Words, nil); got[0] != want {
+			t.Errorf("FEATS of %s: %q, want %q", form, got[0], want)
+		}
+	}
+	if h := endPrefixes("meyecek"); h != [3]uint64{hs("m") | 1, hs("me") | 1, hs("mey") | 1} {
+		t.Errorf("endPrefixes(meyecek) = %x", h)
+	}
+	if h := endPrefixes("ı"); h != [3]uint64{hs("ı") | 1, 0, 0} {
+		t.Errorf("endPrefixes(ı) = %x", h)
+	}
+	d := f.Data()
+	if f2, err := FeatsTaggerFromData(d); err != nil || !f2.c.endPrefix {
+		t.Fatalf("decoded: %v, ending prefixes %v", err, err == nil && f2.c.endPrefix)
+	}
+	d.Weights.Templates = slices.DeleteFunc(d.Weights.Templates, func(s string) bool { return s == endPrefixFirst })
+	if f2, err := FeatsTaggerFromData(d); err != nil || f2.c.endPrefix {
+		t.Errorf("decoded without the template names: %v, ending prefixes %v", err, err == nil && f2.c.endPrefix)
 	}
 }

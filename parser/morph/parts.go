@@ -150,7 +150,7 @@ func trainFeatParts(c *component, sents []*conllu.Sentence, epochs int, opt Opti
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, true)
+			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
 			for i := range ws {
 				id, ok := classID[ws[i].Feats]
 				if !ok {

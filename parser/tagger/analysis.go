@@ -90,6 +90,9 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		ws := a.ws[k]
 		setAmbs(ws, a.masks[k], n)
 		setRoots(ws, words, &t.dict)
+		if t.guess != nil {
+			t.guess.set(ws, words, &t.dict, nil)
+		}
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)
 		}

@@ -71,21 +71,28 @@ func BenchmarkTagEWT(b *testing.B) {
 				tag = bundledTagger(b, col).Tag
 			}
 			sents, _ := testForms(b)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := testenv.ThreadCPU()
-			n := 0
-			for i := 0; i < b.N; i++ {
-				ws := sents[i%len(sents)]
-				tag(ws)
-				n += len(ws)
-			}
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
-			b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
+			benchWords(b, sents, tag)
 		})
 	}
+}
+
+// benchWords runs tag over sents, one sentence per iteration, on one
+// locked thread, and reports words/s on the wall clock and cpu-ns/word of
+// the thread.
+func benchWords(b *testing.B, sents [][]conllu.Word, tag func(ws []conllu.Word)) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := testenv.ThreadCPU()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		ws := sents[i%len(sents)]
+		tag(ws)
+		n += len(ws)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
+	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
 }
 
 // BenchmarkFromClassifierBundled measures decoding each bundled tagger

@@ -526,9 +526,9 @@ func (tc tagCounts) mask(key uint64, leave int) uint64 {
 }
 
 // buildDict counts the tags (in column, with ids tagID) of every form,
-// lowercased form and lowercased bigram (with the previous and with the
-// next word) of the training data and returns the dictionary and the
-// counts.
+// lowercased form, lowercased bigram (with the previous and with the
+// next word) and lemma (lemmaKeyOf, for the guesser) of the training
+// data and returns the dictionary and the counts.
 func buildDict(train []*conllu.Sentence, column string, tagID map[string]int) (dict, tagCounts) {
 	counts := tagCounts{}
 	var lowers []uint64
@@ -546,13 +546,17 @@ func buildDict(train []*conllu.Sentence, column string, tagID map[string]int) (d
 			}
 			info := analyze(w.Form)
 			tag := tagID[tagName]
-			keys := [4]uint64{
+			keys := [5]uint64{
 				info.form,
 				mix2(info.lower, lowerSalt),
 				bigramKey(lowers[i], lowers[i+1], leftSalt),
 				bigramKey(lowers[i+1], lowers[i+2], rightSalt),
 			}
-			for _, key := range keys {
+			n := len(keys)
+			if !conllu.Absent(w.Lemma) {
+				keys[4], n = lemmaKeyOf(w.Lemma), 5
+			}
+			for _, key := range keys[:n] {
 				c := counts[key]
 				if c == nil {
 					c = make([]int32, len(tagID))

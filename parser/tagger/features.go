@@ -11,8 +11,23 @@ import (
 
 // FeatureVersion identifies the feature extraction code. A model stores it,
 // and FromClassifier refuses a model made with another version, since its
-// weights would be looked up under the wrong hashes.
-const FeatureVersion = 2
+// weights would be looked up under the wrong hashes. A tagger with a
+// guesser (trained on data with lemmas) has version 3: the features of
+// version 2 and the guesser's (guessTemplateNames). Taggers of versions 2
+// and 3 are read.
+const FeatureVersion = 3
+
+// featureVersionNoGuess is the feature version of a tagger without a
+// guesser.
+const featureVersionNoGuess = 2
+
+// featureVersion returns the feature version of t's features.
+func (t *Tagger) featureVersion() int64 {
+	if t.guess != nil {
+		return FeatureVersion
+	}
+	return featureVersionNoGuess
+}
 
 // FNV-1a, for hashing the bytes of a word.
 const (
@@ -55,6 +70,8 @@ type wordInfo struct {
 	sent         uint64 // casing class of the sentence (see sentenceCase)
 	root         uint64 // of a word not in the dictionary, the lowercased-form class of its longest prefix that is (see setRoots), else 0
 	ending       uint64 // the suffix after that prefix (up to suffixLen runes), else 0
+	guess        uint64 // of a word not in the dictionary, the tags its lemma rules give (see guesser.set), else 0
+	gsuf         uint64 // the reversed hash of the longest suffix a rule strips to give one of them
 }
 
 // sure reports whether the exact form of w and both of its lowercased
@@ -258,6 +275,19 @@ const (
 	numTemplates
 )
 
+// Templates of a tagger with a guesser (Tagger.guess), numbered after the
+// others so that the others' hashes do not depend on it.
+const (
+	tGuess = numTemplates + iota
+	tGuessSuffix
+	numGuessTemplates
+)
+
+// guessTemplateNames documents the guesser's templates in the model file.
+var guessTemplateNames = [numGuessTemplates - numTemplates]string{
+	tGuess - numTemplates: "w0.guess", tGuessSuffix - numTemplates: "w0.guess+w0.guesssuffix",
+}
+
 const (
 	staticPerWord = numStatic - 1 // static features of a word
 	passOffset    = 1 << 16       // template id offset of second-pass static templates
@@ -332,6 +362,14 @@ func extractStatic(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 		f1(o+tSuf5, w.suf[4]), f1(o+tSuf6, w.suf[5]),
 		f1(o+tRoot, w.root), f2(o+tRootEnding, w.root, w.ending),
 	)
+}
+
+// extractGuess appends the features of the guesser's templates of
+// position i for the given pass to out.
+func extractGuess(out []uint64, ws []wordInfo, i, pass int) []uint64 {
+	w := &ws[i+2]
+	o := pass * passOffset
+	return append(out, f1(o+tGuess, w.guess), f2(o+tGuessSuffix, w.guess, w.gsuf))
 }
 
 // extractDynamic appends the tag features of position i to out. left holds

@@ -21,18 +21,26 @@ import (
 // linear.Layout) it holds the tag dictionary in the blobs
 // "tagger.dict.keys" (sorted 40-bit key hashes as uvarint deltas) and
 // "tagger.dict.masks" (one uvarint tag bit set per key), and the params
-// "tagger.feature_version" (FeatureVersion), "tagger.passes",
+// "tagger.feature_version" (2, or FeatureVersion with a guesser), "tagger.passes",
 // "tagger.dict_entries" and "tagger.pass2_margin_bits" (the float32 bits of
 // the second-pass margin threshold); an XPOS tagger trained on data with
 // UPOS also holds the UPOS/XPOS pairs seen in training (see
 // Analysis.Reconcile) in the blobs "tagger.pairs" (for each tag, a uvarint
 // bit set of UPOS tag ids) and "tagger.pairs.upos" (the sorted UPOS tags
-// those ids index, one a line). The result shares no memory with the
-// tagger. It does not hold the fast model (Classifiers encodes it as a
+// those ids index, one a line); a tagger with a guesser (feature version
+// 3) holds its lemma rules in the blobs "tagger.guess.rules" (one a line,
+// the suffix stripped and the suffix added separated by a tab, sorted) and
+// "tagger.guess.masks" (a uvarint tag bit set per rule), and the tags of
+// the training lemmas in its dictionary. The result shares no memory with
+// the tagger. It does not hold the fast model (Classifiers encodes it as a
 // classifier of its own): FromClassifier of it gives the tagger without.
 func (t *Tagger) Classifier() modelfmt.Classifier {
-	c := t.model.Classifier(ClassifierName(t.Column()), templateNames[1:], t.tags)
-	c.Params["tagger.feature_version"] = FeatureVersion
+	names := templateNames[1:]
+	if t.guess != nil {
+		names = append(slices.Clone(names), guessTemplateNames[:]...)
+	}
+	c := t.model.Classifier(ClassifierName(t.Column()), names, t.tags)
+	c.Params["tagger.feature_version"] = t.featureVersion()
 	c.Params["tagger.passes"] = passes
 	c.Params[dictEntries] = int64(t.dict.n)
 	c.Params["tagger.pass2_margin_bits"] = int64(math.Float32bits(t.margin))
@@ -46,6 +54,9 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 		}
 		c.Blobs[pairsBlob] = b
 		c.Blobs[pairUPOSBlob] = []byte(strings.Join(t.pairUPOS, "\n"))
+	}
+	if t.guess != nil {
+		c.Blobs[guessRulesBlob], c.Blobs[guessMasksBlob] = t.guess.encode()
 	}
 	return c
 }
@@ -100,8 +111,9 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 		return nil, errors.New("tagger: nil classifier")
 	}
 	fail := func(format string, args ...any) (*Tagger, error) { return nil, classifierError(c, format, args...) }
-	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
-		return fail("feature version %d, this tagger computes version %d", v, FeatureVersion)
+	version := c.Params["tagger.feature_version"]
+	if version != FeatureVersion && version != featureVersionNoGuess {
+		return fail("feature version %d, this tagger computes versions %d and %d", version, featureVersionNoGuess, FeatureVersion)
 	}
 	if p := c.Params["tagger.passes"]; p != passes {
 		return fail("%d passes, this tagger runs %d", p, passes)
@@ -141,7 +153,17 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 	if pairs != nil && col != XPOS {
 		return fail("UPOS/XPOS pairs in a %s tagger", col)
 	}
-	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS}, nil
+	var g *guesser
+	rb, mb := c.Blobs[guessRulesBlob], c.Blobs[guessMasksBlob]
+	switch {
+	case version == FeatureVersion:
+		if g, err = decodeGuesser(rb, mb, len(c.Classes)); err != nil {
+			return fail("%v", err)
+		}
+	case rb != nil || mb != nil:
+		return fail("guesser blobs in a tagger of feature version %d", version)
+	}
+	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g}, nil
 }
 
 // Params and blobs of the dictionary shared by a model's two taggers.
@@ -196,7 +218,7 @@ const fastMarginParam = "tagger.fast_margin_bits"
 // bits of the margin from which its decisions stand).
 func (t *Tagger) fastClassifier() modelfmt.Classifier {
 	c := t.fast.Classifier(ClassifierName(t.Column())+FastSuffix, fastTemplateNames(), t.tags)
-	c.Params["tagger.feature_version"] = FeatureVersion
+	c.Params["tagger.feature_version"] = t.featureVersion()
 	c.Params[fastMarginParam] = int64(math.Float32bits(t.fastMargin))
 	return c
 }
@@ -204,7 +226,7 @@ func (t *Tagger) fastClassifier() modelfmt.Classifier {
 // attachFast decodes the fast model of t from classifiers, if there is
 // one (see fastModel).
 func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
-	m, margin, err := fastModel(classifiers, t.Column(), t.tags)
+	m, margin, err := fastModel(classifiers, t.Column(), t.tags, t.featureVersion())
 	if err == nil && m != nil {
 		t.fast, t.fastMargin = m, margin
 	}
@@ -213,15 +235,15 @@ func (t *Tagger) attachFast(classifiers []modelfmt.Classifier) error {
 
 // fastModel decodes the fast model of the tagger of column with the given
 // tags from classifiers: nil without error if there is none. Its tags
-// must be the tagger's, its feature version this tagger's, its margin a
-// float32 that is not NaN.
-func fastModel(classifiers []modelfmt.Classifier, column string, tags []string) (*linear.Model, float32, error) {
+// must be the tagger's, its feature version the tagger's (version), its
+// margin a float32 that is not NaN.
+func fastModel(classifiers []modelfmt.Classifier, column string, tags []string, version int64) (*linear.Model, float32, error) {
 	c := findClassifier(classifiers, ClassifierName(column)+FastSuffix)
 	if c == nil {
 		return nil, 0, nil
 	}
-	if v := c.Params["tagger.feature_version"]; v != FeatureVersion {
-		return nil, 0, classifierError(c, "feature version %d, this tagger computes version %d", v, FeatureVersion)
+	if v := c.Params["tagger.feature_version"]; v != version {
+		return nil, 0, classifierError(c, "feature version %d, its tagger has version %d", v, version)
 	}
 	if !slices.Equal(c.Classes, tags) {
 		return nil, 0, classifierError(c, "its %d tags are not those of its tagger", len(c.Classes))
@@ -375,10 +397,10 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 			}
 		}},
 		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(UPOS)+FastSuffix)), Run: func() {
-			uf, ufMargin, errUF = fastModel(classifiers, UPOS, u.Classes)
+			uf, ufMargin, errUF = fastModel(classifiers, UPOS, u.Classes, u.Params["tagger.feature_version"])
 		}},
 		{Cost: linear.BuildCost(findClassifier(classifiers, ClassifierName(XPOS)+FastSuffix)), Run: func() {
-			xf, xfMargin, errXF = fastModel(classifiers, XPOS, x.Classes)
+			xf, xfMargin, errXF = fastModel(classifiers, XPOS, x.Classes, x.Params["tagger.feature_version"])
 		}},
 	}
 	return steps, func() (*Tagger, *Tagger, error, error) {

@@ -12,10 +12,12 @@
 // its lowercased form, and of the word in its lowercased bigrams with the
 // previous and the next word; a word not in the dictionary gets the class
 // of its longest prefix that is, with the ending after it (an unknown
-// inflected word is often a known stem and an ending). While training,
-// each word's dictionary entries are computed without the word's own
-// occurrence (leave-one-out), so that the training data looks like unseen
-// text to the model, and forms that would not be in the dictionary are
+// inflected word is often a known stem and an ending), and, when the
+// training data has lemmas, the tags its lemma rules give it (guesser:
+// a rule of a tag that strips a suffix of the word and gives a lemma of
+// the tag). While training, each word's dictionary entries, lemma and
+// rule are counted without the word's own occurrence (leave-one-out), so
+// that the training data looks like unseen text to the model, and forms that would not be in the dictionary are
 // replaced by a "rare word" value, so that rare words are tagged from
 // spelling and context (Ratnaparkhi 1996). Tagging runs in two passes with
 // separate weights: the second pass sees, besides its own tags to the left, the first pass's tags
@@ -89,7 +91,11 @@ type Tagger struct {
 	// Analysis.Reconcile.
 	pairs    []uint64
 	pairUPOS []string
-	pool     freelist.List[scratch] // per-call scratch; kept across GCs
+	// guess, if not nil, analyzes the words not in the dictionary with
+	// the lemma rules of the training data (see guesser); its features
+	// are those of feature version 3.
+	guess *guesser
+	pool  freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -208,6 +214,9 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 	}
 	setAmbs(sc.ws, sc.masks, len(words))
 	setRoots(sc.ws, words, &t.dict)
+	if t.guess != nil {
+		t.guess.set(sc.ws, words, &t.dict, train)
+	}
 	t.passes(sc, sc.ws, len(words), s, train)
 }
 
@@ -303,6 +312,9 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 				}
 			}
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
+			if t.guess != nil {
+				sc.feats = extractGuess(sc.feats, ws, i, pass)
+			}
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			s.Scores(sc.feats, scores)
 			best, margin := decide(scores)

@@ -164,7 +164,7 @@ func TestClassifierRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin}
+	slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin, guess: tg.guess}
 	if tg3.fast != nil || !reflect.DeepEqual(tagAll(slow, dev), tagAll(tg3, dev)) {
 		t.Fatal("the tagger decoded from its classifier alone tags differently")
 	}
@@ -209,6 +209,17 @@ func TestFromClassifierRejectsCorruption(t *testing.T) {
 		{"linear layout", func(c *modelfmt.Classifier) { c.Layout = "x" }},
 		{"unknown name", func(c *modelfmt.Classifier) { c.Name = "tagger.feats" }},
 		{"linear weights", func(c *modelfmt.Classifier) { c.Blobs["weights"] = c.Blobs["weights"][1:] }},
+		{"guess rules missing", func(c *modelfmt.Classifier) { delete(c.Blobs, guessRulesBlob) }},
+		{"guess masks truncated", func(c *modelfmt.Classifier) {
+			c.Blobs[guessMasksBlob] = c.Blobs[guessMasksBlob][:len(c.Blobs[guessMasksBlob])-1]
+		}},
+		{"guess rules unsorted", func(c *modelfmt.Classifier) {
+			c.Blobs[guessRulesBlob] = append([]byte("zz\tz\n"), c.Blobs[guessRulesBlob]...)
+		}},
+		{"guess rule without tab", func(c *modelfmt.Classifier) {
+			c.Blobs[guessRulesBlob] = append([]byte("\n"), c.Blobs[guessRulesBlob]...)
+		}},
+		{"guesser in version 2", func(c *modelfmt.Classifier) { c.Params["tagger.feature_version"] = featureVersionNoGuess }},
 	}
 	for _, tc := range cases {
 		c := cloneClassifier(good)
@@ -449,6 +460,14 @@ func TestTemplates(t *testing.T) {
 	left := make([]uint64, len(ws))
 	if n := len(extractDynamic(nil, ws, left, left, 0)); n != numTemplates-numStatic {
 		t.Errorf("%d dynamic features, want %d", n, numTemplates-numStatic)
+	}
+	for id, name := range guessTemplateNames {
+		if name == "" {
+			t.Errorf("guesser template %d has no name", id+numTemplates)
+		}
+	}
+	if n := len(extractGuess(nil, ws, 0, 0)); n != len(guessTemplateNames) {
+		t.Errorf("%d guesser features, want %d", n, len(guessTemplateNames))
 	}
 }
 

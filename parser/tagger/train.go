@@ -48,8 +48,9 @@ type Options struct {
 // trainState is what run needs to learn from a sentence.
 type trainState struct {
 	t      *linear.Trainer
-	gold   []int     // gold class of each word, -1 for none
-	counts tagCounts // training tag counts, for leave-one-out dictionary classes
+	gold   []int      // gold class of each word, -1 for none
+	counts tagCounts  // training tag counts, for leave-one-out dictionary classes
+	own    []guessOwn // each word's own lemma rule and lemma key (with a guesser)
 }
 
 // setGold sets the gold class of each word (-1 where the column is absent)
@@ -139,6 +140,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 
 	d, counts := buildDict(train, opt.Column, tagID)
 	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
+	t.guess = trainGuesser(train, opt.Column, tagID)
 	if opt.Column == XPOS {
 		t.pairs, t.pairUPOS = seenPairs(train, tagID)
 	}
@@ -161,6 +163,9 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		for _, si := range order {
 			s := train[si]
 			tagged := state.setGold(s.Words, opt.Column, tagID)
+			if t.guess != nil {
+				state.own = owns(state.own, s.Words, state.gold)
+			}
 			t.run(sc, s.Words, tr, state)
 			if opt.Progress != nil {
 				done += int64(tagged)
