@@ -171,6 +171,16 @@ func Bench(b *testing.B, pass func(i int)) time.Duration {
 	return ThreadCPU() - cpu
 }
 
+// BenchWords is Bench for passes that handle different numbers of words:
+// pass(i) returns how many it handled. It reports words/s on the wall
+// clock and cpu-ns/word of the thread over all passes.
+func BenchWords(b *testing.B, pass func(i int) int) {
+	n := 0
+	cpu := Bench(b, func(i int) { n += pass(i) })
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
+	b.ReportMetric(float64(cpu)/float64(n), "cpu-ns/word")
+}
+
 // ReportWords reports words/s on the wall clock and cpu-ns/word of the
 // thread, for a benchmark whose passes each handle words words and took
 // cpu (Bench's result).

@@ -1,7 +1,6 @@
 package morph
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -29,19 +28,11 @@ func BenchmarkAnnotateEWT(b *testing.B) {
 // iteration, on one locked thread, and reports words/s on the wall clock
 // and cpu-ns/word of the thread.
 func benchWords(b *testing.B, sents []*conllu.Sentence, annotate func(ws []conllu.Word)) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := testenv.ThreadCPU()
-	n := 0
-	for i := 0; i < b.N; i++ {
+	testenv.BenchWords(b, func(i int) int {
 		ws := sents[i%len(sents)].Words
 		annotate(ws)
-		n += len(ws)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
-	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
+		return len(ws)
+	})
 }
 
 // BenchmarkFeatsEndingPrefix tags FEATS for the Turkish IMST development

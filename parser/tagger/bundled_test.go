@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"reflect"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -80,19 +79,11 @@ func BenchmarkTagEWT(b *testing.B) {
 // locked thread, and reports words/s on the wall clock and cpu-ns/word of
 // the thread.
 func benchWords(b *testing.B, sents [][]conllu.Word, tag func(ws []conllu.Word)) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := testenv.ThreadCPU()
-	n := 0
-	for i := 0; i < b.N; i++ {
+	testenv.BenchWords(b, func(i int) int {
 		ws := sents[i%len(sents)]
 		tag(ws)
-		n += len(ws)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
-	b.ReportMetric(float64(testenv.ThreadCPU()-cpu)/float64(n), "cpu-ns/word")
+		return len(ws)
+	})
 }
 
 // BenchmarkFromClassifierBundled measures decoding each bundled tagger
