@@ -63,15 +63,15 @@ func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
 func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib.Calibrator, error) {
 	var samples []calib.Sample
 	var r ParseResult
-	words := []conllu.Word(nil)
+	var c conllu.Sentence
 	for _, s := range dev {
-		words = append(words[:0], s.Words...)
+		c.Words = append(c.Words[:0], s.Words...)
+		if plain {
+			c.StripTags()
+		}
+		words := c.Words
 		for i := range words {
-			w := &words[i]
-			w.Head, w.Deprel = -1, "_"
-			if plain {
-				w.Lemma, w.UPOS, w.XPOS, w.Feats = "_", "_", "_", "_"
-			}
+			words[i].Head, words[i].Deprel = -1, "_"
 		}
 		if err := m.ParseWithOptions(words, ParseOptions{Beam: k, Confidence: true}, &r); err != nil {
 			continue

@@ -94,7 +94,7 @@ type ParseResult struct {
 
 	conf []float64 // storage of Confidence
 	// The label id and raw log-odds of each word's arc after a parse
-	// with confidences (Model.Calibrate reads them); scratch-owned.
+	// with confidences (Model.Calibrate reads them).
 	labels  []int32
 	lodds   []float64
 	trees   []ScoredTree
@@ -290,7 +290,8 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 // estimates, or, without cal or with a temperature other than the one cal
 // was fitted at, the raw confidence.
 func (r *ParseResult) calibrate(labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
-	r.labels, r.lodds = labels[1:], lodds[1:]
+	r.labels = append(r.labels[:0], labels[1:]...)
+	r.lodds = append(r.lodds[:0], lodds[1:]...)
 	for i := range r.Confidence {
 		z := lodds[i+1]
 		if cal == nil || opt.Temperature != 0 {

@@ -137,17 +137,9 @@ func (d *Decoder) confidence(n int, r *Result) {
 		// c = a·p with a the agreeing share and p = σ(z) the transition's
 		// probability: log-odds log(a·p) − log((1 − a) + a·(1 − p)).
 		a, dis, z := agree[x]/sum, disagree[x]/sum, local[x]
-		lo := math.Log(a) - softplus(-z) - math.Log(dis+a*calib.Sigmoid(-z))
+		lo := math.Log(a) + calib.LogSigmoid(z) - math.Log(dis+a*calib.Sigmoid(-z))
 		r.LogOdds[x] = lo
 		r.Confidence[x] = calib.Sigmoid(lo)
 	}
 	r.Confidence[0], r.LogOdds[0] = 0, math.Inf(-1)
-}
-
-// softplus is log(1 + e^x).
-func softplus(x float64) float64 {
-	if x > 30 {
-		return x
-	}
-	return math.Log1p(math.Exp(x))
 }

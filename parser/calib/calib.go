@@ -100,6 +100,9 @@ func (c *Calibrator) Prob(label int32, z float64) float64 {
 // Sigmoid is 1 / (1 + e^−z): the raw confidence of log-odds z.
 func Sigmoid(z float64) float64 { return sigmoid(z) }
 
+// LogSigmoid is log σ(z), exact for large |z|.
+func LogSigmoid(z float64) float64 { return -softplus(-z) }
+
 func sigmoid(z float64) float64 {
 	if z >= 0 {
 		return 1 / (1 + math.Exp(-z))
