@@ -8,9 +8,9 @@
 #
 #   scripts/confidence_deciles.sh [MODEL[@K]...]   (default: models/en_ewt.tpm)
 #
-# A model's beam rows use width K when given, else the width its beam
-# classifiers were trained at (the card's option "beam"); a model without
-# them has greedy rows only. NOTE, if set, is a paragraph added under the
+# A model's beam rows use width K when given, else its default width
+# ("Default beam" in transparse inspect); a model without beam classifiers
+# has greedy rows only. NOTE, if set, is a paragraph added under the
 # header (say where the models come from). UD defaults to $TRANSPARSE_UD_DIR, else
 # ../shared/data/ud.
 set -euo pipefail
@@ -39,7 +39,7 @@ models=("$@")
     m=${spec%@*}
     beam=""
     [[ $spec == *@* ]] && beam=${spec##*@}
-    [ -n "$beam" ] || beam=$("$BIN" inspect "$m" | sed -n "s/.* beam = \([0-9]*\)$/\1/p" | head -1)
+    [ -n "$beam" ] || beam=$("$BIN" inspect "$m" | sed -n "s/^Default beam: *\([0-9]*\)$/\1/p")
     widths=(1)
     [ -n "$beam" ] && [ "$beam" -gt 1 ] && widths+=("$beam")
     for k in "${widths[@]}"; do
