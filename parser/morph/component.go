@@ -897,5 +897,5 @@ func (o Options) freeze() linear.FreezeOptions {
 	if bits == 0 {
 		bits = linear.TrainedWeightBits
 	}
-	return linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 40, WeightBits: bits}
+	return linear.FreezeOptions{MinUpdates: 1, Precision: linear.Int16, KeyBits: 32, WeightBits: bits}
 }
