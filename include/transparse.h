@@ -431,7 +431,13 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  *    lemmatizer's lemma, from its form and its given or predicted tags;
  *  - FEATS for the whole sentence, and only when no word of it is given
  *    FEATS: in a sentence with FEATS on some word, "_" (or NULL, "") on
- *    another means that word has no features.
+ *    another means that word has no features. A model whose FEATS tagger
+ *    learnt to (its card's option feats_syntax says "kept") chooses the
+ *    predicted FEATS again once the sentence is parsed, among the same
+ *    candidates, from the word's place in the tree (its deprel, its
+ *    head, its dependents: a passive participle's aux:pass, a pronoun's
+ *    subject or object relation), so that they agree with the returned
+ *    tree.
  *
  * Which classifier parses the sentence:
  *  - a model with a lemmatizer or a FEATS tagger: its gold-tag classifier

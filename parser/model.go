@@ -320,6 +320,7 @@ func (m *Model) Parse(words []conllu.Word) error {
 	defer m.pool.Put(sc)
 	m.greedy(v, len(words), sc, nil)
 	m.write(words, &sc.state)
+	m.taggers.refine(words, &sc.tags)
 	return nil
 }
 

@@ -280,7 +280,8 @@ func part(d *modelfmt.Model, name string) *modelfmt.Classifier {
 // Parse completes the annotation: absent UPOS, XPOS, LEMMA and FEATS are
 // predicted (LEMMA and FEATS from the given or predicted tags), given ones
 // kept, and the predictions are those of Taggers.Fill (for the plain-token
-// classifier, FEATS from the predicted lemmas).
+// classifier, FEATS from the predicted lemmas), predicted FEATS chosen
+// again from the parsed tree (morph.FeatsTagger.Refine).
 func TestParseCompletesAnnotation(t *testing.T) {
 	m, err := parser.LoadBytes(fixtureModelFile(t))
 	if err != nil {
@@ -325,6 +326,14 @@ func TestParseCompletesAnnotation(t *testing.T) {
 		got := slices.Clone(in)
 		if err := m.Parse(got); err != nil {
 			t.Fatal(err)
+		}
+		// Predicted FEATS are then chosen again from the parsed tree.
+		if k%2 == 0 && m.Taggers().Feats != nil {
+			wantFeats = slices.Clone(wantFeats)
+			for i := range wantFeats {
+				wantFeats[i].Head, wantFeats[i].Deprel = got[i].Head, got[i].Deprel
+			}
+			m.Taggers().Feats.Refine(wantFeats)
 		}
 		for i := range got {
 			g, w := got[i], want[i]

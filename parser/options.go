@@ -153,6 +153,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 		rec.reset(m.classes.Len(), len(words), t)
 		m.greedy(v, len(words), sc, rec)
 		m.write(words, &sc.state)
+		m.taggers.refine(words, &sc.tags)
 		if r != nil {
 			r.fillGreedy(words, rec, opt)
 			if opt.Confidence {
@@ -173,6 +174,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 	}
 	d.Decode(&sc.words, len(words), clf, &sc.beam)
 	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
+	m.taggers.refine(words, &sc.tags)
 	if r != nil {
 		r.fillBeam(m, words, &sc.beam, opt)
 		if opt.Confidence {

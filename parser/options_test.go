@@ -111,7 +111,8 @@ func checkOptionsResult(t *testing.T, words []conllu.Word, r *ParseResult, opt P
 // committed fixtures, with gold tags and from plain tokens, gets a
 // well-formed tree, its k best trees and confidences; the columns other
 // than HEAD and DEPREL are those Parse gives (the same completion of the
-// annotation), and K = 8 gets up to 8 distinct trees.
+// annotation; predicted FEATS chosen again from the beam's tree), and
+// K = 8 gets up to 8 distinct trees.
 func TestOptionsBeamTrees(t *testing.T) {
 	m := testModel(t)
 	gold, plain := fixtureSentences(t)
@@ -130,6 +131,14 @@ func TestOptionsBeamTrees(t *testing.T) {
 			}
 			if err := checkTree(got); err != nil {
 				t.Fatalf("K=%d sentence %d: %v", k, n, err)
+			}
+			// Predicted FEATS are chosen again from the tree: those of
+			// Parse, chosen again from the beam's tree.
+			if m.taggers.Feats != nil && !anyGiven(s, featsOf) {
+				for i := range want {
+					want[i].Head, want[i].Deprel = got[i].Head, got[i].Deprel
+				}
+				m.taggers.Feats.Refine(want)
 			}
 			for i := range got {
 				g, w := got[i], want[i]

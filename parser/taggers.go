@@ -54,6 +54,10 @@ type tagScratch struct {
 	lemmas     []string
 	lemmaGiven bool
 	kept       []string // the given lemmas while FEATS read the predicted ones
+	// featsPredicted: morph predicted the sentence's FEATS (Refine them
+	// once it is parsed).
+	featsPredicted bool
+	marks          []bool // the words whose FEATS refine chooses again
 }
 
 // morph predicts LEMMA and FEATS from the words' forms and (given or
@@ -65,7 +69,7 @@ type tagScratch struct {
 // word, given or not, is left in sc.lemmas, and sc.lemmaGiven tells
 // whether a word had its lemma given.
 func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
-	sc.lemmaGiven = false
+	sc.lemmaGiven, sc.featsPredicted = false, false
 	if t.Lemmas != nil && (anyAbsent(words, lemmaOf) || allLemmas) {
 		sc.lemmas = t.Lemmas.Lemmas(words, sc.lemmas)
 		for i := range words {
@@ -90,7 +94,7 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 				words[i].Lemma = sc.lemmas[i]
 			}
 		}
-		sc.pred = t.Feats.Feats(words, sc.pred)
+		sc.pred, sc.marks = t.Feats.FeatsMarked(words, sc.pred, sc.marks)
 		if swap {
 			for i := range words {
 				words[i].Lemma = sc.kept[i]
@@ -99,6 +103,15 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 		for i := range words {
 			words[i].Feats = sc.pred[i]
 		}
+		sc.featsPredicted = true
+	}
+}
+
+// refine chooses the predicted FEATS of a parsed sentence again from its
+// tree (morph.FeatsTagger.Refine), when morph predicted them.
+func (t Taggers) refine(words []conllu.Word, sc *tagScratch) {
+	if sc.featsPredicted && t.Feats != nil && t.Feats.HasSyntax() {
+		t.Feats.RefineMarked(words, sc.marks)
 	}
 }
 

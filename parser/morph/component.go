@@ -84,6 +84,9 @@ type component struct {
 	novel  novelLemmas    // predicted lemmas that are not in seen (lemmaString)
 	hashes [][]uint64     // FEATS: the hashes of the features of each class
 	parts  *featParts     // FEATS: the per-feature classifiers
+	// syntax (FEATS, optional) chooses among a word's candidates again
+	// after parsing (FeatsTagger.Refine).
+	syntax *linear.Model
 	// endPrefix: the FEATS features include the first runes of the
 	// ending after the lemma (tEndPreU; a FEATS tagger trained before
 	// them has not).
@@ -222,56 +225,45 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 	// The perceptron learns from the words whose candidates are several:
 	// ambiguous known words and, as unknown words, those whose dictionary
 	// entry was seen once (Ratnaparkhi 1996's rare words).
-	epochs := opt.Epochs
-	if epochs <= 0 {
-		epochs = DefaultEpochs
-	}
+	epochs := opt.epochs()
 	tr := linear.NewTrainer(len(c.classes))
 	rt := linear.NewTrainer(1)
-	rng := rand.New(rand.NewSource(opt.Seed))
-	order := make([]int, len(sents))
-	for i := range order {
-		order[i] = i
-	}
 	scores := make([]float32, len(c.classes))
 	var sc scratch
-	for e := 0; e < epochs; e++ {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, si := range order {
-			ws := sents[si].Words
-			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
-			prev := int32(-1)
-			for i := range ws {
-				cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
-				sc.own = 0
-				if !known {
-					sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
-				}
-				g := golds[si][2*i]
-				if lower {
-					g = golds[si][2*i+1]
-				}
-				if g < 0 || len(cands) == 0 {
-					prev = g
-					continue
-				}
-				pred := cands[0]
-				if len(cands) > 1 {
-					sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
-					tr.Scores(sc.feats, scores)
-					pred = c.choose(cands, &ws[i], lower, i, &sc, scores, rt.Scores)
-					if pred != g {
-						tr.Update(sc.feats, int(g), int(pred))
-						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, g), 0, 1)
-						rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, pred), 0, -1)
-					}
-					tr.Tick()
-					rt.Tick()
-				}
-				prev = pred
+	opt.eachSentence(len(sents), func(si int) {
+		ws := sents[si].Words
+		sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
+		prev := int32(-1)
+		for i := range ws {
+			cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
+			sc.own = 0
+			if !known {
+				sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
 			}
+			g := golds[si][2*i]
+			if lower {
+				g = golds[si][2*i+1]
+			}
+			if g < 0 || len(cands) == 0 {
+				prev = g
+				continue
+			}
+			pred := cands[0]
+			if len(cands) > 1 {
+				sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
+				tr.Scores(sc.feats, scores)
+				pred = c.choose(cands, &ws[i], lower, i, &sc, scores, rt.Scores)
+				if pred != g {
+					tr.Update(sc.feats, int(g), int(pred))
+					rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, g), 0, 1)
+					rt.UpdateClass(c.candFeatures(sc.cf[:0], &ws[i], lower, i, &sc, pred), 0, -1)
+				}
+				tr.Tick()
+				rt.Tick()
+			}
+			prev = pred
 		}
-	}
+	})
 	c.prune()
 	c.freeze()
 	fo := opt.freeze()
@@ -623,6 +615,7 @@ type scratch struct {
 	sums   []int32   // rankScores: integer rank sums
 	cands  []int32
 	scores []float32
+	syn    syntaxScratch // Refine: the children of each word
 }
 
 // candidates returns the candidate classes of w, most likely first,
@@ -697,7 +690,9 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 
 // predict writes the predicted class name of each word of ws into out
 // (lemma components: the lemma).
-func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
+// With marks (not nil), marks[i] says whether word i has several
+// candidates in the dictionary.
+func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks []bool) {
 	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
@@ -705,7 +700,10 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch) {
 	prev := int32(-1)
 	for i := range ws {
 		sc.cased.seed(ws[i].Form, sc.ws[i].lower)
-		cands, lower, _ := c.candidates(&ws[i], i, sc, nil)
+		cands, lower, known := c.candidates(&ws[i], i, sc, nil)
+		if marks != nil {
+			marks[i] = known && len(cands) > 1
+		}
 		if len(cands) == 0 {
 			prev = -1
 			out[i] = c.fallback(&ws[i])
@@ -795,6 +793,10 @@ type Data struct {
 	// each value, sorted.
 	Parts       []string            `msgpack:"parts"`
 	PartWeights modelfmt.Classifier `msgpack:"part_weights"`
+	// SyntaxWeights (FEATS taggers, optional) is the perceptron that
+	// chooses FEATS again after parsing (FeatsTagger.Refine); empty
+	// (no layout) when the tagger has none.
+	SyntaxWeights modelfmt.Classifier `msgpack:"syntax_weights"`
 }
 
 // data returns the serialisable form of c.
@@ -812,6 +814,9 @@ func (c *component) data() *Data {
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
 		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", c.templateNames(), nil)
+	}
+	if c.syntax != nil {
+		d.SyntaxWeights = c.syntax.Classifier("morph.feats.syntax", syntaxTemplateNames, nil)
 	}
 	return d
 }
@@ -874,6 +879,17 @@ func fromData(d *Data, want kind) (*component, error) {
 	}
 	c.seen = newSeenLemmas(d.Lemmas)
 	c.splitFeats()
+	if d.SyntaxWeights.Layout != "" {
+		if want != kindFeats {
+			return nil, fmt.Errorf("morph: %s: syntactic FEATS weights in a %s", want, want)
+		}
+		if c.syntax, err = linear.FromClassifier(&d.SyntaxWeights); err != nil {
+			return nil, fmt.Errorf("morph: %s: syntax: %w", want, err)
+		}
+		if c.syntax.NumClasses() != n {
+			return nil, fmt.Errorf("morph: %s: the syntax weights have %d classes, want %d", want, c.syntax.NumClasses(), n)
+		}
+	}
 	if len(d.Parts) > 0 {
 		if want != kindFeats {
 			return nil, fmt.Errorf("morph: %s: FEATS parts in a %s", want, want)
@@ -889,6 +905,30 @@ func fromData(d *Data, want kind) (*component, error) {
 		}
 	}
 	return c, nil
+}
+
+// epochs is the number of training epochs of o.
+func (o Options) epochs() int {
+	if o.Epochs <= 0 {
+		return DefaultEpochs
+	}
+	return o.Epochs
+}
+
+// eachSentence calls each with every index of n training sentences, once
+// per epoch, in an order shuffled anew each epoch (seeded by o.Seed).
+func (o Options) eachSentence(n int, each func(si int)) {
+	rng := rand.New(rand.NewSource(o.Seed))
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	for range o.epochs() {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, si := range order {
+			each(si)
+		}
+	}
 }
 
 // freeze returns how the trained weights become the stored ones.

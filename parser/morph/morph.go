@@ -125,7 +125,7 @@ func TrainFeatsTagger(sents []*conllu.Sentence, opt Options) (*FeatsTagger, erro
 // too short). A word with no candidate rule, or whose rule would leave
 // nothing of it, gets its form: a lemma is never empty.
 func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
-	return l.c.run(ws, dst)
+	return l.c.run(ws, dst, nil)
 }
 
 // Feats returns the FEATS string of each word of ws (one sentence, in
@@ -136,10 +136,21 @@ func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
 // without one ("" or "_") is tagged without its lemma features, less
 // accurately.
 func (t *FeatsTagger) Feats(ws []conllu.Word, dst []string) []string {
-	return t.c.run(ws, dst)
+	return t.c.run(ws, dst, nil)
 }
 
-func (c *component) run(ws []conllu.Word, dst []string) []string {
+// FeatsMarked is Feats that also sets marks[i] (marks is grown if it is
+// too short) to whether Refine would choose word i's FEATS again (it has
+// several candidates in the dictionary), for RefineMarked.
+func (t *FeatsTagger) FeatsMarked(ws []conllu.Word, dst []string, marks []bool) ([]string, []bool) {
+	if cap(marks) < len(ws) {
+		marks = make([]bool, len(ws))
+	}
+	marks = marks[:len(ws)]
+	return t.c.run(ws, dst, marks), marks
+}
+
+func (c *component) run(ws []conllu.Word, dst []string, marks []bool) []string {
 	if cap(dst) < len(ws) {
 		dst = make([]string, len(ws))
 	}
@@ -148,7 +159,7 @@ func (c *component) run(ws []conllu.Word, dst []string) []string {
 	if sc == nil {
 		sc = new(scratch)
 	}
-	c.predict(ws, dst, sc)
+	c.predict(ws, dst, sc, marks)
 	c.free.Put(sc)
 	return dst
 }

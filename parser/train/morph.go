@@ -7,6 +7,7 @@ import (
 
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/morph"
 )
 
@@ -74,4 +75,44 @@ func morphColumns(sents []*conllu.Sentence) (lemmas, feats bool) {
 		}
 	}
 	return
+}
+
+// chooseSyntax decides on dev whether the FEATS tagger ft of the model m
+// keeps the syntactic choice of FEATS syn (morph.FeatsTagger.Refine): it
+// parses dev from plain tokens without it and with it, keeps it if dev
+// UFeats rise, and returns the card's note. On a small treebank the
+// tree's evidence is too sparse to beat the first choice.
+func chooseSyntax(m *parser.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev []*conllu.Sentence, opt Options) string {
+	ft.SetSyntax(nil)
+	without := devUFeats(m, dev)
+	ft.SetSyntax(syn)
+	with := devUFeats(m, dev)
+	verdict := "kept"
+	if with <= without {
+		ft.SetSyntax(nil)
+		verdict = "dropped"
+	}
+	note := fmt.Sprintf("%s: dev UFeats %.2f with, %.2f without", verdict, with, without)
+	fmt.Fprintf(opt.Log, "FEATS from the tree %s [%.0f s]\n", note, time.Since(opt.start).Seconds())
+	return note
+}
+
+// devUFeats is the UFeats F1 of m on dev from plain tokens (0 when the
+// parse cannot be scored).
+func devUFeats(m *parser.Model, dev []*conllu.Sentence) float64 {
+	pred := make([]*conllu.Sentence, len(dev))
+	for i, s := range dev {
+		c := cloneSentence(s)
+		c.StripTags()
+		for j := range c.Words {
+			c.Words[j].Head, c.Words[j].Deprel = -1, "_"
+		}
+		_ = m.Parse(c.Words)
+		pred[i] = c
+	}
+	sc, err := eval.Score(dev, pred)
+	if err != nil {
+		return 0
+	}
+	return sc.UFeats.F1()
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
@@ -112,6 +113,7 @@ func Train(opt Options) (*parser.Model, error) {
 	var gerr, perr error
 	var plainPrepared []example // the plain-token parser's examples
 	var tg parser.Taggers
+	var syntax *morph.Syntax // the FEATS tagger's choice from the tree, until dev decides
 	cols := []string{}
 	trainGold := func() {
 		exs := [][]example{goldTrain}
@@ -144,6 +146,10 @@ func Train(opt Options) (*parser.Model, error) {
 		}
 		if err := opt.rep.error(); err != nil {
 			return nil, err
+		}
+		if tg.Feats != nil {
+			syntax = tg.Feats.TrainSyntax(plainTrain, trainSents, morph.Options{Seed: opt.Seed, WeightBits: opt.WeightBits})
+			fmt.Fprintf(opt.Log, "FEATS from the tree: trained on the jackknifed tags [%.0f s]\n", time.Since(opt.start).Seconds())
 		}
 		plainDev := plainCopy(devSents, tg)
 		plainPrepared, _ = prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
@@ -242,6 +248,9 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
 	scorer := parser.Assemble(parts)
+	if syntax != nil {
+		card.Options["feats_syntax"] = chooseSyntax(scorer, tg.Feats, syntax, devSents, opt)
+	}
 	if err := scoreInto(scorer, "dev", devSents, card.Scores); err != nil {
 		return nil, err
 	}
