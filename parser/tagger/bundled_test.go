@@ -265,7 +265,9 @@ func TestDictOneSweepBundled(t *testing.T) {
 // and both lowercased bigrams with one and the same tag) are a fifth or
 // more of EWT dev and test, and the scores would have chosen the same tag
 // for all but a handful: the tags of the whole treebanks differ in at
-// most 0.05 % of the sure words, and accuracy does not drop.
+// most 0.05 % of the sure words, and accuracy drops by at most one word
+// in 10,000 (the scores are not always right either: on dev they choose
+// better for one XPOS and worse for two UPOS).
 func TestSureWordsUnscored(t *testing.T) {
 	for _, col := range []string{UPOS, XPOS} {
 		tg := bundledTagger(t, col)
@@ -294,7 +296,7 @@ func TestSureWordsUnscored(t *testing.T) {
 				tg.pool.Put(sc)
 			}
 			t.Logf("%s %s: %d of %d words sure, %d tags differ, %d vs %d correct", col, f, sure, d.words, d.differ, d.rightA, d.rightB)
-			if 5*sure < d.words || 2000*d.differ > sure || d.rightA < d.rightB {
+			if 5*sure < d.words || 2000*d.differ > sure || d.rightA < d.rightB-d.words/10000 {
 				t.Errorf("%s %s: %d of %d words sure, %d tags differ, %d vs %d correct", col, f, sure, d.words, d.differ, d.rightA, d.rightB)
 			}
 		}
@@ -448,7 +450,7 @@ func TestFastModelBundled(t *testing.T) {
 		if tg.fast == nil {
 			t.Fatalf("%s: no fast model", tg.Column())
 		}
-		slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin}
+		slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin, guess: tg.guess}
 		var d tagDiff
 		for _, s := range readEWT(t, "dev") {
 			a := make([]conllu.Word, len(s.Words))
