@@ -32,6 +32,7 @@ type Analysis struct {
 	keys    []uint64      // four dictionary keys per word (see prepare)
 	masks   [2][]uint64   // their tag sets in each tagger's dictionary
 	sink    uint32        // the dictionaries' touching loads
+	guess   guessScratch  // the guessers' lookups
 	// scores and classes hold, for each tagger that tagged the words
 	// (TagAnalyzed) since Analyze, its final scores of each word
 	// (len(tags) per word) and its class of each word; empty otherwise.
@@ -80,6 +81,7 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 			}
 		}
 	}
+	a.guess.shared, a.guess.prev = upos.sharesDict(xpos), a.guess.prev[:0]
 	for k, t := range a.taggers {
 		if t == nil {
 			for i := range a.Words {
@@ -91,7 +93,7 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		setAmbs(ws, a.masks[k], n)
 		setRoots(ws, words, &t.dict)
 		if t.guess != nil {
-			t.guess.set(ws, words, &t.dict, nil)
+			a.sink += t.guess.set(ws, words, &t.dict, nil, &a.guess)
 		}
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)

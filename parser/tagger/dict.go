@@ -65,6 +65,58 @@ type dict struct {
 	size  uint64  // number of home lines
 	n     int     // number of entries
 	col   int     // the column of the tag sets this tagger reads: 0 or 1
+	// bloom is a blocked Bloom filter of the entries' stored low key
+	// halves (mayHave): about 8 bits an entry, one word read per test,
+	// small enough to stay in the cache while the guesser tests the
+	// lemmas its rules make, most of which are not in the table.
+	bloom []uint64
+}
+
+// withBloom returns d with its Bloom filter built from its entries.
+func withBloom(d dict) dict {
+	words := 1
+	for words*8 < d.n {
+		words *= 2
+	}
+	d.bloom = make([]uint64, words)
+	for i := range d.lines {
+		l := &d.lines[i]
+		for k := range dictSlots {
+			if l.mask[k] != [2]uint64{} {
+				w, b := bloomSlot(l.v[k], len(d.bloom))
+				d.bloom[w] |= b
+			}
+		}
+	}
+	return d
+}
+
+// bloomSlot returns the word of a Bloom filter of words words (a power of
+// two) and the two bits in it of the low key half v.
+func bloomSlot(v uint32, words int) (int, uint64) {
+	h := uint64(v) * 0x9E3779B97F4A7C15
+	return int(h >> 32 & uint64(words-1)), 1<<(h&63) | 1<<(h>>6&63)
+}
+
+// touchBloom reads the Bloom filter words of keys (see touch).
+func (d *dict) touchBloom(keys []uint64) (sink uint32) {
+	if len(d.bloom) == 0 {
+		return 0
+	}
+	for _, k := range keys {
+		w, _ := bloomSlot(uint32(k>>(64-dictKeyBits)), len(d.bloom))
+		sink += uint32(d.bloom[w])
+	}
+	return sink
+}
+
+// mayHave reports whether key may be in d: false means it is not.
+func (d *dict) mayHave(key uint64) bool {
+	if len(d.bloom) == 0 {
+		return true
+	}
+	w, b := bloomSlot(uint32(key>>(64-dictKeyBits)), len(d.bloom))
+	return d.bloom[w]&b == b
 }
 
 // dictSlots is the number of entries of a dline.
@@ -349,7 +401,7 @@ func decodeDictOneSweep(keyBlob, maskBlob []byte, n, numTags int) (dict, bool) {
 	if keys.end() != nil || masks.end() != nil || !dictSizeHolds(size, f.disp) {
 		return dict{}, false
 	}
-	return dict{n: n, size: size, lines: f.finish()}, true
+	return withBloom(dict{n: n, size: size, lines: f.finish()}), true
 }
 
 // dictSizeHolds reports whether a table of size home lines orders keys
@@ -487,7 +539,7 @@ func newDict(keys, masks []uint64) (dict, error) {
 	for j, k := range keys {
 		f.add(k, masks[j]) // the placement above leaves room
 	}
-	return dict{n: n, size: size, lines: f.finish()}, nil
+	return withBloom(dict{n: n, size: size, lines: f.finish()}), nil
 }
 
 // tagCounts maps a dictionary key to its tag counts in the training data.

@@ -48,13 +48,28 @@ func TestDictRandom(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		full := func(k uint64) uint64 { return k<<(64-dictKeyBits) | 0x5a5a }
+		absent, out := 0, 0
 		for _, k := range keys {
+			if !d.mayHave(full(k)) {
+				t.Fatalf("%s: key %#x: the Bloom filter rules out a key of the table", name, k)
+			}
+			if _, in := entries[k+1]; !in {
+				absent++
+				if !d.mayHave(full(k + 1)) {
+					out++
+				}
+			}
 			if got := d.lookup(full(k)); got != entries[k] {
 				t.Fatalf("%s: key %#x: tag set %#x, want %#x", name, k, got, entries[k])
 			}
 			if got := d.lookup(full(k + 1)); got != entries[k+1] {
 				t.Fatalf("%s: key %#x: tag set %#x, want %#x", name, k+1, got, entries[k+1])
 			}
+		}
+		// About 8 bits an entry and 2 bits a key: most absent keys are
+		// ruled out.
+		if absent >= 1000 && 10*out < 8*absent {
+			t.Errorf("%s: the Bloom filter rules out %d of %d absent keys", name, out, absent)
 		}
 		// The fill's displacement is the placer's on the same table size.
 		size := max(2, uint64(len(keys))*5/12+1)

@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -121,7 +122,7 @@ func TestGuesserLeavesOneOut(t *testing.T) {
 	ws[2] = analyze(words[0].Form)
 	ts := &trainState{counts: counts, gold: []int{1}}
 	ts.own = owns(nil, words, ts.gold)
-	g.set(ws, words, nil, ts)
+	g.set(ws, words, nil, ts, nil)
 	if ws[2].guess != 0 {
 		t.Errorf("leave-one-out guess %#b, want none", ws[2].guess)
 	}
@@ -129,7 +130,7 @@ func TestGuesserLeavesOneOut(t *testing.T) {
 	train = append(train, sentence([3]string{"yaramadı", "yara", "VERB"}))
 	g = trainGuesser(train, UPOS, tagID)
 	_, ts.counts = buildDict(train, UPOS, tagID)
-	g.set(ws, words, nil, ts)
+	g.set(ws, words, nil, ts, nil)
 	if ws[2].guess != 1<<1 {
 		t.Errorf("guess %#b, want VERB", ws[2].guess)
 	}
@@ -172,4 +173,50 @@ func BenchmarkGuess(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) { benchWords(b, sents, c.run) })
 	}
+}
+
+// At tagging time the guesser gathers a sentence's lemma lookups, drops
+// those the dictionary's Bloom filter rules out and reads the rest in one
+// batch, the UPOS and XPOS guessers sharing what they read: every word of
+// EWT dev (the committed slice without the treebank) gets the guess and
+// suffix of the sequential lookups training makes, with the bundled
+// taggers (both columns of one table).
+func TestGuessBatchedAsSequential(t *testing.T) {
+	u, x, errU, errX := PairFromDocument(testenv.BundledDoc(t).Classifiers)
+	if errU != nil || errX != nil {
+		t.Fatal(errU, errX)
+	}
+	if u.guess == nil || x.guess == nil || !u.sharesDict(x) {
+		t.Fatal("no guessers sharing a table")
+	}
+	guessed := 0
+	for _, f := range testenv.UDFilesOrFixture(t, "en_ewt-ud-dev.conllu") {
+		sents, err := conllu.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a Analysis
+		for si, s := range sents {
+			a.Analyze(s.Words, u, x)
+			for k, tg := range []*Tagger{u, x} {
+				batched := slices.Clone(a.ws[k])
+				seq := slices.Clone(a.ws[k])
+				tg.guess.set(seq, s.Words, &tg.dict, nil, nil)
+				for i := range s.Words {
+					b, q := batched[i+2], seq[i+2]
+					if b.guess != q.guess || b.gsuf != q.gsuf {
+						t.Fatalf("%s sentence %d word %d (%s): batched guess %#x/%#x, sequential %#x/%#x",
+							tg.Column(), si+1, i+1, s.Words[i].Form, b.guess, b.gsuf, q.guess, q.gsuf)
+					}
+					if b.guess != 0 {
+						guessed++
+					}
+				}
+			}
+		}
+	}
+	if guessed == 0 {
+		t.Fatal("no word got a guess")
+	}
+	t.Logf("%d guesses", guessed)
 }

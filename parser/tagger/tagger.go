@@ -215,7 +215,7 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 	setAmbs(sc.ws, sc.masks, len(words))
 	setRoots(sc.ws, words, &t.dict)
 	if t.guess != nil {
-		t.guess.set(sc.ws, words, &t.dict, train)
+		t.guess.set(sc.ws, words, &t.dict, train, nil)
 	}
 	t.passes(sc, sc.ws, len(words), s, train)
 }
