@@ -304,7 +304,9 @@ const MaxTransitionsPerWord = 40
 // lemmatizer and FEATS tagger the absent LEMMA and FEATS from the forms
 // and the given or predicted tags (if the model has them; a model without
 // leaves those columns as they are). FEATS are predicted for a sentence
-// where no word has FEATS: where some word has, "_" means no features.
+// where no word has FEATS: where some word has, "_" means no features;
+// predicted FEATS are chosen again from the parsed tree when the model's
+// FEATS tagger learnt to (morph.FeatsTagger.HasSyntax).
 // GoldInput chooses the classifier, the gold-tag or the plain-token one,
 // on the columns the caller gave. Deps is set to "_": the parser predicts
 // no enhanced graph, and an input value would no longer match the
