@@ -616,6 +616,39 @@ type scratch struct {
 	cands  []int32
 	scores []float32
 	syn    syntaxScratch // Refine: the children of each word
+	// The dictionary entries of a sentence's words (lookupWords): the
+	// hashes of their '3' keys, what dict.touch read, and their entries.
+	hashes []uint64
+	sink   uint32
+	found  []foundWord
+}
+
+// foundWord is the dictionary entry of a word: its candidates and whether
+// they are the lowercase level's; ok is false for a word not in the
+// dictionary.
+type foundWord struct {
+	cands     []int32
+	lower, ok bool
+}
+
+// lookupWords finds the dictionary entries of the words of ws (analysed
+// in sc.ws) for a frozen component, into sc.found: it hashes their keys,
+// touches the entries (dict.touch), then looks them all up, so that the
+// cache misses of the sentence's words overlap instead of following one
+// another between classifier calls. The entries are those candidates
+// finds.
+func (c *component) lookupWords(ws []conllu.Word, sc *scratch) {
+	sc.hashes, sc.found = sc.hashes[:0], sc.found[:0]
+	for i := range ws {
+		sc.kb = appendKey(sc.kb[:0], levelLower, sc.ws[i].lower, ws[i].UPOS)
+		sc.hashes = append(sc.hashes, c.dict.hash(sc.kb))
+	}
+	sc.sink += c.dict.touch(sc.hashes)
+	for i := range ws {
+		var f foundWord
+		f.cands, f.lower, f.ok, sc.kb = c.words.find(c.dict, sc.kb, ws[i].Form, sc.ws[i].lower, ws[i].UPOS, ws[i].XPOS, sc.hashes[i])
+		sc.found = append(sc.found, f)
+	}
 }
 
 // candidates returns the candidate classes of w, most likely first,
@@ -626,7 +659,7 @@ type scratch struct {
 func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
 	if c.words != nil && known == nil {
 		var ok bool
-		cands, lower, ok, sc.kb = c.words.find(c.dict, sc.kb, w.Form, sc.ws[i].lower, w.UPOS, w.XPOS)
+		cands, lower, ok, sc.kb = c.words.find(c.dict, sc.kb, w.Form, sc.ws[i].lower, w.UPOS, w.XPOS, 0)
 		if ok {
 			return cands, lower, true
 		}
@@ -694,13 +727,26 @@ func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 // candidates in the dictionary.
 func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks []bool) {
 	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
+	batched := c.words != nil
+	if batched {
+		c.lookupWords(ws, sc)
+	}
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}
 	prev := int32(-1)
 	for i := range ws {
 		sc.cased.seed(ws[i].Form, sc.ws[i].lower)
-		cands, lower, known := c.candidates(&ws[i], i, sc, nil)
+		var cands []int32
+		var lower, known bool
+		switch {
+		case !batched:
+			cands, lower, known = c.candidates(&ws[i], i, sc, nil)
+		case sc.found[i].ok:
+			cands, lower, known = sc.found[i].cands, sc.found[i].lower, true
+		default:
+			cands, lower, known = c.guess(&ws[i], sc)
+		}
 		if marks != nil {
 			marks[i] = known && len(cands) > 1
 		}

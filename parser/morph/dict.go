@@ -57,7 +57,11 @@ func (d *dict) get(key []byte) ([]int32, bool) {
 
 // index returns the index of key in d.keys, and whether key is in d.
 func (d *dict) index(key []byte) (int32, bool) {
-	h := maphash.Bytes(d.seed, key)
+	return d.indexHashed(key, maphash.Bytes(d.seed, key))
+}
+
+// indexHashed is index with the key's hash h (d.hash).
+func (d *dict) indexHashed(key []byte, h uint64) (int32, bool) {
 	if b := bloomBits(h); d.bloom[d.bloomWord(h)]&b != b {
 		return 0, false
 	}
@@ -72,6 +76,31 @@ func (d *dict) index(key []byte) (int32, bool) {
 			return int32(s.k - 1), true
 		}
 	}
+}
+
+// hash returns the hash of key that index and indexHashed look it up by.
+func (d *dict) hash(key []byte) uint64 { return maphash.Bytes(d.seed, key) }
+
+// touch reads the home slots of the keys of hashes hs that the Bloom filter
+// lets through, then the keys those slots hold, so that
+// the lookups that follow find them in the cache: the misses of a
+// sentence's words overlap instead of following one another. It returns
+// a sum of what it read (for the caller to keep).
+func (d *dict) touch(hs []uint64) (sink uint32) {
+	mask := uint64(len(d.slots) - 1)
+	for _, h := range hs {
+		if b := bloomBits(h); d.bloom[d.bloomWord(h)]&b == b {
+			sink += d.slots[h&mask].k
+		}
+	}
+	for _, h := range hs {
+		if b := bloomBits(h); d.bloom[d.bloomWord(h)]&b == b {
+			if k := d.slots[h&mask].k; k != 0 && d.keys[k-1] != "" {
+				sink += uint32(d.keys[k-1][0])
+			}
+		}
+	}
+	return sink
 }
 
 // bloomWord is the word of d.bloom of hash h.
@@ -158,9 +187,15 @@ func newWordIndex(d *dict) *wordIndex {
 // (form, its lowercased form, UPOS, XPOS) in d: '1', else '2', else '3';
 // lower tells whether it is the '3' entry. kb is a buffer for the key,
 // returned grown.
-func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string) (cands []int32, isLower, ok bool, _ []byte) {
+//
+// h, when not 0, is the hash of the '3' key (dict.hash): a caller that
+// hashed the words of a sentence first (and touched them) passes it.
+func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string, h uint64) (cands []int32, isLower, ok bool, _ []byte) {
 	kb = appendKey(kb[:0], levelLower, lower, upos)
-	g, found := d.index(kb)
+	if h == 0 {
+		h = d.hash(kb)
+	}
+	g, found := d.indexHashed(kb, h)
 	if !found {
 		return nil, false, false, kb
 	}

@@ -123,7 +123,7 @@ func TestWordIndex(t *testing.T) {
 			}
 			var got []int32
 			var lower, ok bool
-			got, lower, ok, kb = w.find(d, kb, f, strings.ToLower(f), tg[0], tg[1])
+			got, lower, ok, kb = w.find(d, kb, f, strings.ToLower(f), tg[0], tg[1], 0)
 			if ok != wantOK || lower != wantLower || !slices.Equal(got, want) {
 				t.Errorf("find(%q, %v) = %v, %v, %v; want %v, %v, %v", f, tg, got, lower, ok, want, wantLower, wantOK)
 			}
@@ -165,5 +165,43 @@ func TestSeenLemmas(t *testing.T) {
 		if got := s.keys(); !slices.Equal(got, stored) {
 			t.Errorf("%q: keys() = %q, want %q", in, got, stored)
 		}
+	}
+}
+
+// A sentence's dictionary entries looked up at once (lookupWords: hashed,
+// touched, then found) are those candidates finds word by word, for the
+// lemmatizer and the FEATS tagger, on every word of the EWT dev slice.
+func TestLookupWordsAsCandidates(t *testing.T) {
+	train := readFixture(t, "en_ewt-train-150.conllu")
+	l, f := trainBoth(t, train)
+	in := 0
+	for _, c := range []*component{l.c, f.c} {
+		if c.words == nil {
+			t.Fatalf("%s: no word index once trained", c.kind)
+		}
+		var sc, one scratch
+		for _, s := range readFixture(t, "en_ewt-dev-40.conllu") {
+			ws := s.Words
+			sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, c.lemmaUse())
+			one.ws = analyze(ws, one.ws, &one.offs, &one.lowers, c.lemmaUse())
+			c.lookupWords(ws, &sc)
+			for i := range ws {
+				cands, lower, ok := c.candidates(&ws[i], i, &one, nil)
+				got := sc.found[i]
+				if !ok {
+					if got.ok {
+						t.Fatalf("%s %q: found by lookupWords, not by candidates", c.kind, ws[i].Form)
+					}
+					continue
+				}
+				in++
+				if !got.ok || got.lower != lower || !slices.Equal(got.cands, cands) {
+					t.Fatalf("%s %q: lookupWords %v/%v/%v, candidates %v/%v", c.kind, ws[i].Form, got.cands, got.lower, got.ok, cands, lower)
+				}
+			}
+		}
+	}
+	if in == 0 {
+		t.Fatal("no word in the dictionaries")
 	}
 }
