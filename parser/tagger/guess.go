@@ -150,7 +150,6 @@ func trainGuesser(train []*conllu.Sentence, column string, tagID map[string]int)
 	return g
 }
 
-
 // owns sets own[i] to word i's rule and lemma key with its gold tag
 // gold[i] (tag -1 where it has none).
 func owns(own []guessOwn, words []conllu.Word, gold []int) []guessOwn {
