@@ -1046,6 +1046,10 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "output" (also save the model file there; absent or "": not
  *            saved), "name" (default: the output's base name without
  *            extension), "epochs" (default 15), "tagger_epochs",
+ *            "clusters" (path of a file of word clusters for the
+ *            taggers, Brown clustering's "paths" format, one
+ *            "path<TAB>word[<TAB>count]" a line; stored in the model;
+ *            a malformed file fails with its line number; absent: none),
  *            "folds" (jackknife folds, default 4; not 1; more folds than
  *            training sentences are reduced to one per sentence),
  *            "max_sentences", "seed" (default 1), "pseudo_projective"

@@ -104,6 +104,7 @@ path of the saved model is printed on standard output.
 	f.StringVar(&o.TrainPath, "train", d.TrainPath, "training treebank (CoNLL-U)")
 	f.StringVar(&o.DevPath, "dev", d.DevPath, "development treebank (CoNLL-U), for model selection and the card")
 	f.StringVar(&o.TestPath, "test", d.TestPath, "test treebank (CoNLL-U), scored once at the end for the card")
+	f.StringVar(&o.ClustersPath, "clusters", d.ClustersPath, "word clusters for the taggers (Brown clustering paths file: path<TAB>word[<TAB>count] a line; default: none)")
 	f.IntVar(&o.Epochs, "epochs", d.Epochs, "parser training epochs (0: the trainer's default)")
 	f.IntVar(&o.TaggerEpochs, "tagger-epochs", d.TaggerEpochs, "tagger training epochs (0: the trainer's default)")
 	f.IntVar(&o.MaxSentences, "max-sentences", d.MaxSentences, "train on the first N sentences only (0: all)")

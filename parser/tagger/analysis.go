@@ -95,6 +95,9 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		if t.guess != nil {
 			a.sink += t.guess.set(ws, words, &t.dict, nil, &a.guess)
 		}
+		if t.clusters != nil {
+			t.clusters.set(ws, n)
+		}
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)
 		}

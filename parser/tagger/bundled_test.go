@@ -450,7 +450,7 @@ func TestFastModelBundled(t *testing.T) {
 		if tg.fast == nil {
 			t.Fatalf("%s: no fast model", tg.Column())
 		}
-		slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin, guess: tg.guess}
+		slow := &Tagger{column: tg.column, tags: tg.tags, model: tg.model, dict: tg.dict, margin: tg.margin, guess: tg.guess, clusters: tg.clusters}
 		var d tagDiff
 		for _, s := range readEWT(t, "dev") {
 			a := make([]conllu.Word, len(s.Words))

@@ -53,7 +53,9 @@ func cpuTime() time.Duration {
 // TestEWTFull trains on all of EWT train with the default options and
 // reports the training time, dev accuracy, classifier size and tagging
 // speed; with TAGGER_EWT=test it also reports test accuracy (tune on dev,
-// report test once). Run with
+// report test once). TAGGER_COLUMN=XPOS trains the XPOS tagger, and
+// TAGGER_CLUSTERS=FILE a tagger with the word clusters of FILE
+// (scripts/clusters/fetch.sh makes one). Run with
 //
 //	TAGGER_EWT=1 go test -run EWTFull -v ./parser/tagger/
 func TestEWTFull(t *testing.T) {
@@ -62,14 +64,26 @@ func TestEWTFull(t *testing.T) {
 		t.Skip("set TAGGER_EWT=1 (or =test) to train on all of EWT")
 	}
 	train, dev := readEWT(t, "train"), readEWT(t, "dev")
+	opt := Options{Seed: 1, Log: os.Stderr, Column: os.Getenv("TAGGER_COLUMN")}
+	if p := os.Getenv("TAGGER_CLUSTERS"); p != "" {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Clusters, err = ReadClusters(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	start := time.Now()
-	tg, err := Train(train, dev, Options{Seed: 1, Log: os.Stderr})
+	tg, err := Train(train, dev, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("training time %.1f s (wall)", time.Since(start).Seconds())
 	acc, n := tg.Accuracy(dev)
-	t.Logf("dev UPOS %.2f%% (%d words)", 100*acc, n)
+	t.Logf("dev %s %.2f%% (%d words)", tg.Column(), 100*acc, n)
 	raw, comp := compressedSize(t, tg)
 	t.Logf("classifier: %d features, %d weights, %d dictionary entries; msgpack %d bytes, snappy-framed %d bytes",
 		tg.model.NumFeatures(), tg.model.NumWeights(), tg.dict.n, raw, comp)
@@ -92,6 +106,6 @@ func TestEWTFull(t *testing.T) {
 	t.Logf("tagging speed, one goroutine, best of 10 passes over dev: %.0f words/s (wall), %.0f words per CPU second", bestWall, bestCPU)
 	if mode == "test" {
 		acc, n := tg.Accuracy(readEWT(t, "test"))
-		t.Logf("test UPOS %.2f%% (%d words)", 100*acc, n)
+		t.Logf("test %s %.2f%% (%d words)", tg.Column(), 100*acc, n)
 	}
 }

@@ -11,20 +11,29 @@ import (
 
 // FeatureVersion identifies the feature extraction code. A model stores it,
 // and FromClassifier refuses a model made with another version, since its
-// weights would be looked up under the wrong hashes. A tagger with a
-// guesser (trained on data with lemmas) has version 3: the features of
-// version 2 and the guesser's (guessTemplateNames). Taggers of versions 2
-// and 3 are read.
-const FeatureVersion = 3
+// weights would be looked up under the wrong hashes. A tagger with word
+// clusters has version 4: the features of version 2, the guesser's
+// (guessTemplateNames) if it has a guesser, and the clusters'
+// (clusterTemplateNames). A tagger with a guesser and no clusters has
+// version 3, one with neither version 2. Taggers of versions 2 to 4 are
+// read.
+const FeatureVersion = 4
 
-// featureVersionNoGuess is the feature version of a tagger without a
-// guesser.
+// featureVersionGuess is the feature version of a tagger with a guesser
+// and no clusters.
+const featureVersionGuess = 3
+
+// featureVersionNoGuess is the feature version of a tagger with neither a
+// guesser nor clusters.
 const featureVersionNoGuess = 2
 
 // featureVersion returns the feature version of t's features.
 func (t *Tagger) featureVersion() int64 {
-	if t.guess != nil {
+	switch {
+	case t.clusters != nil:
 		return FeatureVersion
+	case t.guess != nil:
+		return featureVersionGuess
 	}
 	return featureVersionNoGuess
 }
@@ -72,6 +81,7 @@ type wordInfo struct {
 	ending       uint64 // the suffix after that prefix (up to suffixLen runes), else 0
 	guess        uint64 // of a word not in the dictionary, the tags its lemma rules give (see guesser.set), else 0
 	gsuf         uint64 // the reversed hash of the longest suffix a rule strips to give one of them
+	clu          uint64 // path code in the tagger's word clusters, with the cluLowered or cluNone flag (see Clusters.set)
 }
 
 // sure reports whether the exact form of w and both of its lowercased
@@ -288,6 +298,29 @@ var guessTemplateNames = [numGuessTemplates - numTemplates]string{
 	tGuess - numTemplates: "w0.guess", tGuessSuffix - numTemplates: "w0.guess+w0.guesssuffix",
 }
 
+// The templates of word clusters (Clusters): the word's path and its
+// prefixes of 4, 6 and 10 bits, the neighbours' paths, and pairs of a
+// path with a neighbour's 6-bit prefix.
+const (
+	tClu = numGuessTemplates + iota
+	tClu4
+	tClu6
+	tClu10
+	tPrev1Clu
+	tNext1Clu
+	tCluNext1Clu6
+	tPrev1Clu6Clu
+	numClusterTemplates
+)
+
+var clusterTemplateNames = [numClusterTemplates - numGuessTemplates]string{
+	tClu - numGuessTemplates: "w0.cluster", tClu4 - numGuessTemplates: "w0.cluster4",
+	tClu6 - numGuessTemplates: "w0.cluster6", tClu10 - numGuessTemplates: "w0.cluster10",
+	tPrev1Clu - numGuessTemplates: "w-1.cluster", tNext1Clu - numGuessTemplates: "w+1.cluster",
+	tCluNext1Clu6 - numGuessTemplates: "w0.cluster+w+1.cluster6",
+	tPrev1Clu6Clu - numGuessTemplates: "w-1.cluster6+w0.cluster",
+}
+
 const (
 	staticPerWord = numStatic - 1 // static features of a word
 	passOffset    = 1 << 16       // template id offset of second-pass static templates
@@ -370,6 +403,22 @@ func extractGuess(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 	w := &ws[i+2]
 	o := pass * passOffset
 	return append(out, f1(o+tGuess, w.guess), f2(o+tGuessSuffix, w.guess, w.gsuf))
+}
+
+// extractClusters appends the features of the cluster templates of
+// position i in pass to out.
+func extractClusters(out []uint64, ws []wordInfo, i, pass int) []uint64 {
+	p := i + 2
+	w, prev1, next1 := &ws[p], &ws[p-1], &ws[p+1]
+	o := pass * passOffset
+	c := w.clu
+	code := c &^ (cluLowered | cluNone)
+	return append(out,
+		f1(o+tClu, c), f1(o+tClu4, pathPrefix(code, 4)), f1(o+tClu6, pathPrefix(code, 6)), f1(o+tClu10, pathPrefix(code, 10)),
+		f1(o+tPrev1Clu, prev1.clu), f1(o+tNext1Clu, next1.clu),
+		f2(o+tCluNext1Clu6, c, pathPrefix(next1.clu&^(cluLowered|cluNone), 6)),
+		f2(o+tPrev1Clu6Clu, pathPrefix(prev1.clu&^(cluLowered|cluNone), 6), c),
+	)
 }
 
 // extractDynamic appends the tag features of position i to out. left holds

@@ -77,8 +77,8 @@ func TestGuesser(t *testing.T) {
 
 	// Encoded and decoded, the guesser guesses the same.
 	c := tg.Classifier()
-	if c.Params["tagger.feature_version"] != FeatureVersion {
-		t.Errorf("feature version %d, want %d", c.Params["tagger.feature_version"], FeatureVersion)
+	if c.Params["tagger.feature_version"] != featureVersionGuess {
+		t.Errorf("feature version %d, want %d", c.Params["tagger.feature_version"], featureVersionGuess)
 	}
 	tg2, err := FromClassifier(&c)
 	if err != nil {

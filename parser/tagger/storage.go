@@ -39,6 +39,9 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	if t.guess != nil {
 		names = append(slices.Clone(names), guessTemplateNames[:]...)
 	}
+	if t.clusters != nil {
+		names = append(slices.Clone(names), clusterTemplateNames[:]...)
+	}
 	c := t.model.Classifier(ClassifierName(t.Column()), names, t.tags)
 	c.Params["tagger.feature_version"] = t.featureVersion()
 	c.Params["tagger.passes"] = passes
@@ -57,6 +60,9 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	}
 	if t.guess != nil {
 		c.Blobs[guessRulesBlob], c.Blobs[guessMasksBlob] = t.guess.encode()
+	}
+	if t.clusters != nil {
+		c.Blobs[clusterWordsBlob], c.Blobs[clusterCodesBlob] = t.clusters.encode()
 	}
 	return c
 }
@@ -102,18 +108,19 @@ func decodePairs(c *modelfmt.Classifier, numTags int) (pairs []uint64, upos []st
 // (an unknown name, another feature version or pass count, empty or
 // repeated tags, inconsistent sizes, a bad dictionary or linear model) gives
 // an error, never a panic. The result shares no memory with c.
-func FromClassifier(c *modelfmt.Classifier) (*Tagger, error) { return fromClassifier(c, true) }
+func FromClassifier(c *modelfmt.Classifier) (*Tagger, error) { return fromClassifier(c, true, true) }
 
 // fromClassifier is FromClassifier, without the dictionary unless
-// withDict (the caller then decodes it).
-func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
+// withDict, and without the clusters of a tagger of feature version 4
+// unless withClusters (the caller then decodes or attaches them).
+func fromClassifier(c *modelfmt.Classifier, withDict, withClusters bool) (*Tagger, error) {
 	if c == nil {
 		return nil, errors.New("tagger: nil classifier")
 	}
 	fail := func(format string, args ...any) (*Tagger, error) { return nil, classifierError(c, format, args...) }
 	version := c.Params["tagger.feature_version"]
-	if version != FeatureVersion && version != featureVersionNoGuess {
-		return fail("feature version %d, this tagger computes versions %d and %d", version, featureVersionNoGuess, FeatureVersion)
+	if version < featureVersionNoGuess || version > FeatureVersion {
+		return fail("feature version %d, this tagger computes versions %d to %d", version, featureVersionNoGuess, FeatureVersion)
 	}
 	if p := c.Params["tagger.passes"]; p != passes {
 		return fail("%d passes, this tagger runs %d", p, passes)
@@ -156,14 +163,25 @@ func fromClassifier(c *modelfmt.Classifier, withDict bool) (*Tagger, error) {
 	var g *guesser
 	rb, mb := c.Blobs[guessRulesBlob], c.Blobs[guessMasksBlob]
 	switch {
-	case version == FeatureVersion:
+	case version == featureVersionGuess || (version == FeatureVersion && (rb != nil || mb != nil)):
 		if g, err = decodeGuesser(rb, mb, len(c.Classes)); err != nil {
 			return fail("%v", err)
 		}
 	case rb != nil || mb != nil:
 		return fail("guesser blobs in a tagger of feature version %d", version)
 	}
-	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g}, nil
+	var cl *Clusters
+	wb, cb := c.Blobs[clusterWordsBlob], c.Blobs[clusterCodesBlob]
+	switch {
+	case version == FeatureVersion && !withClusters:
+	case version == FeatureVersion:
+		if cl, err = decodeClusters(wb, cb); err != nil {
+			return fail("%v", err)
+		}
+	case wb != nil || cb != nil:
+		return fail("cluster blobs in a tagger of feature version %d", version)
+	}
+	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g, clusters: cl}, nil
 }
 
 // Params and blobs of the dictionary shared by a model's two taggers.
@@ -192,6 +210,12 @@ func Classifiers(upos, xpos *Tagger) []modelfmt.Classifier {
 		if upos != nil && bytes.Equal(x.Blobs[dictKeysBlob], out[0].Blobs[dictKeysBlob]) {
 			delete(x.Blobs, dictKeysBlob)
 			x.Params[DictKeysShared] = 1
+		}
+		if upos != nil && x.Blobs[clusterWordsBlob] != nil && bytes.Equal(x.Blobs[clusterWordsBlob], out[0].Blobs[clusterWordsBlob]) &&
+			bytes.Equal(x.Blobs[clusterCodesBlob], out[0].Blobs[clusterCodesBlob]) {
+			delete(x.Blobs, clusterWordsBlob)
+			delete(x.Blobs, clusterCodesBlob)
+			x.Params[ClustersShared] = 1
 		}
 		out = append(out, x)
 	}
@@ -282,6 +306,9 @@ func FromDocument(classifiers []modelfmt.Classifier, column string) (*Tagger, er
 		shared.Blobs[dictKeysBlob] = u.Blobs[dictKeysBlob]
 		c = &shared
 	}
+	if c, err = sharedClusters(classifiers, c, column); err != nil {
+		return nil, err
+	}
 	t, err := FromClassifier(c)
 	if err != nil {
 		return nil, err
@@ -339,6 +366,32 @@ func sharedKeys(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, colum
 	return u, nil
 }
 
+// sharedClusters returns c, the classifier of the tagger of column, with
+// the UPOS tagger's cluster blobs if it shares them (ClustersShared), and
+// an error if it claims to wrongly: in another column, without a UPOS
+// tagger with clusters, or with clusters of its own. c is not modified.
+func sharedClusters(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, column string) (*modelfmt.Classifier, error) {
+	v, ok := c.Params[ClustersShared]
+	if !ok {
+		return c, nil
+	}
+	u := findClassifier(classifiers, ClassifierName(UPOS))
+	switch {
+	case v != 1 || column != XPOS || c.Params["tagger.feature_version"] != FeatureVersion:
+		return nil, fmt.Errorf("tagger: classifier %q: param %q = %d in a %s tagger of feature version %d", c.Name, ClustersShared, v, column, c.Params["tagger.feature_version"])
+	case u == nil || u.Blobs[clusterWordsBlob] == nil:
+		return nil, fmt.Errorf("tagger: classifier %q shares the clusters of a UPOS tagger that has none", c.Name)
+	case c.Blobs[clusterWordsBlob] != nil || c.Blobs[clusterCodesBlob] != nil:
+		return nil, fmt.Errorf("tagger: classifier %q shares clusters but has its own", c.Name)
+	}
+	shared := *c
+	shared.Blobs = make(map[string][]byte, len(c.Blobs)+2) // c.Blobs may be nil
+	maps.Copy(shared.Blobs, c.Blobs)
+	shared.Blobs[clusterWordsBlob] = u.Blobs[clusterWordsBlob]
+	shared.Blobs[clusterCodesBlob] = u.Blobs[clusterCodesBlob]
+	return &shared, nil
+}
+
 // PairFromDocument decodes a model's UPOS and XPOS taggers as FromDocument
 // does for each column (a tagger the document lacks is nil; errU and errX
 // are the errors of each). When the XPOS tagger shares the UPOS tagger's
@@ -371,9 +424,15 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 		if uk, errX = sharedKeys(classifiers, x, XPOS); errX != nil {
 			return []par.Step{alone(u, UPOS, &upos, &errU)}, result
 		}
+		if _, errX = sharedClusters(classifiers, x, XPOS); errX != nil {
+			return []par.Step{alone(u, UPOS, &upos, &errU)}, result
+		}
 	}
-	if uk == nil || u != uk {
-		// Two dictionaries (or none to share): each tagger on its own.
+	xShares := x != nil && x.Params[ClustersShared] == 1
+	if uk == nil || u != uk || u.Params[ClustersShared] != 0 {
+		// Two dictionaries (or none to share), or a UPOS tagger claiming
+		// to share clusters (FromDocument says what is wrong): each
+		// tagger on its own.
 		return []par.Step{alone(u, UPOS, &upos, &errU), alone(x, XPOS, &xpos, &errX)}, result
 	}
 	var d dict
@@ -382,8 +441,8 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 	var ufMargin, xfMargin float32
 	var errUF, errXF error
 	steps = []par.Step{
-		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false) }},
-		{Cost: linear.BuildCost(x), Run: func() { xpos, errX = fromClassifier(x, false) }},
+		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false, true) }},
+		{Cost: linear.BuildCost(x), Run: func() { xpos, errX = fromClassifier(x, false, !xShares) }},
 		{Cost: dictCost(u), Run: func() {
 			d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
 			switch {
@@ -417,6 +476,9 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 			return nil, nil, errUF, nil
 		case errXF != nil:
 			return nil, nil, nil, errXF
+		}
+		if xShares {
+			xpos.clusters = upos.clusters
 		}
 		upos.fast, upos.fastMargin = uf, ufMargin
 		xpos.fast, xpos.fastMargin = xf, xfMargin

@@ -15,7 +15,9 @@
 // inflected word is often a known stem and an ending), and, when the
 // training data has lemmas, the tags its lemma rules give it (guesser:
 // a rule of a tag that strips a suffix of the word and gives a lemma of
-// the tag). While training, each word's dictionary entries, lemma and
+// the tag), and, when training is given word clusters from a large
+// unannotated corpus (Options.Clusters), the cluster paths of the word
+// and its neighbours (see Clusters). While training, each word's dictionary entries, lemma and
 // rule are counted without the word's own occurrence (leave-one-out), so
 // that the training data looks like unseen text to the model, and forms that would not be in the dictionary are
 // replaced by a "rare word" value, so that rare words are tagged from
@@ -95,7 +97,10 @@ type Tagger struct {
 	// the lemma rules of the training data (see guesser); its features
 	// are those of feature version 3.
 	guess *guesser
-	pool  freelist.List[scratch] // per-call scratch; kept across GCs
+	// clusters, if not nil, are the word clusters whose features the
+	// tagger reads (feature version 4).
+	clusters *Clusters
+	pool     freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -217,6 +222,9 @@ func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainSta
 	if t.guess != nil {
 		t.guess.set(sc.ws, words, &t.dict, train, nil)
 	}
+	if t.clusters != nil {
+		t.clusters.set(sc.ws, len(words))
+	}
 	t.passes(sc, sc.ws, len(words), s, train)
 }
 
@@ -314,6 +322,9 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 			sc.feats = extractStatic(sc.feats[:0], ws, i, pass)
 			if t.guess != nil {
 				sc.feats = extractGuess(sc.feats, ws, i, pass)
+			}
+			if t.clusters != nil {
+				sc.feats = extractClusters(sc.feats, ws, i, pass)
 			}
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			s.Scores(sc.feats, scores)

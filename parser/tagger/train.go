@@ -43,6 +43,9 @@ type Options struct {
 	// Log, if non-nil, receives one line per epoch with the development
 	// accuracy, and the epoch kept.
 	Log io.Writer
+	// Clusters, if not nil, are word clusters whose features the tagger
+	// learns and reads (see Clusters); the tagger keeps them.
+	Clusters *Clusters
 }
 
 // trainState is what run needs to learn from a sentence.
@@ -144,6 +147,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	d, counts := buildDict(train, opt.Column, tagID)
 	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
 	t.guess = trainGuesser(train, opt.Column, tagID)
+	t.clusters = opt.Clusters
 	if opt.Column == XPOS {
 		t.pairs, t.pairUPOS = seenPairs(train, tagID)
 	}

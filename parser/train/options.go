@@ -13,6 +13,7 @@ import (
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -37,6 +38,11 @@ type Options struct {
 	Name         string `json:"name"`
 	Epochs       int    `json:"epochs"`        // parser epochs (0 = default 15)
 	TaggerEpochs int    `json:"tagger_epochs"` // tagger epochs (0 = the tagger's default)
+	// ClustersPath, when not empty, is a file of word clusters from a large
+	// unannotated corpus (Brown clustering, in the "paths" format of
+	// tagger.ReadClusters) whose features the UPOS and XPOS taggers learn
+	// and read; the model stores the clusters (tagger.Clusters).
+	ClustersPath string `json:"clusters"`
 	// Folds is the number of jackknife folds that give the plain-token
 	// parser predicted training tags (0 = default 4; 1 is refused: it
 	// would leave the fold's taggers no training data). More folds than
@@ -141,10 +147,11 @@ type Options struct {
 	// none).
 	Log io.Writer `json:"-"`
 
-	caseFeats  bool      // set by Train: the treebank marks Case on many words
-	plainMorph bool      // set by Train: the model predicts LEMMA or FEATS
-	start      time.Time // set by Train: when training started (for the log)
-	rep        *reporter // set by Train: forwards to Progress
+	caseFeats  bool             // set by Train: the treebank marks Case on many words
+	plainMorph bool             // set by Train: the model predicts LEMMA or FEATS
+	start      time.Time        // set by Train: when training started (for the log)
+	rep        *reporter        // set by Train: forwards to Progress
+	clusters   *tagger.Clusters // set by Train: read from ClustersPath
 }
 
 // DefaultOptions returns the options every front end starts from: the

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,11 @@ func Train(opt Options) (*parser.Model, error) {
 	sys, err := transition.Lookup(opt.System)
 	if err != nil {
 		return nil, err
+	}
+	if opt.ClustersPath != "" {
+		if opt.clusters, err = readClusters(opt.ClustersPath); err != nil {
+			return nil, err
+		}
 	}
 	trainSents, err := readTreebank("train", opt.TrainPath)
 	if err != nil {
@@ -240,6 +246,9 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if opt.TestPath != "" {
 		card.Options["test"] = opt.TestPath
+	}
+	if opt.clusters != nil {
+		card.Options["clusters"] = fmt.Sprintf("%s, %d words", filepath.Base(opt.ClustersPath), opt.clusters.Len())
 	}
 	if gold.Beam != nil {
 		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
@@ -454,6 +463,20 @@ func tagColumns(sents []*conllu.Sentence) []string {
 	return []string{tagger.UPOS}
 }
 
+// readClusters reads the word clusters file at path.
+func readClusters(path string) (*tagger.Clusters, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: clusters: %w", err)
+	}
+	defer f.Close()
+	c, err := tagger.ReadClusters(f)
+	if err != nil {
+		return nil, fmt.Errorf("train: %s: %w", path, err)
+	}
+	return c, nil
+}
+
 // trainTaggers trains one tagger per column, in parallel. Each keeps its
 // best epoch on dev, or, when like has a tagger for the column (the
 // jackknife taggers), trains as many epochs as that tagger kept.
@@ -463,7 +486,7 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
 	for i, col := range cols {
-		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits}
+		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters}
 		l := like.UPOS
 		if col == tagger.XPOS {
 			l = like.XPOS

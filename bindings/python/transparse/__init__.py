@@ -219,7 +219,8 @@ def train(system, train, dev, progress=None, **options):
             ``transparse train`` (flags with dashes for underscores), with
             the same defaults and checks: ``test``, ``output`` (also save
             the model there), ``name``, ``epochs``, ``tagger_epochs``,
-            ``folds``, ``max_sentences``, ``seed`` (default 1),
+            ``clusters`` (path of a file of word clusters for the taggers,
+            Brown clustering's paths format), ``folds``, ``max_sentences``, ``seed`` (default 1),
             ``pseudo_projective``, ``gold_only``, ``min_updates``,
             ``min_abs``, ``plain_min_abs``, ``plain_runs``, ``explore``,
             ``weight_bits``, ``gold_templates`` and ``plain_templates``

@@ -1,0 +1,51 @@
+package train
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Training with word clusters stores them in the model (the card says
+// which), and a malformed clusters file fails before any treebank is read,
+// saying where.
+func TestTrainClusters(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "en.paths")
+	if err := os.WriteFile(good, []byte("00\tthe\t9\n01\ta\t8\n100\tis\t7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := small()
+	o.NoMorph = true
+	o.ClustersPath = good
+	m, err := Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Card().Options["clusters"]; got != "en.paths, 3 words" {
+		t.Errorf("card option clusters = %q", got)
+	}
+	doc := m.Document()
+	for _, name := range []string{"tagger.upos", "tagger.xpos"} {
+		for _, c := range doc.Classifiers {
+			if c.Name == name && c.Params["tagger.feature_version"] != 4 {
+				t.Errorf("%s: feature version %d, want 4 (with clusters)", name, c.Params["tagger.feature_version"])
+			}
+		}
+	}
+
+	bad := filepath.Join(dir, "bad.paths")
+	if err := os.WriteFile(bad, []byte("00\tthe\n0x1\ta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.ClustersPath = bad
+	o.TrainPath = filepath.Join(dir, "missing.conllu") // not reached
+	if _, err := Train(o); err == nil || !strings.Contains(err.Error(), "bad.paths") || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("malformed clusters: error %v, want the file and line 2", err)
+	}
+	o.ClustersPath = filepath.Join(dir, "none.paths")
+	if _, err := Train(o); err == nil || !strings.Contains(err.Error(), "none.paths") {
+		t.Errorf("missing clusters file: error %v", err)
+	}
+}
