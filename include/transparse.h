@@ -437,7 +437,9 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  *    candidates, from the word's place in the tree (its deprel, its
  *    head, its dependents: a passive participle's aux:pass, a pronoun's
  *    subject or object relation), so that they agree with the returned
- *    tree.
+ *    tree; one with an agreement table (feats_agreement says "kept")
+ *    then gives a predicted verb the Person and Number its subject in
+ *    the returned tree calls for ("I cried": Person=1|Number=Sing).
  *
  * Which classifier parses the sentence:
  *  - a model with a lemmatizer or a FEATS tagger: its gold-tag classifier

@@ -306,7 +306,9 @@ const MaxTransitionsPerWord = 40
 // leaves those columns as they are). FEATS are predicted for a sentence
 // where no word has FEATS: where some word has, "_" means no features;
 // predicted FEATS are chosen again from the parsed tree when the model's
-// FEATS tagger learnt to (morph.FeatsTagger.HasSyntax).
+// FEATS tagger learnt to (morph.FeatsTagger.HasSyntax), and a verb's
+// predicted Person and Number are then set from its subject when it has an
+// agreement table (morph.FeatsTagger.HasAgreement).
 // GoldInput chooses the classifier, the gold-tag or the plain-token one,
 // on the columns the caller gave. Deps is set to "_": the parser predicts
 // no enhanced graph, and an input value would no longer match the

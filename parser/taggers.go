@@ -108,10 +108,18 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 }
 
 // refine chooses the predicted FEATS of a parsed sentence again from its
-// tree (morph.FeatsTagger.Refine), when morph predicted them.
+// tree (morph.FeatsTagger.Refine), then sets its verbs' Person and Number
+// from their subjects (morph.FeatsTagger.Agree), when morph predicted
+// them.
 func (t Taggers) refine(words []conllu.Word, sc *tagScratch) {
-	if sc.featsPredicted && t.Feats != nil && t.Feats.HasSyntax() {
+	if !sc.featsPredicted || t.Feats == nil {
+		return
+	}
+	if t.Feats.HasSyntax() {
 		t.Feats.RefineMarked(words, sc.marks)
+	}
+	if t.Feats.HasAgreement() {
+		t.Feats.Agree(words)
 	}
 }
 

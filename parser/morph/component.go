@@ -87,6 +87,14 @@ type component struct {
 	// syntax (FEATS, optional) chooses among a word's candidates again
 	// after parsing (FeatsTagger.Refine).
 	syntax *linear.Model
+	// agree (FEATS, optional) sets verbs' Person and Number from their
+	// subjects after parsing (FeatsTagger.Agree); agreeIDs indexes
+	// classes for it.
+	agree    *Agreement
+	agreeIDs map[string]int32
+	// lemmaCase (lemma, optional): the tags whose capitalized words keep
+	// their capital in the lemma (Lemmatizer.SetLemmaCase).
+	lemmaCase *LemmaCase
 	// endPrefix: the FEATS features include the first runes of the
 	// ending after the lemma (tEndPreU; a FEATS tagger trained before
 	// them has not).
@@ -843,6 +851,15 @@ type Data struct {
 	// chooses FEATS again after parsing (FeatsTagger.Refine); empty
 	// (no layout) when the tagger has none.
 	SyntaxWeights modelfmt.Classifier `msgpack:"syntax_weights"`
+	// Agreement (FEATS taggers, optional) is the agreement table
+	// (FeatsTagger.Agree): one rule a string, the word's XPOS, the
+	// subject's XPOS, Person and Number, then the Person and Number it
+	// gives, separated by tabs, sorted; nil when the tagger has none.
+	Agreement []string `msgpack:"agreement"`
+	// LemmaCase (lemmatizers, optional) are the XPOS tags whose
+	// capitalized words keep their capital in the lemma (LemmaCase),
+	// sorted; nil when the lemmatizer has none.
+	LemmaCase []string `msgpack:"lemma_case"`
 }
 
 // data returns the serialisable form of c.
@@ -860,6 +877,12 @@ func (c *component) data() *Data {
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
 		d.PartWeights = c.parts.model.Classifier("morph.feats.parts", c.templateNames(), nil)
+	}
+	if c.agree != nil {
+		d.Agreement = c.agree.data()
+	}
+	if c.lemmaCase != nil {
+		d.LemmaCase = slices.Clone(c.lemmaCase.xpos)
 	}
 	if c.syntax != nil {
 		d.SyntaxWeights = c.syntax.Classifier("morph.feats.syntax", syntaxTemplateNames, nil)
@@ -935,6 +958,24 @@ func fromData(d *Data, want kind) (*component, error) {
 		if c.syntax.NumClasses() != n {
 			return nil, fmt.Errorf("morph: %s: the syntax weights have %d classes, want %d", want, c.syntax.NumClasses(), n)
 		}
+	}
+	if len(d.LemmaCase) > 0 {
+		if want != kindLemma {
+			return nil, fmt.Errorf("morph: %s: lemma case tags in a %s", want, want)
+		}
+		if c.lemmaCase, err = lemmaCaseFromData(d.LemmaCase); err != nil {
+			return nil, fmt.Errorf("morph: %s: %w", want, err)
+		}
+	}
+	if len(d.Agreement) > 0 {
+		if want != kindFeats {
+			return nil, fmt.Errorf("morph: %s: an agreement table in a %s", want, want)
+		}
+		a, err := agreementFromData(d.Agreement)
+		if err != nil {
+			return nil, fmt.Errorf("morph: %s: %w", want, err)
+		}
+		c.setAgreement(a)
 	}
 	if len(d.Parts) > 0 {
 		if want != kindFeats {

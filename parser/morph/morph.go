@@ -123,9 +123,16 @@ func TrainFeatsTagger(sents []*conllu.Sentence, opt Options) (*FeatsTagger, erro
 // Lemmas returns the lemma of each word of ws (one sentence, in order),
 // from their Form, UPOS and XPOS, in dst[:len(ws)] (dst is grown if it is
 // too short). A word with no candidate rule, or whose rule would leave
-// nothing of it, gets its form: a lemma is never empty.
+// nothing of it, gets its form: a lemma is never empty. A lemmatizer with
+// a LemmaCase gives a capitalized word of its tags its capital back.
 func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
-	return l.c.run(ws, dst, nil)
+	out := l.c.run(ws, dst, nil)
+	if lc := l.c.lemmaCase; lc != nil {
+		for i := range ws {
+			out[i] = lc.recase(&ws[i], out[i])
+		}
+	}
+	return out
 }
 
 // Feats returns the FEATS string of each word of ws (one sentence, in

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -77,29 +78,78 @@ func morphColumns(sents []*conllu.Sentence) (lemmas, feats bool) {
 	return
 }
 
-// chooseSyntax decides on dev whether the FEATS tagger ft of the model m
-// keeps the syntactic choice of FEATS syn (morph.FeatsTagger.Refine): it
-// parses dev from plain tokens without it and with it, keeps it if dev
-// UFeats rise, and returns the card's note. On a small treebank the
-// tree's evidence is too sparse to beat the first choice.
-func chooseSyntax(m *parser.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev []*conllu.Sentence, opt Options) string {
-	ft.SetSyntax(nil)
-	without := devUFeats(m, dev)
-	ft.SetSyntax(syn)
-	with := devUFeats(m, dev)
+// chooseOnDev decides on dev whether the model m keeps a component that
+// set switches on and off: it parses dev from plain tokens without it and
+// with it, keeps it if the dev metric ("UFeats" or "Lemmas") rises, logs
+// the decision under what, and returns the card's note ("kept: " or
+// "dropped: ", detail and ", " when detail is not empty, then the two
+// figures). On a small treebank a component's evidence may be too sparse
+// to help.
+func chooseOnDev(m *parser.Model, dev []*conllu.Sentence, opt Options, what, detail, metric string, set func(on bool)) string {
+	score := func() float64 {
+		sc := devScores(m, dev)
+		if metric == "Lemmas" {
+			return sc.Lemmas.F1()
+		}
+		return sc.UFeats.F1()
+	}
+	set(false)
+	without := score()
+	set(true)
+	with := score()
 	verdict := "kept"
 	if with <= without {
-		ft.SetSyntax(nil)
+		set(false)
 		verdict = "dropped"
 	}
-	note := fmt.Sprintf("%s: dev UFeats %.2f with, %.2f without", verdict, with, without)
-	fmt.Fprintf(opt.Log, "FEATS from the tree %s [%.0f s]\n", note, time.Since(opt.start).Seconds())
+	if detail != "" {
+		detail += ", "
+	}
+	note := fmt.Sprintf("%s: %sdev %s %.2f with, %.2f without", verdict, detail, metric, with, without)
+	fmt.Fprintf(opt.Log, "%s %s [%.0f s]\n", what, note, time.Since(opt.start).Seconds())
 	return note
 }
 
-// devUFeats is the UFeats F1 of m on dev from plain tokens (0 when the
+// chooseSyntax decides on dev whether the FEATS tagger ft of the model m
+// keeps the syntactic choice of FEATS syn (morph.FeatsTagger.Refine).
+func chooseSyntax(m *parser.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev []*conllu.Sentence, opt Options) string {
+	return chooseOnDev(m, dev, opt, "FEATS from the tree", "", "UFeats", func(on bool) {
+		if on {
+			ft.SetSyntax(syn)
+		} else {
+			ft.SetSyntax(nil)
+		}
+	})
+}
+
+// chooseAgreement decides on dev whether the FEATS tagger ft of the model
+// m keeps the agreement table a (morph.FeatsTagger.Agree).
+func chooseAgreement(m *parser.Model, ft *morph.FeatsTagger, a *morph.Agreement, dev []*conllu.Sentence, opt Options) string {
+	return chooseOnDev(m, dev, opt, "verbs' Person and Number from their subjects", fmt.Sprintf("%d rules", a.Len()), "UFeats",
+		func(on bool) {
+			if on {
+				ft.SetAgreement(a)
+			} else {
+				ft.SetAgreement(nil)
+			}
+		})
+}
+
+// chooseLemmaCase decides on dev Lemmas whether the lemmatizer l of the
+// model m gives capitals back for the tags of lc (morph.LemmaCase).
+func chooseLemmaCase(m *parser.Model, l *morph.Lemmatizer, lc *morph.LemmaCase, dev []*conllu.Sentence, opt Options) string {
+	return chooseOnDev(m, dev, opt, "capitals kept in lemmas", strings.Join(lc.Tags(), " "), "Lemmas", func(on bool) {
+		if on {
+			l.SetLemmaCase(lc)
+		} else {
+			l.SetLemmaCase(nil)
+		}
+	})
+}
+
+// devScores are the scores of m on dev from plain tokens (zero when the
 // parse cannot be scored).
-func devUFeats(m *parser.Model, dev []*conllu.Sentence) float64 {
+func devScores(m *parser.Model, dev []*conllu.Sentence) eval.Scores {
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
@@ -112,7 +162,7 @@ func devUFeats(m *parser.Model, dev []*conllu.Sentence) float64 {
 	}
 	sc, err := eval.Score(dev, pred)
 	if err != nil {
-		return 0
+		return eval.Scores{}
 	}
-	return sc.UFeats.F1()
+	return sc
 }

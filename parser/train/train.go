@@ -119,7 +119,8 @@ func Train(opt Options) (*parser.Model, error) {
 	var gerr, perr error
 	var plainPrepared []example // the plain-token parser's examples
 	var tg parser.Taggers
-	var syntax *morph.Syntax // the FEATS tagger's choice from the tree, until dev decides
+	var syntax *morph.Syntax   // the FEATS tagger's choice from the tree, until dev decides
+	var agree *morph.Agreement // verbs' Person and Number from their subjects, until dev decides
 	cols := []string{}
 	trainGold := func() {
 		exs := [][]example{goldTrain}
@@ -156,6 +157,7 @@ func Train(opt Options) (*parser.Model, error) {
 		if tg.Feats != nil {
 			syntax = tg.Feats.TrainSyntax(plainTrain, trainSents, morph.Options{Seed: opt.Seed, WeightBits: opt.WeightBits})
 			fmt.Fprintf(opt.Log, "FEATS from the tree: trained on the jackknifed tags [%.0f s]\n", time.Since(opt.start).Seconds())
+			agree = morph.TrainAgreement(trainSents)
 		}
 		plainDev := plainCopy(devSents, tg)
 		plainPrepared, _ = prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
@@ -259,6 +261,14 @@ func Train(opt Options) (*parser.Model, error) {
 	scorer := parser.Assemble(parts)
 	if syntax != nil {
 		card.Options["feats_syntax"] = chooseSyntax(scorer, tg.Feats, syntax, devSents, opt)
+	}
+	if agree != nil {
+		card.Options["feats_agreement"] = chooseAgreement(scorer, tg.Feats, agree, devSents, opt)
+	}
+	if tg.Lemmas != nil {
+		if lc := morph.TrainLemmaCase(trainSents); lc != nil {
+			card.Options["lemma_case"] = chooseLemmaCase(scorer, tg.Lemmas, lc, devSents, opt)
+		}
 	}
 	if err := scoreInto(scorer, "dev", devSents, card.Scores); err != nil {
 		return nil, err

@@ -382,6 +382,14 @@ func TestMorphTrained(t *testing.T) {
 			t.Errorf("card dev/predicted/%s = %v", k, v)
 		}
 	}
+	// The agreement table and the lemmas' capitals were tried on dev, and
+	// the components say what was decided.
+	for opt, has := range map[string]bool{"feats_agreement": tg.Feats.HasAgreement(), "lemma_case": tg.Lemmas.HasLemmaCase()} {
+		v := m.Card().Options[opt]
+		if !strings.HasPrefix(v, "kept: ") && !strings.HasPrefix(v, "dropped: ") || strings.HasPrefix(v, "kept") != has {
+			t.Errorf("card option %s = %q, component has it: %v", opt, v, has)
+		}
+	}
 
 	// The jackknifed training words: lemmas and FEATS predicted, mostly
 	// but not always the gold ones (the folds' models have not seen them).

@@ -408,7 +408,8 @@ class Token:
             (e.g. ``"Number=Sing|Person=3"``), or ``"_"`` for none: the one
             given, else the one predicted by the model's FEATS tagger when
             no word of the sentence was given FEATS (chosen again from the
-            parsed tree by models that learnt to, e.g. the bundled one),
+            parsed tree by models that learnt to, e.g. the bundled one,
+            a verb's Person and Number agreeing with its subject there),
             else ``"_"``. :attr:`feats_dict` is the same as a dict.
         head: ``id`` of the head word, ``0`` for the root.
         deprel: the dependency relation to the head, e.g. ``"nsubj"``.

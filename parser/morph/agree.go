@@ -1,0 +1,231 @@
+package morph
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// Agreement sets the Person and Number of a predicted verb from its
+// subject in the parsed tree: a verb agrees with its subject, which its
+// own form often leaves open (English "cried" is any person and number,
+// and "I cried" makes it Person=1|Number=Sing in UD English). It is a
+// table learnt from a treebank's gold trees and FEATS: for a word of
+// XPOS x whose subject has XPOS sx, Person sp and Number sn, the Person
+// and Number the treebank gives such words, where that is the same in at
+// least agreeMinShare of at least agreeMinCount of them. Immutable.
+type Agreement struct {
+	rules map[string]string // agreeKey → "Person\tNumber"
+	xpos  map[string]bool   // the words' XPOS tags of the rules
+}
+
+// index sets a.xpos from a.rules.
+func (a *Agreement) index() {
+	a.xpos = map[string]bool{}
+	for k := range a.rules {
+		x, _, _ := strings.Cut(k, "\t")
+		a.xpos[x] = true
+	}
+}
+
+// The least evidence for an agreement rule: the words it is learnt from,
+// and the share of them that agree on the value.
+const (
+	agreeMinCount = 5
+	agreeMinShare = 0.9
+)
+
+// agreeKey is the table key of a word of XPOS x whose subject j has
+// XPOS sx, Person sp and Number sn ("" when absent).
+func agreeKey(x string, subj *conllu.Word) string {
+	return x + "\t" + subj.XPOS + "\t" + featValue(subj.Feats, "Person") + "\t" + featValue(subj.Feats, "Number")
+}
+
+// subjectOf returns the index in ws of the subject of word i: its first
+// dependent of deprel nsubj (with any subtype), or, for a conjunct
+// without one, its head's; -1 if there is none. children must index ws.
+func subjectOf(ws []conllu.Word, ss *syntaxScratch, i int) int {
+	for k := 0; k < 2; k++ {
+		for d := ss.first[i+1]; d >= 0; d = ss.next[d] {
+			if base, _, _ := strings.Cut(ws[d].Deprel, ":"); base == "nsubj" {
+				return int(d)
+			}
+		}
+		base, _, _ := strings.Cut(ws[i].Deprel, ":")
+		if k > 0 || base != "conj" || ws[i].Head < 1 || ws[i].Head > len(ws) {
+			break
+		}
+		i = ws[i].Head - 1
+	}
+	return -1
+}
+
+// featValue returns the value of feature name in the FEATS string feats
+// ("" if absent).
+func featValue(feats, name string) string {
+	for f := range strings.SplitSeq(feats, "|") {
+		if k, v, ok := strings.Cut(f, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// withValue returns feats with the value of feature name replaced by v;
+// ok is false when feats lacks the feature.
+func withValue(feats, name, v string) (string, bool) {
+	at := 0
+	for f := range strings.SplitSeq(feats, "|") {
+		if k, _, ok := strings.Cut(f, "="); ok && k == name {
+			start := at + len(k) + 1
+			return feats[:start] + v + feats[at+len(f):], true
+		}
+		at += len(f) + 1
+	}
+	return feats, false
+}
+
+// TrainAgreement learns the agreement table from sents, sentences with
+// gold XPOS, FEATS, HEAD and DEPREL: the words with Person or Number
+// whose subject (subjectOf) has an XPOS. It returns nil when no rule has
+// enough evidence.
+func TrainAgreement(sents []*conllu.Sentence) *Agreement {
+	counts := map[string]map[string]int{}
+	var ss syntaxScratch
+	for _, s := range sents {
+		ws := s.Words
+		ss.children(ws)
+		for i := range ws {
+			w := &ws[i]
+			p, n := featValue(w.Feats, "Person"), featValue(w.Feats, "Number")
+			if (p == "" && n == "") || conllu.Absent(w.XPOS) {
+				continue
+			}
+			j := subjectOf(ws, &ss, i)
+			if j < 0 || conllu.Absent(ws[j].XPOS) {
+				continue
+			}
+			key := agreeKey(w.XPOS, &ws[j])
+			if counts[key] == nil {
+				counts[key] = map[string]int{}
+			}
+			counts[key][p+"\t"+n]++
+		}
+	}
+	a := &Agreement{rules: map[string]string{}}
+	for key, vals := range counts {
+		total, best, bestN := 0, "", 0
+		for v, c := range vals {
+			total += c
+			if c > bestN || (c == bestN && v < best) {
+				best, bestN = v, c
+			}
+		}
+		if total >= agreeMinCount && float64(bestN) >= agreeMinShare*float64(total) {
+			a.rules[key] = best
+		}
+	}
+	if len(a.rules) == 0 {
+		return nil
+	}
+	a.index()
+	return a
+}
+
+// Len returns the number of rules.
+func (a *Agreement) Len() int { return len(a.rules) }
+
+// data returns the rules as sorted strings, the key's four fields and
+// the value's two separated by tabs.
+func (a *Agreement) data() []string {
+	out := make([]string, 0, len(a.rules))
+	for k, v := range a.rules {
+		out = append(out, k+"\t"+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// agreementFromData decodes the rules data wrote.
+func agreementFromData(rules []string) (*Agreement, error) {
+	a := &Agreement{rules: make(map[string]string, len(rules))}
+	for i, r := range rules {
+		f := strings.Split(r, "\t")
+		if len(f) != 6 || f[0] == "" || f[1] == "" || (f[4] == "" && f[5] == "") || (i > 0 && rules[i-1] >= r) {
+			return nil, fmt.Errorf("agreement rule %d of %d: want 6 tab-separated fields, sorted, with a word XPOS, a subject XPOS and a Person or Number", i+1, len(rules))
+		}
+		a.rules[strings.Join(f[:4], "\t")] = f[4] + "\t" + f[5]
+	}
+	a.index()
+	return a, nil
+}
+
+// HasAgreement reports whether the tagger sets verbs' Person and Number
+// from their subjects (SetAgreement).
+func (t *FeatsTagger) HasAgreement() bool { return t.c.agree != nil }
+
+// SetAgreement makes a (nil: none) the agreement table of t. Not safe
+// while t is in use.
+func (t *FeatsTagger) SetAgreement(a *Agreement) { t.c.setAgreement(a) }
+
+// setAgreement sets c's agreement table and indexes c's classes for it.
+func (c *component) setAgreement(a *Agreement) {
+	c.agree, c.agreeIDs = a, nil
+	if a != nil {
+		c.agreeIDs = make(map[string]int32, len(c.classes))
+		for i, name := range c.classes {
+			c.agreeIDs[name] = int32(i)
+		}
+	}
+}
+
+// Agree sets, in each word of ws (one parsed sentence: XPOS, FEATS,
+// HEAD and DEPREL set) whose FEATS has a Person or a Number, the values
+// the tagger's agreement table gives for its subject, where the FEATS
+// string that makes is one of the tagger's classes (features are only
+// replaced, never added or removed). A tagger without a table leaves ws
+// as it is. Safe for concurrent use.
+func (t *FeatsTagger) Agree(ws []conllu.Word) {
+	c := t.c
+	if c.agree == nil || len(ws) == 0 {
+		return
+	}
+	sc := c.free.Get()
+	if sc == nil {
+		sc = new(scratch)
+	}
+	sc.syn.children(ws)
+	for i := range ws {
+		w := &ws[i]
+		if !c.agree.xpos[w.XPOS] {
+			continue
+		}
+		p, n := featValue(w.Feats, "Person"), featValue(w.Feats, "Number")
+		if p == "" && n == "" {
+			continue
+		}
+		j := subjectOf(ws, &sc.syn, i)
+		if j < 0 {
+			continue
+		}
+		v, ok := c.agree.rules[agreeKey(w.XPOS, &ws[j])]
+		if !ok {
+			continue
+		}
+		wp, wn, _ := strings.Cut(v, "\t")
+		if wp == p && wn == n {
+			continue
+		}
+		f, okP := withValue(w.Feats, "Person", wp)
+		f, okN := withValue(f, "Number", wn)
+		if (wp != "") != okP || (wn != "") != okN {
+			continue // a feature would be added or removed
+		}
+		if id, known := c.agreeIDs[f]; known {
+			w.Feats = c.classes[id]
+		}
+	}
+	c.free.Put(sc)
+}
