@@ -440,8 +440,18 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 	var uf, xf *linear.Model
 	var ufMargin, xfMargin float32
 	var errUF, errXF error
+	// The UPOS tagger's clusters (shared by the XPOS tagger, if it says
+	// so) are decoded by a step of their own.
+	uClusters := u.Params["tagger.feature_version"] == FeatureVersion
+	var cl *Clusters
+	var clErr error
 	steps = []par.Step{
-		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false, true) }},
+		{Cost: linear.BuildCost(u), Run: func() { upos, errU = fromClassifier(u, false, false) }},
+		{Cost: clustersCost(u), Run: func() {
+			if uClusters {
+				cl, clErr = decodeClusters(u.Blobs[clusterWordsBlob], u.Blobs[clusterCodesBlob])
+			}
+		}},
 		{Cost: linear.BuildCost(x), Run: func() { xpos, errX = fromClassifier(x, false, !xShares) }},
 		{Cost: dictCost(u), Run: func() {
 			d, dictErr = decodeDict(u.Blobs[dictKeysBlob], u.Blobs[dictMasksBlob], u.Params[dictEntries], len(u.Classes))
@@ -466,6 +476,8 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 		switch {
 		case errU != nil:
 			return nil, nil, errU, errX
+		case clErr != nil:
+			return nil, nil, classifierError(u, "%v", clErr), errX
 		case dictErr != nil:
 			return nil, nil, classifierError(u, "%v", dictErr), errX
 		case errX != nil:
@@ -477,8 +489,11 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 		case errXF != nil:
 			return nil, nil, nil, errXF
 		}
+		if uClusters {
+			upos.clusters = cl
+		}
 		if xShares {
-			xpos.clusters = upos.clusters
+			xpos.clusters = cl
 		}
 		upos.fast, upos.fastMargin = uf, ufMargin
 		xpos.fast, xpos.fastMargin = xf, xfMargin
@@ -487,6 +502,12 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 		xpos.dict.col = 1
 		return upos, xpos, nil, nil
 	}
+}
+
+// clustersCost estimates the time decoding the clusters of c takes, in
+// nanoseconds of one core: about 7 per byte of its words.
+func clustersCost(c *modelfmt.Classifier) int64 {
+	return 7 * int64(len(c.Blobs[clusterWordsBlob]))
 }
 
 // dictCost estimates the time decoding the tag dictionary of c takes, in
