@@ -111,7 +111,8 @@ func checkOptionsResult(t *testing.T, words []conllu.Word, r *ParseResult, opt P
 // committed fixtures, with gold tags and from plain tokens, gets a
 // well-formed tree, its k best trees and confidences; the columns other
 // than HEAD and DEPREL are those Parse gives (the same completion of the
-// annotation; predicted FEATS chosen again from the beam's tree), and
+// annotation; predicted FEATS chosen again from the beam's tree and
+// agreeing with its subjects), and
 // K = 8 gets up to 8 distinct trees.
 func TestOptionsBeamTrees(t *testing.T) {
 	m := testModel(t)
@@ -121,10 +122,6 @@ func TestOptionsBeamTrees(t *testing.T) {
 		opt := ParseOptions{Beam: k, KBest: k, Confidence: true}
 		more := 0
 		for n, s := range append(gold, plain...) {
-			want := slices.Clone(s)
-			if err := m.Parse(want); err != nil {
-				t.Fatal(err)
-			}
 			got := slices.Clone(s)
 			if err := m.ParseWithOptions(got, opt, &r); err != nil {
 				t.Fatal(err)
@@ -132,14 +129,19 @@ func TestOptionsBeamTrees(t *testing.T) {
 			if err := checkTree(got); err != nil {
 				t.Fatalf("K=%d sentence %d: %v", k, n, err)
 			}
-			// Predicted FEATS are chosen again from the tree: those of
-			// Parse, chosen again from the beam's tree.
-			if m.taggers.Feats != nil && !anyGiven(s, featsOf) {
-				for i := range want {
-					want[i].Head, want[i].Deprel = got[i].Head, got[i].Deprel
-				}
-				m.taggers.Feats.Refine(want)
+			// The annotation Parse completes before parsing, then, with
+			// the beam's tree, predicted FEATS chosen again and agreeing
+			// with the subjects as Parse does it.
+			want := slices.Clone(s)
+			_, sc, err := m.prepare(want)
+			if err != nil {
+				t.Fatal(err)
 			}
+			for i := range want {
+				want[i].Head, want[i].Deprel, want[i].Deps = got[i].Head, got[i].Deprel, "_" // as Model.write
+			}
+			m.taggers.refine(want, &sc.tags)
+			m.pool.Put(sc)
 			for i := range got {
 				g, w := got[i], want[i]
 				g.Head, g.Deprel, w.Head, w.Deprel = 0, "", 0, ""

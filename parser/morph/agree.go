@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -37,10 +38,13 @@ const (
 	agreeMinShare = 0.9
 )
 
-// agreeKey is the table key of a word of XPOS x whose subject j has
-// XPOS sx, Person sp and Number sn ("" when absent).
-func agreeKey(x string, subj *conllu.Word) string {
-	return x + "\t" + subj.XPOS + "\t" + featValue(subj.Feats, "Person") + "\t" + featValue(subj.Feats, "Number")
+// appendAgreeKey appends to b the table key of a word of XPOS x whose
+// subject has the XPOS, Person and Number of subj ("" when absent), the
+// four tab-separated.
+func appendAgreeKey(b []byte, x string, subj *conllu.Word) []byte {
+	b = append(append(append(b, x...), '\t'), subj.XPOS...)
+	b = append(append(b, '\t'), featValue(subj.Feats, "Person")...)
+	return append(append(b, '\t'), featValue(subj.Feats, "Number")...)
 }
 
 // subjectOf returns the index in ws of the subject of word i: its first
@@ -62,29 +66,51 @@ func subjectOf(ws []conllu.Word, ss *syntaxScratch, i int) int {
 	return -1
 }
 
+// featSpan returns the start and end in feats (a FEATS string) of the
+// value of feature name; ok is false if feats lacks it.
+func featSpan(feats, name string) (start, end int, ok bool) {
+	for at := 0; at < len(feats); {
+		end := strings.IndexByte(feats[at:], '|')
+		if end < 0 {
+			end = len(feats)
+		} else {
+			end += at
+		}
+		f := feats[at:end]
+		if len(f) > len(name) && f[len(name)] == '=' && f[:len(name)] == name {
+			return at + len(name) + 1, end, true
+		}
+		at = end + 1
+	}
+	return 0, 0, false
+}
+
 // featValue returns the value of feature name in the FEATS string feats
 // ("" if absent).
 func featValue(feats, name string) string {
-	for f := range strings.SplitSeq(feats, "|") {
-		if k, v, ok := strings.Cut(f, "="); ok && k == name {
-			return v
-		}
+	start, end, _ := featSpan(feats, name)
+	return feats[start:end]
+}
+
+// appendWithValue appends to b feats with the value of feature name
+// replaced by v; ok is false (and b is returned as it was) when feats
+// lacks the feature.
+func appendWithValue(b []byte, feats, name, v string) ([]byte, bool) {
+	start, end, ok := featSpan(feats, name)
+	if !ok {
+		return b, false
 	}
-	return ""
+	return append(append(append(b, feats[:start]...), v...), feats[end:]...), true
 }
 
 // withValue returns feats with the value of feature name replaced by v;
 // ok is false when feats lacks the feature.
 func withValue(feats, name, v string) (string, bool) {
-	at := 0
-	for f := range strings.SplitSeq(feats, "|") {
-		if k, _, ok := strings.Cut(f, "="); ok && k == name {
-			start := at + len(k) + 1
-			return feats[:start] + v + feats[at+len(f):], true
-		}
-		at += len(f) + 1
+	b, ok := appendWithValue(nil, feats, name, v)
+	if !ok {
+		return feats, false
 	}
-	return feats, false
+	return string(b), true
 }
 
 // TrainAgreement learns the agreement table from sents, sentences with
@@ -107,7 +133,7 @@ func TrainAgreement(sents []*conllu.Sentence) *Agreement {
 			if j < 0 || conllu.Absent(ws[j].XPOS) {
 				continue
 			}
-			key := agreeKey(w.XPOS, &ws[j])
+			key := string(appendAgreeKey(nil, w.XPOS, &ws[j]))
 			if counts[key] == nil {
 				counts[key] = map[string]int{}
 			}
@@ -210,7 +236,8 @@ func (t *FeatsTagger) Agree(ws []conllu.Word) {
 		if j < 0 {
 			continue
 		}
-		v, ok := c.agree.rules[agreeKey(w.XPOS, &ws[j])]
+		sc.lb = appendAgreeKey(sc.lb[:0], w.XPOS, &ws[j])
+		v, ok := c.agree.rules[string(sc.lb)]
 		if !ok {
 			continue
 		}
@@ -218,12 +245,24 @@ func (t *FeatsTagger) Agree(ws []conllu.Word) {
 		if wp == p && wn == n {
 			continue
 		}
-		f, okP := withValue(w.Feats, "Person", wp)
-		f, okN := withValue(f, "Number", wn)
+		// The FEATS with both values replaced, in sc.lb: Person first,
+		// then Number in that string (sc.lb[k:]).
+		var okP, okN bool
+		sc.lb, okP = appendWithValue(sc.lb[:0], w.Feats, "Person", wp)
+		if !okP {
+			sc.lb = append(sc.lb[:0], w.Feats...)
+		}
+		k := len(sc.lb)
+		// A view of sc.lb[:k], not a copy: appending after k leaves it
+		// as it is (or in the old array, if the append moves sc.lb).
+		sc.lb, okN = appendWithValue(sc.lb, unsafe.String(unsafe.SliceData(sc.lb), k), "Number", wn)
+		if !okN {
+			sc.lb = append(sc.lb, sc.lb[:k]...)
+		}
 		if (wp != "") != okP || (wn != "") != okN {
 			continue // a feature would be added or removed
 		}
-		if id, known := c.agreeIDs[f]; known {
+		if id, known := c.agreeIDs[string(sc.lb[k:])]; known {
 			w.Feats = c.classes[id]
 		}
 	}

@@ -173,7 +173,8 @@ func TestLemmaCase(t *testing.T) {
 		{"IBM", "NNP", "ibm", "Ibm"},
 	} {
 		w := conllu.Word{Form: tc.form, XPOS: tc.xpos}
-		if got := lc.recase(&w, tc.lemma); got != tc.want {
+		var novel novelLemmas
+		if got := lc.recase(&w, tc.lemma, &novel); got != tc.want {
 			t.Errorf("recase(%s %s, %q) = %q, want %q", tc.form, tc.xpos, tc.lemma, got, tc.want)
 		}
 	}

@@ -84,8 +84,8 @@ func lemmaCaseFromData(xpos []string) (*LemmaCase, error) {
 // recase returns lemma with the first letter of form when w's XPOS is one
 // of lc's, form begins with a capital and lemma with the same letter in
 // lower case; lemma otherwise. It returns a part of the form where it
-// can, a new string only for a lemma that is not one.
-func (lc *LemmaCase) recase(w *conllu.Word, lemma string) string {
+// can, else the string novel keeps for it.
+func (lc *LemmaCase) recase(w *conllu.Word, lemma string, novel *novelLemmas) string {
 	if lemma == "" || !firstUpper(w.Form) {
 		return lemma
 	}
@@ -100,7 +100,8 @@ func (lc *LemmaCase) recase(w *conllu.Word, lemma string) string {
 	if rest := lemma[m:]; strings.HasPrefix(w.Form[n:], rest) {
 		return w.Form[:n+len(rest)]
 	}
-	return w.Form[:n] + lemma[m:]
+	var b [64]byte
+	return novel.get(append(append(b[:0], w.Form[:n]...), lemma[m:]...))
 }
 
 // HasLemmaCase reports whether the lemmatizer gives capitals back

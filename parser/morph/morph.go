@@ -129,7 +129,7 @@ func (l *Lemmatizer) Lemmas(ws []conllu.Word, dst []string) []string {
 	out := l.c.run(ws, dst, nil)
 	if lc := l.c.lemmaCase; lc != nil {
 		for i := range ws {
-			out[i] = lc.recase(&ws[i], out[i])
+			out[i] = lc.recase(&ws[i], out[i], &l.c.novel)
 		}
 	}
 	return out
