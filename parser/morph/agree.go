@@ -16,7 +16,8 @@ import (
 // table learnt from a treebank's gold trees and FEATS: for a word of
 // XPOS x whose subject has XPOS sx, Person sp and Number sn, the Person
 // and Number the treebank gives such words, where that is the same in at
-// least agreeMinShare of at least agreeMinCount of them. Immutable.
+// least agreeMinShare of at least agreeMinCount of them. A treebank
+// without XPOS is keyed by UPOS instead (tagOf). Immutable.
 type Agreement struct {
 	rules map[string]string // agreeKey → "Person\tNumber"
 	xpos  map[string]bool   // the words' XPOS tags of the rules
@@ -38,11 +39,23 @@ const (
 	agreeMinShare = 0.9
 )
 
+// tagOf is the tag the agreement table and LemmaCase key a word by: its
+// XPOS, or its UPOS in a treebank without XPOS ("" if it has neither).
+func tagOf(w *conllu.Word) string {
+	switch {
+	case !conllu.Absent(w.XPOS):
+		return w.XPOS
+	case !conllu.Absent(w.UPOS):
+		return w.UPOS
+	}
+	return ""
+}
+
 // appendAgreeKey appends to b the table key of a word of XPOS x whose
 // subject has the XPOS, Person and Number of subj ("" when absent), the
 // four tab-separated.
 func appendAgreeKey(b []byte, x string, subj *conllu.Word) []byte {
-	b = append(append(append(b, x...), '\t'), subj.XPOS...)
+	b = append(append(append(b, x...), '\t'), tagOf(subj)...)
 	b = append(append(b, '\t'), featValue(subj.Feats, "Person")...)
 	return append(append(b, '\t'), featValue(subj.Feats, "Number")...)
 }
@@ -126,14 +139,14 @@ func TrainAgreement(sents []*conllu.Sentence) *Agreement {
 		for i := range ws {
 			w := &ws[i]
 			p, n := featValue(w.Feats, "Person"), featValue(w.Feats, "Number")
-			if (p == "" && n == "") || conllu.Absent(w.XPOS) {
+			if (p == "" && n == "") || tagOf(w) == "" {
 				continue
 			}
 			j := subjectOf(ws, &ss, i)
-			if j < 0 || conllu.Absent(ws[j].XPOS) {
+			if j < 0 || tagOf(&ws[j]) == "" {
 				continue
 			}
-			key := string(appendAgreeKey(nil, w.XPOS, &ws[j]))
+			key := string(appendAgreeKey(nil, tagOf(w), &ws[j]))
 			if counts[key] == nil {
 				counts[key] = map[string]int{}
 			}
@@ -225,7 +238,7 @@ func (t *FeatsTagger) Agree(ws []conllu.Word) {
 	sc.syn.children(ws)
 	for i := range ws {
 		w := &ws[i]
-		if !c.agree.xpos[w.XPOS] {
+		if !c.agree.xpos[tagOf(w)] {
 			continue
 		}
 		p, n := featValue(w.Feats, "Person"), featValue(w.Feats, "Number")
@@ -236,7 +249,7 @@ func (t *FeatsTagger) Agree(ws []conllu.Word) {
 		if j < 0 {
 			continue
 		}
-		sc.lb = appendAgreeKey(sc.lb[:0], w.XPOS, &ws[j])
+		sc.lb = appendAgreeKey(sc.lb[:0], tagOf(w), &ws[j])
 		v, ok := c.agree.rules[string(sc.lb)]
 		if !ok {
 			continue

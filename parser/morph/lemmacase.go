@@ -16,7 +16,8 @@ import (
 // least lemmaCaseMinCount capitalized words were seen and at least
 // lemmaCaseMinShare of them have a capitalized lemma. The lemmatizer's
 // rules lowercase a capitalized word they reach through its lowercased
-// form; for such tags its first letter is given back. Immutable.
+// form; for such tags its first letter is given back. A treebank without
+// XPOS is keyed by UPOS instead (tagOf). Immutable.
 type LemmaCase struct {
 	xpos []string // sorted
 }
@@ -41,13 +42,14 @@ func TrainLemmaCase(sents []*conllu.Sentence) *LemmaCase {
 	for _, s := range sents {
 		for i := range s.Words {
 			w := &s.Words[i]
-			if conllu.Absent(w.XPOS) || conllu.Absent(w.Lemma) || !firstUpper(w.Form) {
+			x := tagOf(w)
+			if x == "" || conllu.Absent(w.Lemma) || !firstUpper(w.Form) {
 				continue
 			}
-			c := counts[w.XPOS]
+			c := counts[x]
 			if c == nil {
 				c = new(count)
-				counts[w.XPOS] = c
+				counts[x] = c
 			}
 			c.all++
 			if firstUpper(w.Lemma) {
@@ -89,7 +91,7 @@ func (lc *LemmaCase) recase(w *conllu.Word, lemma string, novel *novelLemmas) st
 	if lemma == "" || !firstUpper(w.Form) {
 		return lemma
 	}
-	if _, ok := slices.BinarySearch(lc.xpos, w.XPOS); !ok {
+	if _, ok := slices.BinarySearch(lc.xpos, tagOf(w)); !ok {
 		return lemma
 	}
 	r, n := utf8.DecodeRuneInString(w.Form)
