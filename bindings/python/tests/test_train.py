@@ -155,11 +155,14 @@ def _run(cmd):
 
 
 def test_same_options_same_model_everywhere(tmp_path):
-    """The CLI, C and Python given the same options write the same model
-    file, byte for byte; folds=1 is refused by all three with one message."""
+    """The CLI, C and Python given the same options (word clusters
+    included) write the same model file, byte for byte; folds=1 is refused
+    by all three with one message."""
     runs = _front_ends(tmp_path)
+    clusters = tmp_path / "en.paths"
+    clusters.write_text("00\tthe\t9\n01\ta\t8\n100\tis\t7\n101\twas\t6\n")
     base = dict(system="arc-eager", train=str(FIX_TRAIN), dev=str(FIX_DEV), epochs=2, tagger_epochs=1,
-                folds=2, plain_runs=1, max_sentences=120, name="same")
+                folds=2, plain_runs=1, max_sentences=120, name="same", clusters=str(clusters))
     files = {}
     for name, cmd in runs.items():
         out = tmp_path / f"{name}.tpm"
@@ -169,6 +172,7 @@ def test_same_options_same_model_everywhere(tmp_path):
     assert files["cli"] == files["c"] == files["python"]
     with transparse.Model.load(tmp_path / "python.tpm") as m:
         assert m.card["options"]["seed"] == "1" and m.card["trained_at"] == "2023-11-14T22:13:20Z"
+        assert m.card["options"]["clusters"] == "en.paths, 4 words"
 
     messages = {}
     for name, cmd in runs.items():
