@@ -112,14 +112,8 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 // from their subjects (morph.FeatsTagger.Agree), when morph predicted
 // them.
 func (t Taggers) refine(words []conllu.Word, sc *tagScratch) {
-	if !sc.featsPredicted || t.Feats == nil {
-		return
-	}
-	if t.Feats.HasSyntax() {
-		t.Feats.RefineMarked(words, sc.marks)
-	}
-	if t.Feats.HasAgreement() {
-		t.Feats.Agree(words)
+	if sc.featsPredicted && t.Feats != nil {
+		t.Feats.FromTree(words, sc.marks)
 	}
 }
 

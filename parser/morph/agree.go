@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -19,16 +18,16 @@ import (
 // least agreeMinShare of at least agreeMinCount of them. A treebank
 // without XPOS is keyed by UPOS instead (tagOf). Immutable.
 type Agreement struct {
-	rules map[string]string // agreeKey → "Person\tNumber"
-	xpos  map[string]bool   // the words' XPOS tags of the rules
+	rules map[string]string // appendAgreeKey → "Person\tNumber"
+	tags  map[string]bool   // the words' tags of the rules (tagOf)
 }
 
-// index sets a.xpos from a.rules.
+// index sets a.tags from a.rules.
 func (a *Agreement) index() {
-	a.xpos = map[string]bool{}
+	a.tags = map[string]bool{}
 	for k := range a.rules {
 		x, _, _ := strings.Cut(k, "\t")
-		a.xpos[x] = true
+		a.tags[x] = true
 	}
 }
 
@@ -105,25 +104,28 @@ func featValue(feats, name string) string {
 	return feats[start:end]
 }
 
-// appendWithValue appends to b feats with the value of feature name
-// replaced by v; ok is false (and b is returned as it was) when feats
-// lacks the feature.
-func appendWithValue(b []byte, feats, name, v string) ([]byte, bool) {
-	start, end, ok := featSpan(feats, name)
-	if !ok {
+// appendPersonNumber appends to b feats with the values of Person and
+// Number replaced by p and n, in one pass (either may come first); ok is
+// false (and b is returned as it was) when a feature would be added or
+// removed: a value given for a feature feats lacks, or "" for one it has.
+func appendPersonNumber(b []byte, feats, p, n string) ([]byte, bool) {
+	ps, pe, hasP := featSpan(feats, "Person")
+	ns, ne, hasN := featSpan(feats, "Number")
+	if hasP != (p != "") || hasN != (n != "") {
 		return b, false
 	}
-	return append(append(append(b, feats[:start]...), v...), feats[end:]...), true
-}
-
-// withValue returns feats with the value of feature name replaced by v;
-// ok is false when feats lacks the feature.
-func withValue(feats, name, v string) (string, bool) {
-	b, ok := appendWithValue(nil, feats, name, v)
-	if !ok {
-		return feats, false
+	if !hasP {
+		ps, pe = len(feats), len(feats)
 	}
-	return string(b), true
+	if !hasN {
+		ns, ne = len(feats), len(feats)
+	}
+	if ns > ps { // Person first
+		ps, pe, p, ns, ne, n = ns, ne, n, ps, pe, p
+	}
+	b = append(append(b, feats[:ns]...), n...)
+	b = append(append(b, feats[ne:ps]...), p...)
+	return append(b, feats[pe:]...), true
 }
 
 // TrainAgreement learns the agreement table from sents, sentences with
@@ -227,18 +229,16 @@ func (c *component) setAgreement(a *Agreement) {
 // replaced, never added or removed). A tagger without a table leaves ws
 // as it is. Safe for concurrent use.
 func (t *FeatsTagger) Agree(ws []conllu.Word) {
-	c := t.c
-	if c.agree == nil || len(ws) == 0 {
-		return
+	if t.c.agree != nil {
+		t.c.fromTree(ws, nil, false, true)
 	}
-	sc := c.free.Get()
-	if sc == nil {
-		sc = new(scratch)
-	}
-	sc.syn.children(ws)
+}
+
+// agreeIn is Agree, sc.syn indexing ws.
+func (c *component) agreeIn(ws []conllu.Word, sc *scratch) {
 	for i := range ws {
 		w := &ws[i]
-		if !c.agree.xpos[tagOf(w)] {
+		if !c.agree.tags[tagOf(w)] {
 			continue
 		}
 		p, n := featValue(w.Feats, "Person"), featValue(w.Feats, "Number")
@@ -258,26 +258,11 @@ func (t *FeatsTagger) Agree(ws []conllu.Word) {
 		if wp == p && wn == n {
 			continue
 		}
-		// The FEATS with both values replaced, in sc.lb: Person first,
-		// then Number in that string (sc.lb[k:]).
-		var okP, okN bool
-		sc.lb, okP = appendWithValue(sc.lb[:0], w.Feats, "Person", wp)
-		if !okP {
-			sc.lb = append(sc.lb[:0], w.Feats...)
+		if sc.lb, ok = appendPersonNumber(sc.lb[:0], w.Feats, wp, wn); !ok {
+			continue
 		}
-		k := len(sc.lb)
-		// A view of sc.lb[:k], not a copy: appending after k leaves it
-		// as it is (or in the old array, if the append moves sc.lb).
-		sc.lb, okN = appendWithValue(sc.lb, unsafe.String(unsafe.SliceData(sc.lb), k), "Number", wn)
-		if !okN {
-			sc.lb = append(sc.lb, sc.lb[:k]...)
-		}
-		if (wp != "") != okP || (wn != "") != okN {
-			continue // a feature would be added or removed
-		}
-		if id, known := c.agreeIDs[string(sc.lb[k:])]; known {
+		if id, known := c.agreeIDs[string(sc.lb)]; known {
 			w.Feats = c.classes[id]
 		}
 	}
-	c.free.Put(sc)
 }

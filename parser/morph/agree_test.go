@@ -8,6 +8,16 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
+// withValue returns feats with the value of feature name replaced by v;
+// ok is false when feats lacks the feature.
+func withValue(feats, name, v string) (string, bool) {
+	start, end, ok := featSpan(feats, name)
+	if !ok {
+		return feats, false
+	}
+	return feats[:start] + v + feats[end:], true
+}
+
 func TestFeatValues(t *testing.T) {
 	f := "Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin"
 	if v := featValue(f, "Person"); v != "3" {
@@ -27,6 +37,18 @@ func TestFeatValues(t *testing.T) {
 	}
 	if got, ok := withValue(f, "Voice", "Pass"); ok || got != f {
 		t.Errorf("withValue of a missing feature = %q, %v", got, ok)
+	}
+	for _, tc := range []struct{ feats, p, n, want string }{
+		{f, "1", "Plur", "Mood=Ind|Number=Plur|Person=1|Tense=Past|VerbForm=Fin"},
+		{"Person=3|Number=Sing", "2", "Plur", "Person=2|Number=Plur"},
+		{"Case=Nom|Person=2|PronType=Prs", "1", "", "Case=Nom|Person=1|PronType=Prs"},
+		{"Case=Nom|Person=2|PronType=Prs", "1", "Sing", ""}, // Number would be added
+		{f, "", "Sing", ""}, // Person would be removed
+	} {
+		b, ok := appendPersonNumber([]byte("x"), tc.feats, tc.p, tc.n)
+		if got := string(b); (tc.want == "") == ok || (ok && got != "x"+tc.want) || (!ok && got != "x") {
+			t.Errorf("appendPersonNumber(%q, %q, %q) = %q, %v, want %q", tc.feats, tc.p, tc.n, got, ok, tc.want)
+		}
 	}
 }
 

@@ -172,16 +172,41 @@ func (t *FeatsTagger) Refine(ws []conllu.Word) { t.RefineMarked(ws, nil) }
 // marks those Refine would choose again; nil marks means every word),
 // which saves the dictionary lookups of the others.
 func (t *FeatsTagger) RefineMarked(ws []conllu.Word, marks []bool) {
-	c := t.c
-	if c.syntax == nil || len(ws) == 0 {
+	if t.c.syntax != nil {
+		t.c.fromTree(ws, marks, true, false)
+	}
+}
+
+// FromTree does what the tree of a parsed sentence ws tells the tagger:
+// RefineMarked(ws, marks), then Agree(ws), each if the tagger has it, with
+// one index of the tree. Safe for concurrent use.
+func (t *FeatsTagger) FromTree(ws []conllu.Word, marks []bool) {
+	t.c.fromTree(ws, marks, t.c.syntax != nil, t.c.agree != nil)
+}
+
+// fromTree indexes the dependents of ws and refines (RefineMarked) and
+// agrees (Agree) as asked.
+func (c *component) fromTree(ws []conllu.Word, marks []bool, refine, agree bool) {
+	if (!refine && !agree) || len(ws) == 0 {
 		return
 	}
 	sc := c.free.Get()
 	if sc == nil {
 		sc = new(scratch)
 	}
-	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, noLemma)
 	sc.syn.children(ws)
+	if refine {
+		c.refine(ws, marks, sc)
+	}
+	if agree {
+		c.agreeIn(ws, sc)
+	}
+	c.free.Put(sc)
+}
+
+// refine is RefineMarked, sc.syn indexing ws.
+func (c *component) refine(ws []conllu.Word, marks []bool, sc *scratch) {
+	sc.ws = analyze(ws, sc.ws, &sc.offs, &sc.lowers, noLemma)
 	if len(sc.scores) < len(c.classes) {
 		sc.scores = make([]float32, len(c.classes))
 	}
@@ -203,7 +228,6 @@ func (t *FeatsTagger) RefineMarked(ws []conllu.Word, marks []bool) {
 		}
 		ws[i].Feats = c.classes[best]
 	}
-	c.free.Put(sc)
 }
 
 // TrainSyntax trains a syntactic choice of t's FEATS (Refine, once set
