@@ -33,7 +33,10 @@ import (
 //   - each modelfmt.Classifier field of morph.Data is a classifier named
 //     the part's name + "." + the field's msgpack name
 //     ("morph.lemma.weights", "morph.feats.part_weights"), absent when
-//     the field is empty (no layout).
+//     the field is empty (no layout);
+//   - a bool field is the param "morph." + the field's msgpack name
+//     ("morph.dictionary_first"), 1 when true, absent when false (any
+//     other value is corrupt); a reader that predates it ignores it.
 //
 // Version 1 of the part, still read, stored the []uint32 fields as
 // little-endian arrays and each []string field as the document's string
@@ -54,7 +57,7 @@ const (
 type morphField struct {
 	index int
 	name  string // msgpack name
-	kind  int    // fieldStrings, fieldUint32s, fieldClassifier or fieldKind
+	kind  int    // fieldStrings, fieldUint32s, fieldClassifier, fieldBool or fieldKind
 }
 
 const (
@@ -62,10 +65,11 @@ const (
 	fieldStrings
 	fieldUint32s
 	fieldClassifier
+	fieldBool
 )
 
 // morphFields are the fields of morph.Data: its "kind" string (the part's
-// name says it) and fields of the three stored types. A field of another
+// name says it) and fields of the four stored types. A field of another
 // type would be lost: TestMorphDataFieldsStored fails on one.
 var morphFields = func() []morphField {
 	t := reflect.TypeOf(morph.Data{})
@@ -86,6 +90,8 @@ var morphFields = func() []morphField {
 			k = fieldUint32s
 		case f.Type == reflect.TypeOf(modelfmt.Classifier{}):
 			k = fieldClassifier
+		case f.Type.Kind() == reflect.Bool:
+			k = fieldBool
 		}
 		if k >= 0 {
 			out = append(out, morphField{index: i, name: name, kind: k})
@@ -127,6 +133,10 @@ func addMorph(doc *modelfmt.Model, kind string, d *morph.Data) {
 			if c.Layout != "" {
 				c.Name = name + "." + f.name
 				clfs = append(clfs, c)
+			}
+		case fieldBool:
+			if fv.Bool() {
+				part.Params[morphPrefix+f.name] = 1
 			}
 		}
 	}
@@ -188,6 +198,13 @@ func morphData(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind
 		case fieldClassifier:
 			if c := byName[name+"."+f.name]; c != nil {
 				fv.Set(reflect.ValueOf(*c))
+			}
+		case fieldBool:
+			if p, ok := part.Params[morphPrefix+f.name]; ok {
+				if p != 1 {
+					return nil, bad("param %q = %d, want 1 or none", morphPrefix+f.name, p)
+				}
+				fv.SetBool(true)
 			}
 		}
 	}

@@ -95,6 +95,21 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 	if lemmas == 0 {
 		t.Error("no lemma of the dev slice predicted right")
 	}
+	// The lemmatizer's dictionary-first setting is stored both ways.
+	for _, on := range []bool{true, false} {
+		tg.Lemmas.SetDictionaryFirst(on)
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m3, err := parser.LoadBytes(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m3.Taggers().Lemmas.DictionaryFirst(); got != on {
+			t.Errorf("DictionaryFirst %v saved, %v loaded", on, got)
+		}
+	}
 }
 
 // A model without the parts (trained with NoMorph, or an older file) loads
@@ -158,6 +173,10 @@ func TestMorphPartsOptional(t *testing.T) {
 		}, `classifier "morph.feats": morph: feats: linear`},
 		{"bad varint", func(d *modelfmt.Model) { part(d, "morph.lemma").Blobs["ends"] = []byte{1, 2, 0x80} },
 			`classifier "morph.lemma": blob "ends"`},
+		{"bool param not 1", func(d *modelfmt.Model) { part(d, "morph.lemma").Params["morph.dictionary_first"] = 2 },
+			`classifier "morph.lemma": param "morph.dictionary_first" = 2, want 1 or none`},
+		{"lemma setting in the FEATS tagger", func(d *modelfmt.Model) { part(d, "morph.feats").Params["morph.dictionary_first"] = 1 },
+			`classifier "morph.feats": morph: feats: dictionary_first in a feats`},
 	} {
 		d, err := modelfmt.Decode(file)
 		if err != nil {

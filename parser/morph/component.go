@@ -95,6 +95,9 @@ type component struct {
 	// lemmaCase (lemma, optional): the tags whose capitalized words keep
 	// their capital in the lemma (Lemmatizer.SetLemmaCase).
 	lemmaCase *LemmaCase
+	// dictFirst (lemma, optional): a word the dictionary knows takes its
+	// most frequent candidate unscored (Lemmatizer.SetDictionaryFirst).
+	dictFirst bool
 	// endPrefix: the FEATS features include the first runes of the
 	// ending after the lemma (tEndPreU; a FEATS tagger trained before
 	// them has not).
@@ -764,7 +767,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks [
 			continue
 		}
 		pred := cands[0]
-		if len(cands) > 1 {
+		if len(cands) > 1 && !(known && c.dictFirst) {
 			sc.feats = extract(sc.feats[:0], sc.ws, i, prev)
 			c.model.Scores(sc.feats, sc.scores)
 			pred = c.choose(cands, &ws[i], lower, i, sc, sc.scores, nil)
@@ -860,6 +863,10 @@ type Data struct {
 	// capitalized words keep their capital in the lemma (LemmaCase),
 	// sorted; nil when the lemmatizer has none.
 	LemmaCase []string `msgpack:"lemma_case"`
+	// DictionaryFirst (lemmatizers, optional): a word found in the
+	// dictionary takes its most frequent lemma rule there, without the
+	// classifier (Lemmatizer.SetDictionaryFirst).
+	DictionaryFirst bool `msgpack:"dictionary_first"`
 }
 
 // data returns the serialisable form of c.
@@ -884,6 +891,7 @@ func (c *component) data() *Data {
 	if c.lemmaCase != nil {
 		d.LemmaCase = slices.Clone(c.lemmaCase.xpos)
 	}
+	d.DictionaryFirst = c.dictFirst
 	if c.syntax != nil {
 		d.SyntaxWeights = c.syntax.Classifier("morph.feats.syntax", syntaxTemplateNames, nil)
 	}
@@ -966,6 +974,12 @@ func fromData(d *Data, want kind) (*component, error) {
 		if c.lemmaCase, err = lemmaCaseFromData(d.LemmaCase); err != nil {
 			return nil, fmt.Errorf("morph: %s: %w", want, err)
 		}
+	}
+	if d.DictionaryFirst {
+		if want != kindLemma {
+			return nil, fmt.Errorf("morph: %s: dictionary_first in a %s", want, want)
+		}
+		c.dictFirst = true
 	}
 	if len(d.Agreement) > 0 {
 		if want != kindFeats {

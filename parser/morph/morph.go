@@ -171,6 +171,18 @@ func (c *component) run(ws []conllu.Word, dst []string, marks []bool) []string {
 	return dst
 }
 
+// SetDictionaryFirst makes a word found in the dictionary take its most
+// frequent lemma rule there without scoring its candidates (on: the
+// classifier then lemmatizes only the words the dictionary lacks), or
+// restores the classifier's choice among a known word's candidates (off,
+// as trained). Training keeps it where it raises dev Lemmas. Not safe
+// while l is in use.
+func (l *Lemmatizer) SetDictionaryFirst(on bool) { l.c.dictFirst = on }
+
+// DictionaryFirst reports whether known words take their most frequent
+// lemma rule unscored (SetDictionaryFirst).
+func (l *Lemmatizer) DictionaryFirst() bool { return l.c.dictFirst }
+
 // Classes returns the number of lemma rules.
 func (l *Lemmatizer) Classes() int { return len(l.c.classes) }
 

@@ -147,6 +147,14 @@ func chooseLemmaCase(m *parser.Model, l *morph.Lemmatizer, lc *morph.LemmaCase, 
 	})
 }
 
+// chooseDictionaryFirst decides on dev Lemmas whether the known words of
+// the lemmatizer l of the model m take their dictionary's most frequent
+// lemma rule instead of the classifier's choice among their candidates
+// (morph.Lemmatizer.SetDictionaryFirst).
+func chooseDictionaryFirst(m *parser.Model, l *morph.Lemmatizer, dev []*conllu.Sentence, opt Options) string {
+	return chooseOnDev(m, dev, opt, "known words' lemmas from the dictionary", "", "Lemmas", l.SetDictionaryFirst)
+}
+
 // devScores are the scores of m on dev from plain tokens (zero when the
 // parse cannot be scored).
 func devScores(m *parser.Model, dev []*conllu.Sentence) eval.Scores {

@@ -266,6 +266,7 @@ func Train(opt Options) (*parser.Model, error) {
 		card.Options["feats_agreement"] = chooseAgreement(scorer, tg.Feats, agree, devSents, opt)
 	}
 	if tg.Lemmas != nil {
+		card.Options["lemma_dictionary"] = chooseDictionaryFirst(scorer, tg.Lemmas, devSents, opt)
 		if lc := morph.TrainLemmaCase(trainSents); lc != nil {
 			card.Options["lemma_case"] = chooseLemmaCase(scorer, tg.Lemmas, lc, devSents, opt)
 		}
