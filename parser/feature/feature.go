@@ -18,7 +18,10 @@
 // tagger), u UPOS, x XPOS, lm lemma, m FEATS, cs the Case feature of
 // FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
 // class in the UPOS / XPOS tagger's dictionary (FillAnalyzed; 0 from
-// FillWords), d deprel of the node's arc,
+// FillWords), c / c4 / c6 the form's path in the model's word clusters
+// (Brown et al. 1992), whole or its first 4 or 6 bits, as dependency
+// parsing features in Koo, Carreras & Collins (2008) (FillAnalyzed for a
+// model with clusters; "no path" from FillWords), d deprel of the node's arc,
 // vl / vr number of left / right dependents, sl / sr set of left / right
 // dependents' labels; and the node-free value "dist", the distance between
 // s0 and n0 (capped at 10). The feature set of Zhang & Nivre (2011) is
@@ -49,6 +52,9 @@ const (
 	A  // ambiguity class of the form in the UPOS tagger's dictionary
 	AX // ambiguity class of the form in the XPOS tagger's dictionary
 	CS // the Case feature of FEATS (morphological case: Nom, Acc, Ine, ...)
+	C  // the form's word-cluster path (Words.SetCluster)
+	C4 // the first 4 bits of the path
+	C6 // the first 6 bits of the path
 	numWordValues
 	D
 	VL
@@ -59,6 +65,7 @@ const (
 )
 
 var valueNames = map[string]Value{"w": W, "lw": LW, "p": P, "u": U, "x": X, "lm": LM, "m": M, "sf": SF, "a": A, "ax": AX, "cs": CS,
+	"c": C, "c4": C4, "c6": C6,
 	"d": D, "vl": VL, "vr": VR, "sl": SL, "sr": SR}
 
 // NumWordValues is the number of per-word precomputed values.
@@ -126,6 +133,7 @@ type Extractor struct {
 	byArity [maxArity + 1][]compiled
 	long    []longTemplate
 	morph   bool // a template reads lm, m or cs
+	cluster bool // a template reads c, c4 or c6
 }
 
 // atomRef is an atom of a word or arc value: its index among the
@@ -234,6 +242,7 @@ func New(templates []string) (*Extractor, error) {
 		case a.value < numWordValues:
 			e.wordAtoms = append(e.wordAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
 			e.morph = e.morph || a.value == LM || a.value == M || a.value == CS
+			e.cluster = e.cluster || a.value == C || a.value == C4 || a.value == C6
 		default:
 			e.arcAtoms = append(e.arcAtoms, atomRef{uint16(i), uint8(a.addr), a.value})
 		}
@@ -295,6 +304,11 @@ func parseAddress(s string) (address, error) {
 // m, cs): then the words' values must be filled with morph true
 // (FillWords, FillAnalyzed).
 func (e *Extractor) UsesMorph() bool { return e.morph }
+
+// UsesClusters reports whether a template reads a word-cluster value (c,
+// c4, c6): only words filled by FillAnalyzed from an analysis with
+// clusters have them.
+func (e *Extractor) UsesClusters() bool { return e.cluster }
 
 // Templates returns the templates the extractor was built from.
 func (e *Extractor) Templates() []string { return e.templates }

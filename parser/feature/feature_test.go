@@ -296,3 +296,39 @@ func TestUsesMorph(t *testing.T) {
 		}
 	}
 }
+
+// The word-cluster values: FillAnalyzed reads form.Word.Cluster, SetCluster
+// sets the same values, paths that share their first 4 (6) bits share C4
+// (C6), and FillWords gives every word the values of no path.
+func TestClusterValues(t *testing.T) {
+	words := []conllu.Word{{Form: "dog"}, {Form: "cat"}, {Form: "Dog"}, {Form: "zzz"}}
+	codes := []uint64{0b1_1001100, 0b1_1001111, 0b1_1001100, 0}
+	forms := make([]form.Word, len(words))
+	for i, x := range words {
+		forms[i] = form.Word{Hashes: form.Of(x.Form), Cluster: codes[i]}
+	}
+	var a, b, none Words
+	FillAnalyzed(&a, words, forms, false)
+	FillWords(&b, words, false)
+	FillWords(&none, words[3:], false)
+	for i := range words {
+		b.SetCluster(i+1, codes[i])
+	}
+	for i := 1; i <= len(words); i++ {
+		for _, v := range []Value{C, C4, C6} {
+			if a.Values[i][v] != b.Values[i][v] {
+				t.Errorf("word %d value %d: FillAnalyzed %x, SetCluster %x", i, v, a.Values[i][v], b.Values[i][v])
+			}
+		}
+	}
+	v := a.Values
+	if v[1][C] == v[2][C] || v[1][C6] == v[2][C6] || v[1][C4] != v[2][C4] || v[1][C] != v[3][C] {
+		t.Errorf("paths 1001100 and 1001111: values %x and %x", v[1][C:C6+1], v[2][C:C6+1])
+	}
+	if v[4][C] != none.Values[1][C] || v[4][C4] != none.Values[1][C4] || v[4][C] == v[1][C] {
+		t.Errorf("no path: %x, FillWords %x", v[4][C:C6+1], none.Values[1][C:C6+1])
+	}
+	if _, err := New([]string{"s0.c", "n0.c4+n1.c6"}); err != nil {
+		t.Errorf("cluster templates: %v", err)
+	}
+}

@@ -19,21 +19,22 @@ var rootValues = func() (r [NumWordValues]uint64) {
 // FillWords computes the per-word feature values of a sentence into w
 // (node 0 is the root, node n+1 the null row). The main tag p is XPOS, or
 // UPOS where XPOS is absent. Lemma and FEATS values are filled only when
-// morph is true; the ambiguity classes A and AX are 0 (FillAnalyzed sets
-// them).
+// morph is true; the ambiguity classes A and AX are 0 and the cluster
+// values those of no path (FillAnalyzed sets them).
 func FillWords(w *Words, words []conllu.Word, morph bool) {
 	vals := start(w, len(words))
 	for i := range words {
 		x := &words[i]
 		fillWord(&vals[i+1], x, form.Of(x.Form), morph)
 		vals[i+1][A], vals[i+1][AX] = 0, 0
+		setCluster(&vals[i+1], 0)
 	}
 }
 
 // FillAnalyzed is FillWords for a sentence whose words were analyzed for
 // tagging: the form values (W, LW, SF) come from the hashes in forms[i]
-// instead of reading the forms again, with the same results, and A and AX
-// are its ambiguity classes. Lemma and FEATS values are filled only when
+// instead of reading the forms again, with the same results, A and AX
+// are its ambiguity classes and C, C4, C6 its word-cluster path. Lemma and FEATS values are filled only when
 // morph is true (a plain-token parser with predicted LEMMA and FEATS).
 // forms holds one entry per word (tagger.Analysis.Words); FillAnalyzed
 // panics if it does not.
@@ -46,7 +47,19 @@ func FillAnalyzed(w *Words, words []conllu.Word, forms []form.Word, morph bool) 
 		f := &forms[i]
 		fillWord(&vals[i+1], &words[i], f.Hashes, morph)
 		vals[i+1][A], vals[i+1][AX] = f.Amb[0], f.Amb[1]
+		setCluster(&vals[i+1], f.Cluster)
 	}
+}
+
+// SetCluster sets the word-cluster values (C, C4, C6) of node i (word i,
+// 1-based) from the code of its form's path (form.Word.Cluster; 0 for no
+// path), as FillAnalyzed sets them from the analysis.
+func (w *Words) SetCluster(i int, code uint64) { setCluster(&w.Values[i], code) }
+
+func setCluster(vals *[NumWordValues]uint64, code uint64) {
+	vals[C] = hashOf(C, code)
+	vals[C4] = hashOf(C4, form.PathPrefix(code, 4))
+	vals[C6] = hashOf(C6, form.PathPrefix(code, 6))
 }
 
 // SetLemma sets the lemma value of node i (word i, 1-based) to lemma's,

@@ -7,6 +7,7 @@
 package form
 
 import (
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -31,6 +32,20 @@ type Hashes struct {
 type Word struct {
 	Hashes
 	Amb [2]uint64 // UPOS, XPOS
+	// Cluster is the code of the form's path in the model's word clusters
+	// (else of its lowercased form's; 0: neither has one, or the model has
+	// no clusters): the path's bits after a leading 1 bit, so that paths
+	// of different lengths differ (tagger.Clusters).
+	Cluster uint64
+}
+
+// PathPrefix returns the code of the first n bits of the cluster path of
+// code c (Word.Cluster), c itself if the path is not longer, 0 for 0.
+func PathPrefix(c uint64, n int) uint64 {
+	if l := bits.Len64(c) - 1; l > n {
+		return c >> (l - n)
+	}
+	return c
 }
 
 // Of returns the hashes of s, without allocating.

@@ -86,6 +86,9 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		if t == nil {
 			for i := range a.Words {
 				a.Words[i].Amb[k] = 0
+				if k == 0 {
+					a.Words[i].Cluster = 0
+				}
 			}
 			continue
 		}
@@ -97,6 +100,14 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		}
 		if t.clusters != nil {
 			t.clusters.set(ws, n)
+		}
+		if k == 0 {
+			for i := range a.Words {
+				a.Words[i].Cluster = 0
+				if t.clusters != nil {
+					a.Words[i].Cluster = ws[i+2].clu &^ (cluLowered | cluNone)
+				}
+			}
 		}
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)

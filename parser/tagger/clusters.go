@@ -64,12 +64,7 @@ func pathCode(path string) (uint32, bool) {
 
 // pathPrefix returns the code of the first n bits of the path of code c
 // (c itself if the path is not longer).
-func pathPrefix(c uint64, n int) uint64 {
-	if l := bits.Len64(c) - 1; l > n {
-		return c >> (l - n)
-	}
-	return c
-}
+func pathPrefix(c uint64, n int) uint64 { return form.PathPrefix(c, n) }
 
 // ReadClusters reads clusters in the format of Percy Liang's
 // implementation of Brown clustering (its "paths" file): one word a line,
@@ -200,6 +195,19 @@ func (c *Clusters) set(ws []wordInfo, n int) {
 			w.clu = cluNone
 		}
 	}
+}
+
+// Code returns the path code of the form of hashes h, else of its
+// lowercased form, 0 if neither has a path: the code of the values set
+// gives a word, without its flags (form.Word.Cluster).
+func (c *Clusters) Code(h form.Hashes) uint64 {
+	if code := c.code(h.Form); code != 0 {
+		return uint64(code)
+	}
+	if h.Lower != h.Form {
+		return uint64(c.code(h.Lower))
+	}
+	return 0
 }
 
 // Blobs of a tagger's clusters: the words, sorted, one a line, and their

@@ -7,6 +7,7 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 )
 
 func TestReadClusters(t *testing.T) {
@@ -247,6 +248,33 @@ func BenchmarkDecodeClusters(b *testing.B) {
 	for b.Loop() {
 		if _, err := decodeClusters(words, codes); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// An analysis gives each word the path code of its form, else of its
+// lowercased form (Clusters.Code), for the parser's cluster features; a
+// model without clusters gives 0.
+func TestAnalysisClusterCodes(t *testing.T) {
+	upos, xpos, _ := clusterTaggers(t)
+	words := conllu.FromForms([]string{"The", "dog", "was", "GOOD", "zebra"}).Words
+	var a Analysis
+	a.Analyze(words, upos, xpos)
+	for i, want := range []string{"00", "100", "111", "1110", ""} {
+		c := upos.clusters.Code(form.Of(words[i].Form))
+		w, _ := pathCode(want)
+		if a.Words[i].Cluster != c || c != uint64(w) {
+			t.Errorf("%s: analysis %b, Code %b, want path %q", words[i].Form, a.Words[i].Cluster, c, want)
+		}
+	}
+	plain, err := Train([]*conllu.Sentence{{Words: []conllu.Word{{ID: 1, Form: "dog", UPOS: "NOUN", Head: 0, Deprel: "root"}}}}, nil, Options{Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Analyze(words, plain, nil)
+	for i := range words {
+		if a.Words[i].Cluster != 0 {
+			t.Errorf("%s: cluster %b from a tagger without clusters", words[i].Form, a.Words[i].Cluster)
 		}
 	}
 }

@@ -41,6 +41,7 @@ func plainBeamExamples(classes *transition.Classes, v parser.Variant, train []ex
 		}
 		for i, a := range e.amb {
 			ex.Words.Values[i+1][feature.A], ex.Words.Values[i+1][feature.AX] = a[0], a[1]
+			ex.Words.SetCluster(i+1, a[2])
 		}
 		exs = append(exs, ex)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/transparse/transparse/parser/form"
 )
 
 // Training with word clusters stores them in the model (the card says
@@ -33,6 +35,33 @@ func TestTrainClusters(t *testing.T) {
 				t.Errorf("%s: feature version %d, want 4 (with clusters)", name, c.Params["tagger.feature_version"])
 			}
 		}
+	}
+
+	// The jackknifed words carry their path codes for the plain-token
+	// parser's cluster values, as a parse's analysis gives them.
+	o.defaults()
+	if o.clusters, err = readClusters(good); err != nil {
+		t.Fatal(err)
+	}
+	sents := readFix(t, fixTrain)
+	_, amb, err := jackknife(sents, readFix(t, fixDev), tagColumns(sents), o, m.Taggers(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := 0
+	for k, s := range sents {
+		for i, w := range s.Words {
+			want := o.clusters.Code(form.Of(w.Form))
+			if amb[k][i][2] != want {
+				t.Fatalf("sentence %d word %q: cluster code %b, want %b", k+1, w.Form, amb[k][i][2], want)
+			}
+			if want != 0 {
+				with++
+			}
+		}
+	}
+	if with == 0 {
+		t.Error("no training word has a path")
 	}
 
 	bad := filepath.Join(dir, "bad.paths")

@@ -50,7 +50,7 @@ func encode(sys transition.System, sents []*conllu.Sentence, enc pseudoproj.Enco
 type example struct {
 	words []conllu.Word
 	gold  *transition.Gold
-	amb   [][2]uint64             // plain tokens: ambiguity classes (A, AX) per word
+	amb   [][3]uint64             // plain tokens: ambiguity classes (A, AX) and word-cluster path code (C) per word
 	seq   []transition.Transition // static-oracle sequence (systems without a dynamic oracle)
 }
 
@@ -58,8 +58,9 @@ type example struct {
 // are lifted to projective ones; sentences that are not annotated trees and
 // sentences of more than MaxTrainingWords words are skipped and counted in
 // the log. It returns the examples and the number of long sentences
-// skipped. amb, if not nil, holds each sentence's ambiguity classes.
-func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][2]uint64, deprels []string, log io.Writer) ([]example, int) {
+// skipped. amb, if not nil, holds each sentence's ambiguity classes and
+// cluster codes (example.amb).
+func prepare(sys transition.System, sents []*conllu.Sentence, amb [][][3]uint64, deprels []string, log io.Writer) ([]example, int) {
 	index := map[string]int32{}
 	for i, l := range deprels {
 		index[l] = int32(i)

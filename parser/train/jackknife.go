@@ -8,19 +8,21 @@ import (
 
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/form"
 )
 
 // jackknife returns copies of sents with UPOS (and XPOS) predicted by
 // taggers trained on the other folds and the other morphology removed, as
 // at parse time from plain tokens, and the words' ambiguity classes in
-// those taggers' dictionaries. With morph, LEMMA and FEATS are predicted
+// those taggers' dictionaries with their path codes in the word clusters
+// (opt.clusters; 0 without). With morph, LEMMA and FEATS are predicted
 // too, by a lemmatizer and a FEATS tagger trained on the other folds (on
 // their gold tags, as the model's), from the fold's predicted tags.
 // The jackknife taggers train as many epochs as the taggers of like kept.
-func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, morph bool) ([]*conllu.Sentence, [][][2]uint64, error) {
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, morph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
 	k := opt.Folds
 	out := make([]*conllu.Sentence, len(sents))
-	amb := make([][][2]uint64, len(sents))
+	amb := make([][][3]uint64, len(sents))
 	type res struct {
 		fold int
 		tg   parser.Taggers
@@ -59,9 +61,12 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 		for i, s := range sents {
 			if i%k == r.fold {
 				out[i] = plainCopy([]*conllu.Sentence{s}, r.tg)[0]
-				amb[i] = make([][2]uint64, len(s.Words))
+				amb[i] = make([][3]uint64, len(s.Words))
 				for j, w := range s.Words {
 					amb[i][j][0], amb[i][j][1] = r.tg.AmbiguityClasses(w.Form)
+					if opt.clusters != nil {
+						amb[i][j][2] = opt.clusters.Code(form.Of(w.Form))
+					}
 				}
 			}
 		}

@@ -146,6 +146,7 @@ func (st *stepper) sentence(ex *example, explore bool, p float64) (correct, tota
 	feature.FillWords(&st.words, ex.words, st.morph || st.ext.UsesMorph())
 	for i, a := range ex.amb {
 		st.words.Values[i+1][feature.A], st.words.Values[i+1][feature.AX] = a[0], a[1]
+		st.words.SetCluster(i+1, a[2])
 	}
 	var co transition.CostOracle
 	if st.dyn != nil {
