@@ -1070,7 +1070,8 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            fast classifier put in front of that parser, which decides
  *            the states it is sure of, by a margin tuned on "dev"; absent:
  *            none), "fast_max_loss" (the dev LAS the fast classifier may
- *            cost; default 0.1), "beam" (2 to TP_MAX_BEAM: also train
+ *            cost; default 0.1), "plain_fast_max_loss" (the same for the
+ *            plain-token parser's; default "fast_max_loss"), "beam" (2 to TP_MAX_BEAM: also train
  *            classifiers for beam search of that width for the gold-tag
  *            and the plain-token parser, which tp_parse_with uses at beam
  *            widths above 1, and make that width the model's default

@@ -124,6 +124,7 @@ path of the saved model is printed on standard output.
 	f.StringVar(&o.goldFastTemplates, "gold-fast-templates", "", "file of feature templates of a fast classifier put in front of the gold-tag parser (a cascade; default: none)")
 	f.StringVar(&o.plainFastTemplates, "plain-fast-templates", "", "file of feature templates of a fast classifier put in front of the plain-token parser (default: none)")
 	f.Float64Var(&o.FastMaxLoss, "fast-max-loss", d.FastMaxLoss, "dev LAS a fast classifier may cost; its margin is tuned to stay within it (0: 0.1)")
+	f.Float64Var(&o.PlainFastMaxLoss, "plain-fast-max-loss", d.PlainFastMaxLoss, "dev LAS the plain-token parser's fast classifier may cost (0: --fast-max-loss)")
 	f.IntVar(&o.Beam, "beam", d.Beam, "also train classifiers for beam search of this width K, 2 to 64, for both parsers (parse --beam K uses them; 0: none)")
 	f.IntVar(&o.BeamEpochs, "beam-epochs", d.BeamEpochs, "epochs of the beam classifier (0: the trainer's default, 10)")
 	f.IntVar(&o.DefaultBeam, "default-beam", d.DefaultBeam, "the model's default beam width, chosen on dev (0: --beam); parse uses it unless given --beam")

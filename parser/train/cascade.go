@@ -19,9 +19,9 @@ var fastMargins = []float32{5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 60, 70, 80, 1
 // addFast trains a fast classifier with the templates tpls on the examples
 // of v (the first run's) and puts it in front of v (a cascade,
 // parser.Variant.Fast) with the smallest margin of fastMargins at which
-// the cascade's dev LAS is at most opt.FastMaxLoss below v's alone. If no
-// margin is, v is left as it is. The margins are tried in parallel.
-func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) error {
+// the cascade's dev LAS is at most maxLoss below v's alone. If no margin
+// is, v is left as it is. The margins are tried in parallel.
+func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, maxLoss float64, what string) error {
 	f, err := trainVariant(classes, v.Morph, runExs[:1], dev, tg, enc, opt, tpls, what+", fast")
 	if err != nil {
 		return err
@@ -42,14 +42,14 @@ func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example,
 		}()
 	}
 	wg.Wait()
-	if i := pickMargin(full, las, opt.FastMaxLoss); i >= 0 {
+	if i := pickMargin(full, las, maxLoss); i >= 0 {
 		v.Fast, v.FastMargin = &f, fastMargins[i]
-		fmt.Fprintf(opt.Log, "parser (%s): fast classifier (%d templates) in front, margin %g: dev LAS %.2f (%.2f alone) [%.0f s]\n",
-			what, len(tpls), v.FastMargin, las[i], full, time.Since(opt.start).Seconds())
+		fmt.Fprintf(opt.Log, "parser (%s): fast classifier (%d templates) in front, margin %g: dev LAS %.2f (%.2f alone, %g allowed below) [%.0f s]\n",
+			what, len(tpls), v.FastMargin, las[i], full, maxLoss, time.Since(opt.start).Seconds())
 		return nil
 	}
 	fmt.Fprintf(opt.Log, "parser (%s): no margin keeps the fast classifier within %.2f dev LAS (%.2f alone, %.2f at margin %g): not used\n",
-		what, opt.FastMaxLoss, full, las[len(las)-1], fastMargins[len(fastMargins)-1])
+		what, maxLoss, full, las[len(las)-1], fastMargins[len(fastMargins)-1])
 	return nil
 }
 

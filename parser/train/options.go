@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -118,6 +119,9 @@ type Options struct {
 	// FastMaxLoss is the dev LAS (points) a fast classifier may cost
 	// (0 = default 0.1).
 	FastMaxLoss float64 `json:"fast_max_loss"`
+	// PlainFastMaxLoss is FastMaxLoss for the plain-token parser's fast
+	// classifier (0 = FastMaxLoss).
+	PlainFastMaxLoss float64 `json:"plain_fast_max_loss"`
 	// Beam, when 2 to parser.MaxBeam, trains after the greedy classifiers
 	// a classifier for beam search of that width K for each parser
 	// (parser.Variant.Beam, stored as "parser.gold.beam" and
@@ -201,6 +205,9 @@ func (o *Options) defaults() {
 	if o.FastMaxLoss == 0 {
 		o.FastMaxLoss = 0.1
 	}
+	if o.PlainFastMaxLoss == 0 {
+		o.PlainFastMaxLoss = o.FastMaxLoss
+	}
 	if o.BeamEpochs == 0 {
 		o.BeamEpochs = 10
 	}
@@ -219,10 +226,11 @@ func (o *Options) defaults() {
 // epochs, tagger_epochs, max_sentences, folds, plain_runs or
 // beam_epochs; a beam or default_beam above parser.MaxBeam or negative,
 // or a default_beam without a beam; folds 1;
-// explore above 1; min_abs, plain_min_abs, explore or fast_max_loss not a
-// number; weight_bits outside 2..16 (0 is the default); a negative
-// fast_max_loss; an empty template list (nil is the system's) or an
-// invalid template (e.g. "gold_templates[3]"); plain fast templates for a
+// explore above 1; min_abs, plain_min_abs, explore, fast_max_loss or
+// plain_fast_max_loss not a number; weight_bits outside 2..16 (0 is the
+// default); a negative fast_max_loss or plain_fast_max_loss; an empty template list (nil is the system's) or an
+// invalid template (e.g. "gold_templates[3]"), or one that reads word
+// clusters (c, c4, c6) in a gold-tag list or without clusters; plain fast templates for a
 // gold-only model; an output path that is a directory or another
 // non-regular file, or whose directory is missing or not writable. Train
 // calls it first; the CLI, tp_train and Python report its message as it is.
@@ -265,7 +273,8 @@ func (o *Options) Check() error {
 	for _, c := range [...]struct {
 		name string
 		v    float64
-	}{{"min_abs", float64(o.MinAbs)}, {"plain_min_abs", float64(o.PlainMinAbs)}, {"explore", o.Explore}, {"fast_max_loss", o.FastMaxLoss}} {
+	}{{"min_abs", float64(o.MinAbs)}, {"plain_min_abs", float64(o.PlainMinAbs)}, {"explore", o.Explore}, {"fast_max_loss", o.FastMaxLoss},
+		{"plain_fast_max_loss", o.PlainFastMaxLoss}} {
 		if math.IsNaN(c.v) || math.IsInf(c.v, 0) {
 			return optErr(c.name, "%g: want a finite number", c.v)
 		}
@@ -278,6 +287,9 @@ func (o *Options) Check() error {
 	}
 	if o.FastMaxLoss < 0 {
 		return optErr("fast_max_loss", "%g: want 0 (the default, 0.1) or more", o.FastMaxLoss)
+	}
+	if o.PlainFastMaxLoss < 0 {
+		return optErr("plain_fast_max_loss", "%g: want 0 (the default, fast_max_loss) or more", o.PlainFastMaxLoss)
 	}
 	if o.GoldOnly && o.PlainFastTemplates != nil {
 		return optErr("plain_fast_templates", "given for a gold-only model (it has no plain-token parser)")
@@ -294,8 +306,15 @@ func (o *Options) Check() error {
 			return optErr(l.name, "the list is empty (absent or null: the system's templates)")
 		}
 		for i, t := range l.t {
-			if _, err := feature.New([]string{t}); err != nil {
+			e, err := feature.New([]string{t})
+			if err != nil {
 				return &OptionError{Option: fmt.Sprintf("%s[%d]", l.name, i), Msg: err.Error()}
+			}
+			// Word clusters reach the plain-token parser only, through
+			// the taggers' analysis.
+			if e.UsesClusters() && (strings.HasPrefix(l.name, "gold") || o.ClustersPath == "") {
+				msg := fmt.Sprintf("template %q reads word clusters, which only the plain-token parser of a model trained with clusters has", t)
+				return &OptionError{Option: fmt.Sprintf("%s[%d]", l.name, i), Msg: msg}
 			}
 		}
 	}

@@ -126,7 +126,7 @@ func Train(opt Options) (*parser.Model, error) {
 		exs := [][]example{goldTrain}
 		gold, gerr = trainVariant(classes, true, exs, devSents, tg, enc, opt, templates(opt, sys.Name(), true), "gold tags")
 		if gerr == nil && opt.GoldFastTemplates != nil {
-			gerr = addFast(&gold, classes, exs, devSents, tg, enc, opt, opt.GoldFastTemplates, "gold tags")
+			gerr = addFast(&gold, classes, exs, devSents, tg, enc, opt, opt.GoldFastTemplates, opt.FastMaxLoss, "gold tags")
 		}
 	}
 	if opt.GoldOnly {
@@ -176,7 +176,7 @@ func Train(opt Options) (*parser.Model, error) {
 			defer wg.Done()
 			plain, perr = trainVariant(classes, false, runs, plainDev, tg, enc, opt, templates(opt, sys.Name(), false), "plain tokens")
 			if perr == nil && opt.PlainFastTemplates != nil {
-				perr = addFast(&plain, classes, runs, plainDev, tg, enc, opt, opt.PlainFastTemplates, "plain tokens")
+				perr = addFast(&plain, classes, runs, plainDev, tg, enc, opt, opt.PlainFastTemplates, opt.PlainFastMaxLoss, "plain tokens")
 			}
 		}()
 		wg.Wait()

@@ -256,6 +256,10 @@ func TestOptionsCheck(t *testing.T) {
 		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "train: plain_fast_templates: the list is empty"},
 		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "train: plain_fast_templates: given for a gold-only model"},
 		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
+		{"plain fast loss", func(o *Options) { o.PlainFastMaxLoss = -1 }, "train: plain_fast_max_loss: -1"},
+		{"clusters in gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "n0.c4"} }, `train: gold_templates[1]: template "n0.c4" reads word clusters`},
+		{"clusters without a file", func(o *Options) { o.PlainFastTemplates = []string{"s0.c+n0.p"} }, `train: plain_fast_templates[0]: template "s0.c+n0.p" reads word clusters`},
+		{"plain fast loss NaN", func(o *Options) { o.PlainFastMaxLoss = math.NaN() }, "train: plain_fast_max_loss: NaN"},
 		{"beam", func(o *Options) { o.Beam = parser.MaxBeam + 1 }, "train: beam: 65: want 0 (no beam classifier) to 64"},
 		{"beam epochs", func(o *Options) { o.BeamEpochs = -1 }, "train: beam_epochs: -1"},
 		{"output dir", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
@@ -322,6 +326,39 @@ func TestFastClassifier(t *testing.T) {
 	m2 := reload(t, m)
 	if v2 := m2.Variant(true); v2.Fast == nil || v2.FastMargin != v.FastMargin {
 		t.Fatalf("after save and load: %+v", v2)
+	}
+}
+
+// The plain-token parser's fast classifier is held to PlainFastMaxLoss
+// when it is given, else to FastMaxLoss; the gold-tag parser's to
+// FastMaxLoss.
+func TestPlainFastMaxLoss(t *testing.T) {
+	for _, c := range []struct {
+		loss, plainLoss float64
+		want            string
+	}{{0.3, 100, "100 allowed below"}, {0.3, 0, "0.3 allowed below"}} {
+		o := small()
+		o.NoMorph = true
+		o.GoldFastTemplates = []string{"n0.u", "s0.u"}
+		o.PlainFastTemplates = []string{"n0.u", "s0.u"}
+		o.FastMaxLoss, o.PlainFastMaxLoss = c.loss, c.plainLoss
+		var log bytes.Buffer
+		o.Log = &log
+		if _, err := Train(o); err != nil {
+			t.Fatal(err)
+		}
+		plain, gold := "", ""
+		for _, line := range strings.Split(log.String(), "\n") {
+			switch {
+			case strings.HasPrefix(line, "parser (plain tokens): fast classifier"):
+				plain = line
+			case strings.HasPrefix(line, "parser (gold tags): fast classifier"):
+				gold = line
+			}
+		}
+		if !strings.Contains(plain, c.want) || !strings.Contains(gold, "0.3 allowed below") {
+			t.Errorf("fast_max_loss %g, plain_fast_max_loss %g: logs %q and %q, want %q for the plain one", c.loss, c.plainLoss, plain, gold, c.want)
+		}
 	}
 }
 

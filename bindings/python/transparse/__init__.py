@@ -226,7 +226,8 @@ def train(system, train, dev, progress=None, **options):
             ``weight_bits``, ``gold_templates`` and ``plain_templates``
             (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
             syntax in docs/features.md), ``gold_fast_templates``,
-            ``plain_fast_templates``, ``fast_max_loss``, ``beam`` (also
+            ``plain_fast_templates``, ``fast_max_loss``,
+            ``plain_fast_max_loss``, ``beam`` (also
             train classifiers for ``Model.parse(..., beam=K)`` of that
             width, for both parsers), ``beam_epochs`` and ``default_beam``
             (the model's default width, when not the trained one).
