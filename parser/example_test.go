@@ -64,7 +64,7 @@ func ExampleModel_ParseWithOptions() {
 		fmt.Println(err)
 		return
 	}
-	words := []conllu.Word{{Form: "I"}, {Form: "saw"}, {Form: "her"}, {Form: "."}}
+	words := []conllu.Word{{Form: "She"}, {Form: "saw"}, {Form: "him"}, {Form: "."}}
 	var r parser.ParseResult
 	if err := m.ParseWithOptions(words, parser.ParseOptions{Beam: 2, KBest: 2, Confidence: true}, &r); err != nil {
 		fmt.Println(err)
@@ -75,9 +75,9 @@ func ExampleModel_ParseWithOptions() {
 	}
 	fmt.Println(len(r.Trees), "trees; the first is the words':", r.Trees[0].Head)
 	// Output:
-	// 1 I 2 nsubj true
+	// 1 She 2 nsubj true
 	// 2 saw 0 root true
-	// 3 her 2 obj true
+	// 3 him 2 obj true
 	// 4 . 2 punct true
 	// 2 trees; the first is the words': [2 0 2 2]
 }
