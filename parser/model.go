@@ -26,6 +26,7 @@ import (
 	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
@@ -378,7 +379,8 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 }
 
 // fill puts the values of words that v's features read into sc.words.
-// The plain-token variant reads the analysis of the words in sc.tags.an
+// The gold-tag variant reads the words and, if its templates read them,
+// their paths in the taggers' word clusters. The plain-token variant reads the analysis of the words in sc.tags.an
 // (Analyze must have run on them), and the lemmas in lemmas instead of
 // the words' when lemmas is not nil: it reads predicted lemmas, as it was
 // trained, even where the caller gave them (given lemmas did not parse
@@ -387,6 +389,12 @@ func (m *Model) parse(v *Variant, words []conllu.Word, sc *scratch, lemmas []str
 func (m *Model) fill(v *Variant, words []conllu.Word, sc *scratch, lemmas []string) {
 	if v.Morph {
 		feature.FillWords(&sc.words, words, true)
+		if v.Ext.UsesClusters() && m.taggers.UPOS != nil {
+			c := m.taggers.UPOS.Clusters()
+			for i := range words {
+				sc.words.SetCluster(i+1, c.Code(form.Of(words[i].Form)))
+			}
+		}
 	} else {
 		feature.FillAnalyzed(&sc.words, words, sc.tags.an.Words, v.readsMorph())
 		if lemmas != nil && v.readsMorph() {

@@ -20,8 +20,8 @@
 // class in the UPOS / XPOS tagger's dictionary (FillAnalyzed; 0 from
 // FillWords), c / c4 / c6 the form's path in the model's word clusters
 // (Brown et al. 1992), whole or its first 4 or 6 bits, as dependency
-// parsing features in Koo, Carreras & Collins (2008) (FillAnalyzed for a
-// model with clusters; "no path" from FillWords), d deprel of the node's arc,
+// parsing features in Koo, Carreras & Collins (2008) (FillAnalyzed or
+// Words.SetCluster for a model with clusters; "no path" from FillWords), d deprel of the node's arc,
 // vl / vr number of left / right dependents, sl / sr set of left / right
 // dependents' labels; and the node-free value "dist", the distance between
 // s0 and n0 (capped at 10). The feature set of Zhang & Nivre (2011) is

@@ -198,9 +198,12 @@ func (c *Clusters) set(ws []wordInfo, n int) {
 }
 
 // Code returns the path code of the form of hashes h, else of its
-// lowercased form, 0 if neither has a path: the code of the values set
+// lowercased form, 0 if neither has a path (or c is nil): the code of the values set
 // gives a word, without its flags (form.Word.Cluster).
 func (c *Clusters) Code(h form.Hashes) uint64 {
+	if c == nil {
+		return 0
+	}
 	if code := c.code(h.Form); code != 0 {
 		return uint64(code)
 	}

@@ -107,6 +107,9 @@ type Tagger struct {
 // best development accuracy), or 0 for a tagger decoded from a model file.
 func (t *Tagger) Epoch() int { return t.epoch }
 
+// Clusters returns the word clusters the tagger reads, nil if none.
+func (t *Tagger) Clusters() *Clusters { return t.clusters }
+
 // scratch is the working memory of tagging one sentence.
 type scratch struct {
 	ws          []wordInfo

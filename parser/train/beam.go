@@ -9,6 +9,7 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/transition"
 )
@@ -16,13 +17,16 @@ import (
 // goldBeamExamples are the beam examples of the gold-tag parser: the
 // training sentences (their deprels in the class table's encoding) of at
 // most MaxTrainingWords words whose trees the system derives.
-func goldBeamExamples(classes *transition.Classes, train []*conllu.Sentence) []*beam.Example {
+func goldBeamExamples(classes *transition.Classes, train []*conllu.Sentence, opt Options) []*beam.Example {
 	var exs []*beam.Example
 	for _, s := range train {
 		if len(s.Words) > MaxTrainingWords {
 			continue
 		}
 		if ex, err := beam.NewExample(classes, s.Words, true); err == nil {
+			for i, w := range s.Words {
+				ex.Words.SetCluster(i+1, opt.clusters.Code(form.Of(w.Form)))
+			}
 			exs = append(exs, ex)
 		}
 	}

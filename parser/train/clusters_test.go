@@ -63,6 +63,18 @@ func TestTrainClusters(t *testing.T) {
 	if with == 0 {
 		t.Error("no training word has a path")
 	}
+	// The gold-tag parser's training words carry them too.
+	codes := clusterCodes(sents, o)
+	for k, s := range sents {
+		for i := range s.Words {
+			if codes[k][i] != [3]uint64{0, 0, amb[k][i][2]} {
+				t.Fatalf("sentence %d word %d: gold-tag codes %v, jackknifed %v", k+1, i+1, codes[k][i], amb[k][i])
+			}
+		}
+	}
+	if o.clusters = nil; clusterCodes(sents, o) != nil {
+		t.Error("cluster codes without clusters")
+	}
 
 	bad := filepath.Join(dir, "bad.paths")
 	if err := os.WriteFile(bad, []byte("00\tthe\n0x1\ta\n"), 0o644); err != nil {

@@ -79,6 +79,23 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 	return out, amb, nil
 }
 
+// clusterCodes returns, for the gold-tag parser's training examples, each
+// word's path code in opt.clusters (example.amb, ambiguity classes 0);
+// nil without clusters.
+func clusterCodes(sents []*conllu.Sentence, opt Options) [][][3]uint64 {
+	if opt.clusters == nil {
+		return nil
+	}
+	out := make([][][3]uint64, len(sents))
+	for i, s := range sents {
+		out[i] = make([][3]uint64, len(s.Words))
+		for j, w := range s.Words {
+			out[i][j][2] = opt.clusters.Code(form.Of(w.Form))
+		}
+	}
+	return out
+}
+
 // plainCopy returns copies of sents as the parser sees plain tokens: tags
 // predicted by tg, no lemma or FEATS. Heads and deprels are kept.
 func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -230,7 +229,7 @@ func (o *Options) defaults() {
 // plain_fast_max_loss not a number; weight_bits outside 2..16 (0 is the
 // default); a negative fast_max_loss or plain_fast_max_loss; an empty template list (nil is the system's) or an
 // invalid template (e.g. "gold_templates[3]"), or one that reads word
-// clusters (c, c4, c6) in a gold-tag list or without clusters; plain fast templates for a
+// clusters (c, c4, c6) without clusters or in a gold-only model; plain fast templates for a
 // gold-only model; an output path that is a directory or another
 // non-regular file, or whose directory is missing or not writable. Train
 // calls it first; the CLI, tp_train and Python report its message as it is.
@@ -310,10 +309,8 @@ func (o *Options) Check() error {
 			if err != nil {
 				return &OptionError{Option: fmt.Sprintf("%s[%d]", l.name, i), Msg: err.Error()}
 			}
-			// Word clusters reach the plain-token parser only, through
-			// the taggers' analysis.
-			if e.UsesClusters() && (strings.HasPrefix(l.name, "gold") || o.ClustersPath == "") {
-				msg := fmt.Sprintf("template %q reads word clusters, which only the plain-token parser of a model trained with clusters has", t)
+			if e.UsesClusters() && (o.ClustersPath == "" || o.GoldOnly) {
+				msg := fmt.Sprintf("template %q reads word clusters, which only a model trained with clusters and taggers has", t)
 				return &OptionError{Option: fmt.Sprintf("%s[%d]", l.name, i), Msg: msg}
 			}
 		}

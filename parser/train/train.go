@@ -108,7 +108,7 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	classes := transition.NewClasses(sys, deprels, root)
 
-	goldTrain, long := prepare(sys, trainSents, nil, deprels, opt.Log)
+	goldTrain, long := prepare(sys, trainSents, clusterCodes(trainSents, opt), deprels, opt.Log)
 	if len(goldTrain) == 0 {
 		return nil, fmt.Errorf("train: %s: no training tree for %s (%d sentences; see the log): nothing to learn", opt.TrainPath, sys.Name(), len(trainSents))
 	}
@@ -199,7 +199,7 @@ func Train(opt Options) (*parser.Model, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents), devSents, false, func(v parser.Variant) *parser.Model {
+			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents, opt), devSents, false, func(v parser.Variant) *parser.Model {
 				return parser.Assemble(parser.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
 			}, opt, "gold tags")
 		}()

@@ -257,7 +257,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "train: plain_fast_templates: given for a gold-only model"},
 		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
 		{"plain fast loss", func(o *Options) { o.PlainFastMaxLoss = -1 }, "train: plain_fast_max_loss: -1"},
-		{"clusters in gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "n0.c4"} }, `train: gold_templates[1]: template "n0.c4" reads word clusters`},
+		{"clusters in gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "n0.c4"} }, `train: gold_templates[1]: template "n0.c4" reads word clusters, which only a model trained with clusters and taggers has`},
 		{"clusters without a file", func(o *Options) { o.PlainFastTemplates = []string{"s0.c+n0.p"} }, `train: plain_fast_templates[0]: template "s0.c+n0.p" reads word clusters`},
 		{"plain fast loss NaN", func(o *Options) { o.PlainFastMaxLoss = math.NaN() }, "train: plain_fast_max_loss: NaN"},
 		{"beam", func(o *Options) { o.Beam = parser.MaxBeam + 1 }, "train: beam: 65: want 0 (no beam classifier) to 64"},
