@@ -56,7 +56,15 @@ func FillAnalyzed(w *Words, words []conllu.Word, forms []form.Word, morph bool) 
 // path), as FillAnalyzed sets them from the analysis.
 func (w *Words) SetCluster(i int, code uint64) { setCluster(&w.Values[i], code) }
 
+// noPath are the cluster values of a word without a path (FillWords
+// gives every word these).
+var noPath = [3]uint64{hashOf(C, 0), hashOf(C4, 0), hashOf(C6, 0)}
+
 func setCluster(vals *[NumWordValues]uint64, code uint64) {
+	if code == 0 {
+		vals[C], vals[C4], vals[C6] = noPath[0], noPath[1], noPath[2]
+		return
+	}
 	vals[C] = hashOf(C, code)
 	vals[C4] = hashOf(C4, form.PathPrefix(code, 4))
 	vals[C6] = hashOf(C6, form.PathPrefix(code, 6))

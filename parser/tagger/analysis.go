@@ -101,16 +101,12 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 		if t.clusters != nil {
 			t.clusters.set(ws, n)
 		}
-		if k == 0 {
-			for i := range a.Words {
-				a.Words[i].Cluster = 0
-				if t.clusters != nil {
-					a.Words[i].Cluster = ws[i+2].clu &^ (cluLowered | cluNone)
-				}
-			}
-		}
 		for i := range a.Words {
 			a.Words[i].Amb[k] = t.ambiguityHash(ws[i+2].amb)
+			if k == 0 {
+				// 0 without clusters: prepare analyzed the words afresh.
+				a.Words[i].Cluster = ws[i+2].clu &^ (cluLowered | cluNone)
+			}
 		}
 	}
 }

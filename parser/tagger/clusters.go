@@ -187,30 +187,41 @@ const (
 func (c *Clusters) set(ws []wordInfo, n int) {
 	for i := range n {
 		w := &ws[i+2]
-		if code := c.code(w.form); code != 0 {
-			w.clu = uint64(code)
-		} else if code := c.code(w.rawLower); code != 0 && w.rawLower != w.form {
-			w.clu = uint64(code) | cluLowered
-		} else {
+		switch code, lowered := c.path(w.form, w.rawLower); {
+		case code == 0:
 			w.clu = cluNone
+		case lowered:
+			w.clu = uint64(code) | cluLowered
+		default:
+			w.clu = uint64(code)
 		}
 	}
 }
 
+// path returns the path code of the form whose exact and lowercased hashes
+// are form and lower, else of its lowercased form (lowered), 0 if neither
+// has a path.
+func (c *Clusters) path(form, lower uint64) (code uint32, lowered bool) {
+	if code := c.code(form); code != 0 {
+		return code, false
+	}
+	if lower != form {
+		if code := c.code(lower); code != 0 {
+			return code, true
+		}
+	}
+	return 0, false
+}
+
 // Code returns the path code of the form of hashes h, else of its
-// lowercased form, 0 if neither has a path (or c is nil): the code of the values set
+// lowercased form, 0 if neither has a path (or c is nil): the code set
 // gives a word, without its flags (form.Word.Cluster).
 func (c *Clusters) Code(h form.Hashes) uint64 {
 	if c == nil {
 		return 0
 	}
-	if code := c.code(h.Form); code != 0 {
-		return uint64(code)
-	}
-	if h.Lower != h.Form {
-		return uint64(c.code(h.Lower))
-	}
-	return 0
+	code, _ := c.path(h.Form, h.Lower)
+	return uint64(code)
 }
 
 // Blobs of a tagger's clusters: the words, sorted, one a line, and their
