@@ -431,7 +431,10 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  *    lemmatizer's lemma, from its form and its given or predicted tags;
  *  - FEATS for the whole sentence, and only when no word of it is given
  *    FEATS: in a sentence with FEATS on some word, "_" (or NULL, "") on
- *    another means that word has no features. A model whose FEATS tagger
+ *    another means that word has no features. Where its card's option
+ *    feats_tags says "kept", a word's FEATS are chosen among those seen
+ *    in training with its (given or predicted) UPOS and XPOS, where
+ *    training saw that pair. A model whose FEATS tagger
  *    learnt to (its card's option feats_syntax says "kept") chooses the
  *    predicted FEATS again once the sentence is parsed, among the same
  *    candidates, from the word's place in the tree (its deprel, its

@@ -95,9 +95,11 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 	if lemmas == 0 {
 		t.Error("no lemma of the dev slice predicted right")
 	}
-	// The lemmatizer's dictionary-first setting is stored both ways.
+	// The lemmatizer's dictionary-first setting and the FEATS tagger's
+	// consistent tags are stored both ways.
 	for _, on := range []bool{true, false} {
 		tg.Lemmas.SetDictionaryFirst(on)
+		tg.Feats.SetConsistentTags(!on)
 		b, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
@@ -108,6 +110,9 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 		}
 		if got := m3.Taggers().Lemmas.DictionaryFirst(); got != on {
 			t.Errorf("DictionaryFirst %v saved, %v loaded", on, got)
+		}
+		if got := m3.Taggers().Feats.ConsistentTags(); got != !on {
+			t.Errorf("ConsistentTags %v saved, %v loaded", !on, got)
 		}
 	}
 }
@@ -177,6 +182,8 @@ func TestMorphPartsOptional(t *testing.T) {
 			`classifier "morph.lemma": param "morph.dictionary_first" = 2, want 1 or none`},
 		{"lemma setting in the FEATS tagger", func(d *modelfmt.Model) { part(d, "morph.feats").Params["morph.dictionary_first"] = 1 },
 			`classifier "morph.feats": morph: feats: dictionary_first in a feats`},
+		{"FEATS setting in the lemmatizer", func(d *modelfmt.Model) { part(d, "morph.lemma").Params["morph.consistent_tags"] = 1 },
+			`classifier "morph.lemma": morph: lemma: consistent_tags in a lemma`},
 	} {
 		d, err := modelfmt.Decode(file)
 		if err != nil {

@@ -98,6 +98,10 @@ type component struct {
 	// dictFirst (lemma, optional): a word the dictionary knows takes its
 	// most frequent candidate unscored (Lemmatizer.SetDictionaryFirst).
 	dictFirst bool
+	// tagsFirst (FEATS, optional): a known word's candidates are only
+	// those seen with its UPOS and XPOS in training; with none of them,
+	// it is tagged as an unknown word (FeatsTagger.SetConsistentTags).
+	tagsFirst bool
 	// endPrefix: the FEATS features include the first runes of the
 	// ending after the lemma (tEndPreU; a FEATS tagger trained before
 	// them has not).
@@ -625,6 +629,7 @@ type scratch struct {
 	pk     []uint64  // rankScores: the distinct FEATS parts of the candidates
 	sums   []int32   // rankScores: integer rank sums
 	cands  []int32
+	tc     []int32 // consistent: the candidates kept
 	scores []float32
 	syn    syntaxScratch // Refine: the children of each word
 	// The dictionary entries of a sentence's words (lookupWords): the
@@ -638,8 +643,9 @@ type scratch struct {
 // they are the lowercase level's; ok is false for a word not in the
 // dictionary.
 type foundWord struct {
-	cands     []int32
-	lower, ok bool
+	cands []int32
+	level byte // the entry's level (levelTags, levelUPOS or levelLower)
+	ok    bool
 }
 
 // lookupWords finds the dictionary entries of the words of ws (analysed
@@ -657,7 +663,7 @@ func (c *component) lookupWords(ws []conllu.Word, sc *scratch) {
 	sc.sink += c.dict.touch(sc.hashes)
 	for i := range ws {
 		var f foundWord
-		f.cands, f.lower, f.ok, sc.kb = c.words.find(c.dict, sc.kb, ws[i].Form, sc.ws[i].lower, ws[i].UPOS, ws[i].XPOS, sc.hashes[i])
+		f.cands, f.level, f.ok, sc.kb = c.words.find(c.dict, sc.kb, ws[i].Form, sc.ws[i].lower, ws[i].UPOS, ws[i].XPOS, sc.hashes[i])
 		sc.found = append(sc.found, f)
 	}
 }
@@ -670,9 +676,10 @@ func (c *component) lookupWords(ws []conllu.Word, sc *scratch) {
 func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(string) bool) (cands []int32, lower, inDict bool) {
 	if c.words != nil && known == nil {
 		var ok bool
-		cands, lower, ok, sc.kb = c.words.find(c.dict, sc.kb, w.Form, sc.ws[i].lower, w.UPOS, w.XPOS, 0)
+		var level byte
+		cands, level, ok, sc.kb = c.words.find(c.dict, sc.kb, w.Form, sc.ws[i].lower, w.UPOS, w.XPOS, 0)
 		if ok {
-			return cands, lower, true
+			return c.consistent(cands, level, w, sc)
 		}
 		return c.guess(w, sc)
 	}
@@ -689,10 +696,43 @@ func (c *component) candidates(w *conllu.Word, i int, sc *scratch, known func(st
 			if known != nil && !known(string(sc.kb)) {
 				break
 			}
-			return l, level == levelLower, true
+			return c.consistent(l, level, w, sc)
 		}
 	}
 	return c.guess(w, sc)
+}
+
+// consistent returns, with whether they are the lowercase level's and
+// true (they come from the dictionary), the dictionary candidates cands
+// of w, found at level, that training saw with w's UPOS and XPOS, in
+// their order, when c.tagsFirst is set: a form seen only as a VBN keeps
+// no VBN FEATS when tagged VBD. With none left, w is guessed as an
+// unknown word of its tags. Without tagsFirst, for an entry of the tags
+// level (seen with them), or for tags training never saw, it returns
+// cands.
+func (c *component) consistent(cands []int32, level byte, w *conllu.Word, sc *scratch) ([]int32, bool, bool) {
+	lower := level == levelLower
+	if !c.tagsFirst || level == levelTags {
+		return cands, lower, true
+	}
+	sc.kb = appendKey(sc.kb[:0], indexTags, w.UPOS, w.XPOS)
+	allowed, ok := c.lookup(sc.kb)
+	if !ok {
+		return cands, lower, true
+	}
+	sc.tc = sc.tc[:0]
+	for _, id := range cands {
+		if slices.Contains(allowed, id) {
+			sc.tc = append(sc.tc, id)
+		}
+	}
+	switch {
+	case len(sc.tc) == len(cands):
+		return cands, lower, true
+	case len(sc.tc) == 0:
+		return allowed, false, false
+	}
+	return sc.tc, lower, true
 }
 
 // guess returns the candidates of a word missing from the dictionary.
@@ -754,7 +794,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks [
 		case !batched:
 			cands, lower, known = c.candidates(&ws[i], i, sc, nil)
 		case sc.found[i].ok:
-			cands, lower, known = sc.found[i].cands, sc.found[i].lower, true
+			cands, lower, known = c.consistent(sc.found[i].cands, sc.found[i].level, &ws[i], sc)
 		default:
 			cands, lower, known = c.guess(&ws[i], sc)
 		}
@@ -867,6 +907,10 @@ type Data struct {
 	// dictionary takes its most frequent lemma rule there, without the
 	// classifier (Lemmatizer.SetDictionaryFirst).
 	DictionaryFirst bool `msgpack:"dictionary_first"`
+	// ConsistentTags (FEATS taggers, optional): a known word's candidates
+	// are only those seen with its UPOS and XPOS
+	// (FeatsTagger.SetConsistentTags).
+	ConsistentTags bool `msgpack:"consistent_tags"`
 }
 
 // data returns the serialisable form of c.
@@ -892,6 +936,7 @@ func (c *component) data() *Data {
 		d.LemmaCase = slices.Clone(c.lemmaCase.xpos)
 	}
 	d.DictionaryFirst = c.dictFirst
+	d.ConsistentTags = c.tagsFirst
 	if c.syntax != nil {
 		d.SyntaxWeights = c.syntax.Classifier("morph.feats.syntax", syntaxTemplateNames, nil)
 	}
@@ -980,6 +1025,12 @@ func fromData(d *Data, want kind) (*component, error) {
 			return nil, fmt.Errorf("morph: %s: dictionary_first in a %s", want, want)
 		}
 		c.dictFirst = true
+	}
+	if d.ConsistentTags {
+		if want != kindFeats {
+			return nil, fmt.Errorf("morph: %s: consistent_tags in a %s", want, want)
+		}
+		c.tagsFirst = true
 	}
 	if len(d.Agreement) > 0 {
 		if want != kindFeats {

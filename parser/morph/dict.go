@@ -185,28 +185,28 @@ func newWordIndex(d *dict) *wordIndex {
 
 // find returns the candidates of the most specific entry of the word
 // (form, its lowercased form, UPOS, XPOS) in d: '1', else '2', else '3';
-// lower tells whether it is the '3' entry. kb is a buffer for the key,
+// level is the entry's level byte. kb is a buffer for the key,
 // returned grown.
 //
 // h, when not 0, is the hash of the '3' key (dict.hash): a caller that
 // hashed the words of a sentence first (and touched them) passes it.
-func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string, h uint64) (cands []int32, isLower, ok bool, _ []byte) {
+func (w *wordIndex) find(d *dict, kb []byte, form, lower, upos, xpos string, h uint64) (cands []int32, level byte, ok bool, _ []byte) {
 	kb = appendKey(kb[:0], levelLower, lower, upos)
 	if h == 0 {
 		h = d.hash(kb)
 	}
 	g, found := d.indexHashed(kb, h)
 	if !found {
-		return nil, false, false, kb
+		return nil, 0, false, kb
 	}
 	for r := w.head[g]; r >= 0; r = w.refs[r].next {
 		ref := &w.refs[r]
 		k := d.keys[ref.key]
 		if k[1:ref.formStop] == form && (k[0] == levelUPOS || k[ref.xpos:] == xpos) {
-			return d.cands(ref.key), false, true, kb
+			return d.cands(ref.key), k[0], true, kb
 		}
 	}
-	return d.cands(g), true, true, kb
+	return d.cands(g), levelLower, true, kb
 }
 
 // cands returns the candidates of key index i.

@@ -114,18 +114,20 @@ func TestWordIndex(t *testing.T) {
 	for _, f := range append(forms, "unknown", "Unknown") {
 		for _, tg := range append(tags, [2]string{"ADJ", "JJ"}) {
 			var want []int32
-			wantLower, wantOK := false, false
+			var wantLevel byte
+			wantOK := false
 			for _, k := range []string{key(levelTags, f, tg[0], tg[1]), key(levelUPOS, f, tg[0]), key(levelLower, strings.ToLower(f), tg[0])} {
 				if l, ok := d.get([]byte(k)); ok {
-					want, wantLower, wantOK = l, k[0] == levelLower, true
+					want, wantLevel, wantOK = l, k[0], true
 					break
 				}
 			}
 			var got []int32
-			var lower, ok bool
-			got, lower, ok, kb = w.find(d, kb, f, strings.ToLower(f), tg[0], tg[1], 0)
-			if ok != wantOK || lower != wantLower || !slices.Equal(got, want) {
-				t.Errorf("find(%q, %v) = %v, %v, %v; want %v, %v, %v", f, tg, got, lower, ok, want, wantLower, wantOK)
+			var level byte
+			var ok bool
+			got, level, ok, kb = w.find(d, kb, f, strings.ToLower(f), tg[0], tg[1], 0)
+			if ok != wantOK || level != wantLevel || !slices.Equal(got, want) {
+				t.Errorf("find(%q, %v) = %v, %q, %v; want %v, %q, %v", f, tg, got, level, ok, want, wantLevel, wantOK)
 			}
 		}
 	}
@@ -195,8 +197,8 @@ func TestLookupWordsAsCandidates(t *testing.T) {
 					continue
 				}
 				in++
-				if !got.ok || got.lower != lower || !slices.Equal(got.cands, cands) {
-					t.Fatalf("%s %q: lookupWords %v/%v/%v, candidates %v/%v", c.kind, ws[i].Form, got.cands, got.lower, got.ok, cands, lower)
+				if !got.ok || (got.level == levelLower) != lower || !slices.Equal(got.cands, cands) {
+					t.Fatalf("%s %q: lookupWords %v/%v/%v, candidates %v/%v", c.kind, ws[i].Form, got.cands, got.level, got.ok, cands, lower)
 				}
 			}
 		}

@@ -183,6 +183,17 @@ func (l *Lemmatizer) SetDictionaryFirst(on bool) { l.c.dictFirst = on }
 // lemma rule unscored (SetDictionaryFirst).
 func (l *Lemmatizer) DictionaryFirst() bool { return l.c.dictFirst }
 
+// SetConsistentTags restricts a known word's FEATS candidates to those
+// seen in training with its UPOS and XPOS, tagging it as an unknown word
+// of its tags when none was (on), or lets the dictionary's candidates of
+// the form stand whatever the tags (off, as trained): UPOS, XPOS and
+// FEATS then form a combination seen in training. Training keeps it
+// where it raises dev UFeats. Not safe while t is in use.
+func (t *FeatsTagger) SetConsistentTags(on bool) { t.c.tagsFirst = on }
+
+// ConsistentTags reports whether SetConsistentTags is on.
+func (t *FeatsTagger) ConsistentTags() bool { return t.c.tagsFirst }
+
 // Classes returns the number of lemma rules.
 func (l *Lemmatizer) Classes() int { return len(l.c.classes) }
 

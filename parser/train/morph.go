@@ -155,6 +155,13 @@ func chooseDictionaryFirst(m *parser.Model, l *morph.Lemmatizer, dev []*conllu.S
 	return chooseOnDev(m, dev, opt, "known words' lemmas from the dictionary", "", "Lemmas", l.SetDictionaryFirst)
 }
 
+// chooseConsistentTags decides on dev UFeats whether the FEATS tagger ft
+// of the model m keeps to the FEATS seen with a known word's UPOS and XPOS
+// (morph.FeatsTagger.SetConsistentTags).
+func chooseConsistentTags(m *parser.Model, ft *morph.FeatsTagger, dev []*conllu.Sentence, opt Options) string {
+	return chooseOnDev(m, dev, opt, "FEATS consistent with the tags", "", "UFeats", ft.SetConsistentTags)
+}
+
 // devScores are the scores of m on dev from plain tokens (zero when the
 // parse cannot be scored).
 func devScores(m *parser.Model, dev []*conllu.Sentence) eval.Scores {

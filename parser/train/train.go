@@ -259,6 +259,9 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
 	scorer := parser.Assemble(parts)
+	if tg.Feats != nil {
+		card.Options["feats_tags"] = chooseConsistentTags(scorer, tg.Feats, devSents, opt)
+	}
 	if syntax != nil {
 		card.Options["feats_syntax"] = chooseSyntax(scorer, tg.Feats, syntax, devSents, opt)
 	}

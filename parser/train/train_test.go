@@ -419,11 +419,12 @@ func TestMorphTrained(t *testing.T) {
 			t.Errorf("card dev/predicted/%s = %v", k, v)
 		}
 	}
-	// The agreement table, the lemmas' capitals and the known words'
-	// lemmas from the dictionary were tried on dev, and the components say
+	// The agreement table, the lemmas' capitals, the known words'
+	// lemmas from the dictionary and FEATS consistent with the tags were
+	// tried on dev, and the components say
 	// what was decided.
 	for opt, has := range map[string]bool{"feats_agreement": tg.Feats.HasAgreement(), "lemma_case": tg.Lemmas.HasLemmaCase(),
-		"lemma_dictionary": tg.Lemmas.DictionaryFirst()} {
+		"lemma_dictionary": tg.Lemmas.DictionaryFirst(), "feats_tags": tg.Feats.ConsistentTags()} {
 		v := m.Card().Options[opt]
 		if !strings.HasPrefix(v, "kept: ") && !strings.HasPrefix(v, "dropped: ") || strings.HasPrefix(v, "kept") != has {
 			t.Errorf("card option %s = %q, component has it: %v", opt, v, has)
