@@ -78,7 +78,7 @@ func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib
 		}
 		for i := range words {
 			right := words[i].Head == s.Words[i].Head && words[i].Deprel == s.Words[i].Deprel
-			samples = append(samples, calib.Sample{Label: r.labels[i], Z: r.lodds[i], Right: right})
+			samples = append(samples, calib.Sample{Label: r.labels[i], Z: r.lodds[i], Right: right, Dep: r.depU[i], Head: r.headU[i]})
 		}
 	}
 	return calib.Fit(samples, len(m.classes.Deprels))

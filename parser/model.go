@@ -364,6 +364,7 @@ func (m *Model) prepare(words []conllu.Word) (*Variant, *scratch, error) {
 // the analysis, and parsed with features from the same analysis.
 func (m *Model) complete(words []conllu.Word, sc *scratch, analyze bool) {
 	t := &m.taggers
+	sc.tags.predicted = sc.tags.predicted[:0]
 	if t.UPOS != nil && (analyze || anyAbsent(words, uposOf) || t.XPOS != nil && anyAbsent(words, xposOf)) {
 		sc.tags.an.Analyze(words, t.UPOS, t.XPOS)
 		t.tag(words, &sc.tags)

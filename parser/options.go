@@ -77,8 +77,9 @@ type ParseResult struct {
 	// for the parser used (Variant.Conf, Variant.BeamConf; trained models
 	// have them) and the default temperature, it is the estimated
 	// probability that the word's head and deprel are both right, fitted
-	// on development data from the raw confidence and the deprel
-	// (parser/calib). Otherwise it is the raw confidence: the product of
+	// on development data from the raw confidence, the deprel and, for
+	// predicted tags, how sure the taggers were of the tags of the word
+	// and of its head (parser/calib). Otherwise it is the raw confidence: the product of
 	// the share of the final beam's mass that agrees with the best tree on
 	// the word's arc (1 for the greedy parser) and the probability of the
 	// transition that built the arc among the legal ones of its
@@ -93,13 +94,15 @@ type ParseResult struct {
 	Trees []ScoredTree
 
 	conf []float64 // storage of Confidence
-	// The label id and raw log-odds of each word's arc after a parse
-	// with confidences (Model.Calibrate reads them).
-	labels  []int32
-	lodds   []float64
-	trees   []ScoredTree
-	heads   [][]int // storage of the trees
-	deprels [][]string
+	// The label id and raw log-odds of each word's arc, and the tag
+	// uncertainties of its dependent and head, after a parse with
+	// confidences (Model.Calibrate reads them).
+	labels      []int32
+	lodds       []float64
+	depU, headU []float64
+	trees       []ScoredTree
+	heads       [][]int // storage of the trees
+	deprels     [][]string
 }
 
 // ScoredTree is one tree of ParseResult.Trees over the n words of the
@@ -157,7 +160,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 		if r != nil {
 			r.fillGreedy(words, rec, opt)
 			if opt.Confidence {
-				r.calibrate(sc.state.Label, rec.lodds, v.Conf, opt)
+				r.calibrate(words, &sc.tags, sc.state.Label, rec.lodds, v.Conf, opt)
 			}
 		}
 		return nil
@@ -178,7 +181,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *Parse
 	if r != nil {
 		r.fillBeam(m, words, &sc.beam, opt)
 		if opt.Confidence {
-			r.calibrate(sc.beam.Label, sc.beam.LogOdds, v.BeamConf, opt)
+			r.calibrate(words, &sc.tags, sc.beam.Label, sc.beam.LogOdds, v.BeamConf, opt)
 		}
 	}
 	return nil
@@ -288,12 +291,19 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 }
 
 // calibrate sets r.Confidence[i] from the label id and the raw log-odds
-// of word i+1 (labels and lodds indexed 1..n): the probability that cal
-// estimates, or, without cal or with a temperature other than the one cal
-// was fitted at, the raw confidence.
-func (r *ParseResult) calibrate(labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
+// of word i+1 (labels and lodds indexed 1..n) and the tag uncertainties
+// of the parsed words (their heads set) and their heads (tags.
+// tagUncertainty): the probability that cal estimates, or, without cal or
+// with a temperature other than the one cal was fitted at, the raw
+// confidence.
+func (r *ParseResult) calibrate(words []conllu.Word, tags *tagScratch, labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
 	r.labels = append(r.labels[:0], labels[1:]...)
 	r.lodds = append(r.lodds[:0], lodds[1:]...)
+	r.depU, r.headU = r.depU[:0], r.headU[:0]
+	for i := range words {
+		r.depU = append(r.depU, tags.tagUncertainty(i))
+		r.headU = append(r.headU, tags.tagUncertainty(words[i].Head-1))
+	}
 	for i := range r.Confidence {
 		z := lodds[i+1]
 		if cal == nil || opt.Temperature != 0 {
@@ -304,7 +314,7 @@ func (r *ParseResult) calibrate(labels []int32, lodds []float64, cal *calib.Cali
 		if math.IsInf(z, -1) {
 			l = -1 // made by a fallback
 		}
-		r.Confidence[i] = cal.Prob(l, z)
+		r.Confidence[i] = cal.Prob(l, z, r.depU[i], r.headU[i])
 	}
 }
 

@@ -1,6 +1,9 @@
 package parser
 
 import (
+	"math"
+
+	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/tagger"
@@ -58,6 +61,28 @@ type tagScratch struct {
 	// once it is parsed).
 	featsPredicted bool
 	marks          []bool // the words whose FEATS refine chooses again
+	// predicted holds, for each word of the sentence complete tagged, bit
+	// 0 if its UPOS was predicted and bit 1 if its XPOS was; empty when
+	// no tagger ran.
+	predicted []uint8
+}
+
+// tagUncertainty returns the uncertainty of the predicted tags of word i
+// (0-based; calib.TagUncertainty of the smaller of its UPOS and XPOS
+// taggers' margins): 0 for a word whose tags were given, or outside the
+// sentence (the root).
+func (sc *tagScratch) tagUncertainty(i int) float64 {
+	if i < 0 || i >= len(sc.predicted) || sc.predicted[i] == 0 {
+		return 0
+	}
+	m := float32(math.Inf(1))
+	if sc.predicted[i]&1 != 0 {
+		m = min(m, sc.an.Margin(tagger.UPOS, i))
+	}
+	if sc.predicted[i]&2 != 0 {
+		m = min(m, sc.an.Margin(tagger.XPOS, i))
+	}
+	return calib.TagUncertainty(float64(m))
 }
 
 // morph predicts LEMMA and FEATS from the words' forms and (given or
@@ -147,6 +172,17 @@ func anyAbsent(words []conllu.Word, col func(*conllu.Word) *string) bool {
 // without allocating once sc has grown. A word that has neither gets a
 // UPOS/XPOS pair seen in training (tagger.Analysis.Reconcile).
 func (t Taggers) tag(words []conllu.Word, sc *tagScratch) {
+	sc.predicted = sc.predicted[:0]
+	for i := range words {
+		var p uint8
+		if t.UPOS != nil && conllu.Absent(words[i].UPOS) {
+			p |= 1
+		}
+		if t.XPOS != nil && conllu.Absent(words[i].XPOS) {
+			p |= 2
+		}
+		sc.predicted = append(sc.predicted, p)
+	}
 	both := t.UPOS != nil && t.XPOS != nil
 	if both {
 		sc.free = sc.free[:0]

@@ -111,6 +111,22 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 	}
 }
 
+// Margin returns the margin between the best two final scores of word i
+// (0-based) in the tagger of column (UPOS or XPOS) that tagged the words
+// of a since Analyze (TagAnalyzed), or +Inf when that tagger did not tag
+// them (or i is out of range). A word the tagger was sure of without
+// scoring its tags has a margin of at least the largest score's.
+func (a *Analysis) Margin(column string, i int) float32 {
+	k := slot(column)
+	n := len(a.classes[k])
+	if i < 0 || i >= n || a.taggers[k] == nil {
+		return float32(math.Inf(1))
+	}
+	nt := len(a.scores[k]) / n
+	_, m := decide(a.scores[k][i*nt : (i+1)*nt])
+	return m
+}
+
 // Reconcile makes the UPOS and XPOS of the words a pair seen in the
 // training data wherever the taggers' predictions are not one: of the
 // pairs seen, such a word gets the one whose two tags' final scores sum
