@@ -654,7 +654,9 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  * calibrators (models trained by this version have them; `transparse
  * calibrate` adds or refits them) it is the estimated probability that
  * both are right, fitted on the development treebank from the raw
- * confidence and the deprel (docs/beam-search.md). Otherwise it is the
+ * confidence, the deprel and, for predicted tags, how sure the taggers
+ * were of the tags of the word and of its head (docs/beam-search.md).
+ * Otherwise it is the
  * raw confidence, which ranks the arcs of one deprel: the share of the
  * final beam (each configuration weighted by exp of its score difference
  * to the best over the temperature; 1 for the greedy parser) that agrees

@@ -17,8 +17,9 @@ func newCalibrateCmd() *cobra.Command {
 		Long: `Calibrate writes a copy of MODEL whose confidences (parse --confidence)
 are fitted to DEV, a CoNLL-U treebank with gold heads and deprels: for
 each parser of the model (gold tags, plain tokens), a logistic regression
-turns the raw confidence of an arc and its deprel into the probability
-that the arc is right (docs/beam-search.md). Training does this on its
+turns the raw confidence of an arc, its deprel and how sure the taggers
+were of predicted tags into the probability that the arc is right
+(docs/beam-search.md). Training does this on its
 development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
 at beam width K (default: the model's default width, "transparse

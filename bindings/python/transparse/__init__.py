@@ -418,7 +418,9 @@ class Token:
             (``Model.parse(..., confidence=True)``): then a float in
             [0, 1]: the estimated probability that the word's head and
             deprel are both right, fitted on development data at training
-            time (``transparse calibrate`` refits it); with a model
+            time from the parser's confidence, the deprel and how sure
+            the taggers were of predicted tags (``transparse calibrate``
+            refits it); with a model
             without calibrators or a non-default ``temperature``, the raw
             number that ranks the arcs of one deprel. See the header's
             ``tp_parse_options``.
