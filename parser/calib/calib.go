@@ -47,7 +47,8 @@ const (
 // Layout names a Calibrator's modelfmt.Classifier encoding.
 const Layout = "calibration/v1"
 
-// Calibrator maps (deprel, raw log-odds) to a probability. It is
+// Calibrator maps (deprel, raw log-odds, tag uncertainties) to a
+// probability. It is
 // immutable once fitted and safe for concurrent use.
 type Calibrator struct {
 	// A multiplies log c of the raw confidence c.
@@ -62,8 +63,8 @@ type Calibrator struct {
 }
 
 // Sample is one parsed arc: its deprel id (negative for an arc made by a
-// fallback), the log-odds of its raw confidence (±Inf allowed) and
-// whether head and deprel are right.
+// fallback), the log-odds of its raw confidence (±Inf allowed), whether
+// head and deprel are right, and the tag uncertainties of its words.
 type Sample struct {
 	Label int32
 	Z     float64
