@@ -48,8 +48,7 @@ const (
 const Layout = "calibration/v1"
 
 // Calibrator maps (deprel, raw log-odds, tag uncertainties) to a
-// probability. It is
-// immutable once fitted and safe for concurrent use.
+// probability. It is immutable once fitted and safe for concurrent use.
 type Calibrator struct {
 	// A multiplies log c of the raw confidence c.
 	A float64
