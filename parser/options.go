@@ -292,17 +292,24 @@ func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, op
 
 // calibrate sets r.Confidence[i] from the label id and the raw log-odds
 // of word i+1 (labels and lodds indexed 1..n) and the tag uncertainties
-// of the parsed words (their heads set) and their heads (tags.
-// tagUncertainty): the probability that cal estimates, or, without cal or
+// (tags.tagUncertainty) of the parsed words, their heads set, and of
+// their heads: the probability that cal estimates, or, without cal or
 // with a temperature other than the one cal was fitted at, the raw
 // confidence.
 func (r *ParseResult) calibrate(words []conllu.Word, tags *tagScratch, labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
 	r.labels = append(r.labels[:0], labels[1:]...)
 	r.lodds = append(r.lodds[:0], lodds[1:]...)
-	r.depU, r.headU = r.depU[:0], r.headU[:0]
+	r.depU = r.depU[:0]
 	for i := range words {
 		r.depU = append(r.depU, tags.tagUncertainty(i))
-		r.headU = append(r.headU, tags.tagUncertainty(words[i].Head-1))
+	}
+	r.headU = r.headU[:0]
+	for i := range words {
+		u := 0.0 // the root's
+		if h := words[i].Head; h > 0 && h <= len(words) {
+			u = r.depU[h-1]
+		}
+		r.headU = append(r.headU, u)
 	}
 	for i := range r.Confidence {
 		z := lodds[i+1]

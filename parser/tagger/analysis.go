@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/transparse/transparse/internal/top2"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/form"
 )
@@ -123,8 +124,8 @@ func (a *Analysis) Margin(column string, i int) float32 {
 		return float32(math.Inf(1))
 	}
 	nt := len(a.scores[k]) / n
-	_, m := decide(a.scores[k][i*nt : (i+1)*nt])
-	return m
+	m1, m2 := top2.Of(a.scores[k][i*nt : (i+1)*nt])
+	return m1 - m2
 }
 
 // Reconcile makes the UPOS and XPOS of the words a pair seen in the
