@@ -62,10 +62,6 @@ func pathCode(path string) (uint32, bool) {
 	return c, true
 }
 
-// pathPrefix returns the code of the first n bits of the path of code c
-// (c itself if the path is not longer).
-func pathPrefix(c uint64, n int) uint64 { return form.PathPrefix(c, n) }
-
 // ReadClusters reads clusters in the format of Percy Liang's
 // implementation of Brown clustering (its "paths" file): one word a line,
 // as the path, a tab, the word, and optionally a tab and a count, which

@@ -43,11 +43,11 @@ func TestPathPrefix(t *testing.T) {
 	code, _ := pathCode("0110101")
 	for n, want := range map[int]string{1: "0", 4: "0110", 7: "0110101", 10: "0110101"} {
 		w, _ := pathCode(want)
-		if got := pathPrefix(uint64(code), n); got != uint64(w) {
+		if got := form.PathPrefix(uint64(code), n); got != uint64(w) {
 			t.Errorf("prefix %d: %b, want %b", n, got, w)
 		}
 	}
-	if pathPrefix(0, 4) != 0 {
+	if form.PathPrefix(0, 4) != 0 {
 		t.Error("prefix of no path is not 0")
 	}
 }

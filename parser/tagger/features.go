@@ -414,10 +414,10 @@ func extractClusters(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 	c := w.clu
 	code := c &^ (cluLowered | cluNone)
 	return append(out,
-		f1(o+tClu, c), f1(o+tClu4, pathPrefix(code, 4)), f1(o+tClu6, pathPrefix(code, 6)), f1(o+tClu10, pathPrefix(code, 10)),
+		f1(o+tClu, c), f1(o+tClu4, form.PathPrefix(code, 4)), f1(o+tClu6, form.PathPrefix(code, 6)), f1(o+tClu10, form.PathPrefix(code, 10)),
 		f1(o+tPrev1Clu, prev1.clu), f1(o+tNext1Clu, next1.clu),
-		f2(o+tCluNext1Clu6, c, pathPrefix(next1.clu&^(cluLowered|cluNone), 6)),
-		f2(o+tPrev1Clu6Clu, pathPrefix(prev1.clu&^(cluLowered|cluNone), 6), c),
+		f2(o+tCluNext1Clu6, c, form.PathPrefix(next1.clu&^(cluLowered|cluNone), 6)),
+		f2(o+tPrev1Clu6Clu, form.PathPrefix(prev1.clu&^(cluLowered|cluNone), 6), c),
 	)
 }
 
