@@ -111,14 +111,7 @@ func TestCalibrateSaveLoad(t *testing.T) {
 			t.Fatalf("gold %v: calibrators missing after Calibrate", gold)
 		}
 	}
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := parser.LoadBytes(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := saveLoad(t, m)
 	raw := parser.ParseOptions{Confidence: true, Temperature: parser.DefaultTemperature}
 	for _, k := range []int{1, 2} {
 		opt := parser.ParseOptions{Beam: k, Confidence: true}

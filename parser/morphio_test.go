@@ -44,6 +44,21 @@ func fixtureModelFile(t *testing.T) []byte {
 	return fixtureModel
 }
 
+// saveLoad returns m written to a model file's bytes, loaded back, and
+// the bytes.
+func saveLoad(t *testing.T, m *parser.Model) (*parser.Model, []byte) {
+	t.Helper()
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := parser.LoadBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, b
+}
+
 // The lemmatizer and the FEATS tagger are stored in the model file and
 // come back the same: the same Data, the same predictions, the same file
 // when saved again.
@@ -57,14 +72,7 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 	if tg.Lemmas == nil || tg.Feats == nil {
 		t.Fatalf("the model has no lemmatizer (%v) or no FEATS tagger (%v)", tg.Lemmas, tg.Feats)
 	}
-	b, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := parser.LoadBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m2, b := saveLoad(t, m)
 	tg2 := m2.Taggers()
 	if !reflect.DeepEqual(tg.Lemmas.Data(), tg2.Lemmas.Data()) {
 		t.Error("the lemmatizer changed in the file")
@@ -100,14 +108,7 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		tg.Lemmas.SetDictionaryFirst(on)
 		tg.Feats.SetConsistentTags(!on)
-		b, err := m.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m3, err := parser.LoadBytes(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m3, _ := saveLoad(t, m)
 		if got := m3.Taggers().Lemmas.DictionaryFirst(); got != on {
 			t.Errorf("DictionaryFirst %v saved, %v loaded", on, got)
 		}
