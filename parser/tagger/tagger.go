@@ -38,6 +38,12 @@
 // restricted to consistent tags, as a tagger over combined UPOS|XPOS tags
 // would make it).
 //
+// A tagger may be trained as the mean of several perceptrons, each on its
+// own order of the training sentences (Options.Runs), their averaged
+// weights averaged again into one model: an ensemble that tags at the
+// cost of one model. Small weights of the mean can be dropped
+// (Options.MinAbs).
+//
 // A Tagger is stored in the same model file as the parser, as one
 // modelfmt.Classifier (see Tagger.Classifier and FromClassifier), and its
 // fast model, if it has one, as a second (Classifiers and FromDocument
