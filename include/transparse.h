@@ -1053,6 +1053,10 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "output" (also save the model file there; absent or "": not
  *            saved), "name" (default: the output's base name without
  *            extension), "epochs" (default 15), "tagger_epochs",
+ *            "tagger_runs" (perceptrons trained with different sentence
+ *            orders and averaged into each tagger; default 1),
+ *            "tagger_min_abs" (tagger weights smaller than this in
+ *            absolute value dropped; default 0: none),
  *            "clusters" (path of a file of word clusters for the
  *            taggers, Brown clustering's "paths" format, one
  *            "path<TAB>word[<TAB>count]" a line; stored in the model;

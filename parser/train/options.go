@@ -38,6 +38,20 @@ type Options struct {
 	Name         string `json:"name"`
 	Epochs       int    `json:"epochs"`        // parser epochs (0 = default 15)
 	TaggerEpochs int    `json:"tagger_epochs"` // tagger epochs (0 = the tagger's default)
+	// TaggerRuns is the number of perceptrons trained side by side for
+	// each tagger (the model's and the jackknife folds', so that the
+	// plain-token parser learns from tags of the same quality), each on its
+	// own order of the sentences, whose averaged weights are averaged
+	// again into the tagger's one model (tagger.Options.Runs): an ensemble
+	// at the tagging cost of one model, for that many times the taggers'
+	// training time (0 = default 1; docs/decisions.md, "Taggers as the
+	// mean of several runs").
+	TaggerRuns int `json:"tagger_runs"`
+	// TaggerMinAbs drops the taggers' weights smaller than this in
+	// absolute value (tagger.Options.MinAbs; 0 = keep all): smaller and
+	// faster taggers, which on a treebank of EWT's size tag as well or
+	// better, and on a small one worse.
+	TaggerMinAbs float32 `json:"tagger_min_abs"`
 	// ClustersPath, when not empty, is a file of word clusters from a large
 	// unannotated corpus (Brown clustering, in the "paths" format of
 	// tagger.ReadClusters) whose features the UPOS and XPOS taggers learn
@@ -195,6 +209,9 @@ func (o *Options) defaults() {
 	if o.PlainRuns <= 0 {
 		o.PlainRuns = 2
 	}
+	if o.TaggerRuns <= 0 {
+		o.TaggerRuns = 1
+	}
 	if o.WeightBits == 0 {
 		o.WeightBits = linear.TrainedWeightBits
 	}
@@ -222,11 +239,12 @@ func (o *Options) defaults() {
 // Check reports the first option that no training could accept, as an
 // *OptionError naming it, before any treebank is read: an unknown system
 // or pseudo-projective encoding; a missing train or dev path; a negative
-// epochs, tagger_epochs, max_sentences, folds, plain_runs or
+// epochs, tagger_epochs, max_sentences, folds, plain_runs, tagger_runs or
 // beam_epochs; a beam or default_beam above parser.MaxBeam or negative,
 // or a default_beam without a beam; folds 1;
-// explore above 1; min_abs, plain_min_abs, explore, fast_max_loss or
-// plain_fast_max_loss not a number; weight_bits outside 2..16 (0 is the
+// explore above 1; min_abs, plain_min_abs, tagger_min_abs, explore,
+// fast_max_loss or plain_fast_max_loss not a number; a negative
+// tagger_min_abs; weight_bits outside 2..16 (0 is the
 // default); a negative fast_max_loss or plain_fast_max_loss; an empty template list (nil is the system's) or an
 // invalid template (e.g. "gold_templates[3]"), or one that reads word
 // clusters (c, c4, c6) without clusters or in a gold-only model; plain fast templates for a
@@ -252,7 +270,7 @@ func (o *Options) Check() error {
 		name string
 		v    int
 	}{{"epochs", o.Epochs}, {"tagger_epochs", o.TaggerEpochs}, {"max_sentences", o.MaxSentences},
-		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}, {"beam_epochs", o.BeamEpochs}} {
+		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}, {"tagger_runs", o.TaggerRuns}, {"beam_epochs", o.BeamEpochs}} {
 		if c.v < 0 {
 			return optErr(c.name, "%d: want 0 (the default) or more", c.v)
 		}
@@ -272,7 +290,8 @@ func (o *Options) Check() error {
 	for _, c := range [...]struct {
 		name string
 		v    float64
-	}{{"min_abs", float64(o.MinAbs)}, {"plain_min_abs", float64(o.PlainMinAbs)}, {"explore", o.Explore}, {"fast_max_loss", o.FastMaxLoss},
+	}{{"min_abs", float64(o.MinAbs)}, {"plain_min_abs", float64(o.PlainMinAbs)}, {"tagger_min_abs", float64(o.TaggerMinAbs)},
+		{"explore", o.Explore}, {"fast_max_loss", o.FastMaxLoss},
 		{"plain_fast_max_loss", o.PlainFastMaxLoss}} {
 		if math.IsNaN(c.v) || math.IsInf(c.v, 0) {
 			return optErr(c.name, "%g: want a finite number", c.v)
@@ -283,6 +302,9 @@ func (o *Options) Check() error {
 	}
 	if o.WeightBits != 0 && (o.WeightBits < 2 || o.WeightBits > 16) {
 		return optErr("weight_bits", "%d: want 2..16 (0: the default, 12)", o.WeightBits)
+	}
+	if o.TaggerMinAbs < 0 {
+		return optErr("tagger_min_abs", "%g: want 0 (the default: keep all) or more", o.TaggerMinAbs)
 	}
 	if o.FastMaxLoss < 0 {
 		return optErr("fast_max_loss", "%g: want 0 (the default, 0.1) or more", o.FastMaxLoss)

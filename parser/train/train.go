@@ -235,6 +235,7 @@ func Train(opt Options) (*parser.Model, error) {
 		Version:   Version,
 		Options: map[string]string{
 			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
+			"tagger_runs": fmt.Sprint(opt.TaggerRuns), "tagger_min_abs": fmt.Sprint(opt.TaggerMinAbs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
 			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "pseudo_projective": enc.String(),
@@ -493,14 +494,16 @@ func readClusters(path string) (*tagger.Clusters, error) {
 
 // trainTaggers trains one tagger per column, in parallel. Each keeps its
 // best epoch on dev, or, when like has a tagger for the column (the
-// jackknife taggers), trains as many epochs as that tagger kept.
+// jackknife taggers), trains as many epochs as that tagger kept; all in
+// opt.TaggerRuns runs.
 func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like parser.Taggers) (parser.Taggers, error) {
 	var tg parser.Taggers
 	ts := make([]*tagger.Tagger, len(cols))
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
 	for i, col := range cols {
-		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters}
+		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters,
+			Runs: opt.TaggerRuns, MinAbs: opt.TaggerMinAbs}
 		l := like.UPOS
 		if col == tagger.XPOS {
 			l = like.XPOS

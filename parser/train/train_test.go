@@ -161,7 +161,8 @@ func TestEverySystemTrainsSavesAndParses(t *testing.T) {
 // A model with a plain-token ensemble (PlainRuns 2) trains, records the
 // option, its jackknife taggers train the epochs the main taggers kept,
 // and it parses plain dev tokens into trees; its plain-token classifier is
-// not the one-run classifier.
+// not the one-run classifier. Taggers of several runs (TaggerRuns) change
+// only the taggers and what learns from their tags.
 func TestPlainRuns(t *testing.T) {
 	trainPath, devPath := need(t, "en_ewt-ud-train.conllu"), need(t, "en_ewt-ud-dev.conllu")
 	dev, err := conllu.ReadFile(devPath)
@@ -209,6 +210,28 @@ func TestPlainRuns(t *testing.T) {
 			t.Error("PlainRuns changed the gold-tag classifier")
 		}
 	}
+
+	// Taggers of two runs, pruned: recorded, the taggers' weights differ
+	// and there are fewer of them, the gold-tag parser (trained on gold
+	// tags) is the same.
+	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
+		TaggerEpochs: 2, MaxSentences: 400, PlainRuns: 1, TaggerRuns: 2, TaggerMinAbs: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := m.Card().Options; o["tagger_runs"] != "2" || o["tagger_min_abs"] != "0.5" || models[1].Card().Options["tagger_runs"] != "1" {
+		t.Errorf("card tagger_runs %q, tagger_min_abs %q; default tagger_runs %q", o["tagger_runs"], o["tagger_min_abs"], models[1].Card().Options["tagger_runs"])
+	}
+	c := m.Document()
+	for i := range a.Classifiers {
+		name, wa, wc := a.Classifiers[i].Name, a.Classifiers[i].Blobs["weights"], c.Classifiers[i].Blobs["weights"]
+		switch {
+		case (name == "tagger.upos" || name == "tagger.xpos") && (bytes.Equal(wa, wc) || len(wc) >= len(wa)):
+			t.Errorf("%s: %d bytes of weights with two pruned runs, %d with one", name, len(wc), len(wa))
+		case name == "parser.gold" && !bytes.Equal(wa, wc):
+			t.Error("TaggerRuns changed the gold-tag classifier")
+		}
+	}
 }
 
 // Check refuses what no training could accept, naming the option, before
@@ -244,6 +267,9 @@ func TestOptionsCheck(t *testing.T) {
 		{"folds negative", func(o *Options) { o.Folds = -2 }, "train: folds: -2"},
 		{"folds 1", func(o *Options) { o.Folds = 1 }, "train: folds: 1: want 0 (the default, 4) or at least 2"},
 		{"plain runs", func(o *Options) { o.PlainRuns = -1 }, "train: plain_runs: -1"},
+		{"tagger runs", func(o *Options) { o.TaggerRuns = -2 }, "train: tagger_runs: -2: want 0 (the default) or more"},
+		{"tagger min abs", func(o *Options) { o.TaggerMinAbs = -1 }, "train: tagger_min_abs: -1: want 0 (the default: keep all) or more"},
+		{"tagger min abs NaN", func(o *Options) { o.TaggerMinAbs = float32(math.NaN()) }, "train: tagger_min_abs: NaN: want a finite number"},
 		{"explore", func(o *Options) { o.Explore = 5 }, "train: explore: 5: a probability, at most 1"},
 		{"explore NaN", func(o *Options) { o.Explore = math.NaN() }, "train: explore: NaN: want a finite number"},
 		{"min abs Inf", func(o *Options) { o.MinAbs = float32(math.Inf(1)) }, "train: min_abs: +Inf"},

@@ -196,6 +196,8 @@ def test_same_options_same_model_everywhere(tmp_path):
     ("folds", 1, "train: folds: 1: want 0 (the default, 4) or at least 2"),
     ("explore", 5, "train: explore: 5: a probability, at most 1"),
     ("plain_runs", -1, "train: plain_runs: -1"),
+    ("tagger_runs", -1, "train: tagger_runs: -1"),
+    ("tagger_min_abs", -0.5, "train: tagger_min_abs: -0.5: want 0"),
     ("weight_bits", 1, "train: weight_bits: 1: want 2..16"),
 ])
 def test_bad_options_are_argument_errors(tmp_path, option, value, message):
