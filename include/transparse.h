@@ -1054,7 +1054,7 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            saved), "name" (default: the output's base name without
  *            extension), "epochs" (default 15), "tagger_epochs",
  *            "tagger_runs" (perceptrons trained with different sentence
- *            orders and averaged into each tagger; default 1),
+ *            orders and averaged into each tagger; default 3),
  *            "tagger_min_abs" (tagger weights smaller than this in
  *            absolute value dropped; default 0: none),
  *            "clusters" (path of a file of word clusters for the

@@ -107,7 +107,7 @@ path of the saved model is printed on standard output.
 	f.StringVar(&o.ClustersPath, "clusters", d.ClustersPath, "word clusters for the taggers (Brown clustering paths file: path<TAB>word[<TAB>count] a line; default: none)")
 	f.IntVar(&o.Epochs, "epochs", d.Epochs, "parser training epochs (0: the trainer's default)")
 	f.IntVar(&o.TaggerEpochs, "tagger-epochs", d.TaggerEpochs, "tagger training epochs (0: the trainer's default)")
-	f.IntVar(&o.TaggerRuns, "tagger-runs", d.TaggerRuns, "perceptrons trained with different sentence orders and averaged into each tagger (0: the trainer's default, 1)")
+	f.IntVar(&o.TaggerRuns, "tagger-runs", d.TaggerRuns, "perceptrons trained with different sentence orders and averaged into each tagger (0: the trainer's default, 3)")
 	f.Float32Var(&o.TaggerMinAbs, "tagger-min-abs", d.TaggerMinAbs, "drop tagger weights smaller than this (0: keep all)")
 	f.IntVar(&o.MaxSentences, "max-sentences", d.MaxSentences, "train on the first N sentences only (0: all)")
 	f.Int64Var(&o.Seed, "seed", d.Seed, "random seed")

@@ -44,8 +44,8 @@ type Options struct {
 	// own order of the sentences, whose averaged weights are averaged
 	// again into the tagger's one model (tagger.Options.Runs): an ensemble
 	// at the tagging cost of one model, for that many times the taggers'
-	// training time (0 = default 1; docs/decisions.md, "Taggers as the
-	// mean of several runs").
+	// training time (0 = default 3; docs/decisions.md, "Taggers as the
+	// mean of three runs").
 	TaggerRuns int `json:"tagger_runs"`
 	// TaggerMinAbs drops the taggers' weights smaller than this in
 	// absolute value (tagger.Options.MinAbs; 0 = keep all): smaller and
@@ -210,7 +210,7 @@ func (o *Options) defaults() {
 		o.PlainRuns = 2
 	}
 	if o.TaggerRuns <= 0 {
-		o.TaggerRuns = 1
+		o.TaggerRuns = 3
 	}
 	if o.WeightBits == 0 {
 		o.WeightBits = linear.TrainedWeightBits

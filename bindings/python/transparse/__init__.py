@@ -220,7 +220,7 @@ def train(system, train, dev, progress=None, **options):
             the same defaults and checks: ``test``, ``output`` (also save
             the model there), ``name``, ``epochs``, ``tagger_epochs``,
             ``tagger_runs`` (perceptrons averaged into each tagger,
-            default 1), ``tagger_min_abs`` (tagger weights below it
+            default 3), ``tagger_min_abs`` (tagger weights below it
             dropped; default 0: none),
             ``clusters`` (path of a file of word clusters for the taggers,
             Brown clustering's paths format), ``folds``, ``max_sentences``, ``seed`` (default 1),
