@@ -172,7 +172,8 @@ func anyAbsent(words []conllu.Word, col func(*conllu.Word) *string) bool {
 // without allocating once sc has grown. A word that has neither gets a
 // UPOS/XPOS pair seen in training (tagger.Analysis.Reconcile).
 func (t Taggers) tag(words []conllu.Word, sc *tagScratch) {
-	sc.predicted = sc.predicted[:0]
+	both := t.UPOS != nil && t.XPOS != nil
+	sc.predicted, sc.free = sc.predicted[:0], sc.free[:0]
 	for i := range words {
 		var p uint8
 		if t.UPOS != nil && conllu.Absent(words[i].UPOS) {
@@ -182,12 +183,8 @@ func (t Taggers) tag(words []conllu.Word, sc *tagScratch) {
 			p |= 2
 		}
 		sc.predicted = append(sc.predicted, p)
-	}
-	both := t.UPOS != nil && t.XPOS != nil
-	if both {
-		sc.free = sc.free[:0]
-		for i := range words {
-			sc.free = append(sc.free, conllu.Absent(words[i].UPOS) && conllu.Absent(words[i].XPOS))
+		if both {
+			sc.free = append(sc.free, p == 3)
 		}
 	}
 	if t.UPOS != nil {
