@@ -1085,7 +1085,10 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            and the plain-token parser, which tp_parse_with uses at beam
  *            widths above 1, and make that width the model's default
  *            (tp_model_default_beam); default 0: none),
- *            "beam_epochs" (its epochs, default 10) and "default_beam"
+ *            "beam_epochs" (its epochs, default 10), "beam_runs" (beam
+ *            classifiers trained side by side on different orders of
+ *            the training sentences and averaged into one, on up to as
+ *            many threads as CPUs; default 1) and "default_beam"
  *            (the model's default width instead, 1 to TP_MAX_BEAM, only
  *            with "beam": a beam classifier often parses best on dev at
  *            a larger width than it was trained at; default 0: the

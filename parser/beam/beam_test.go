@@ -1,12 +1,14 @@
 package beam
 
 import (
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
 )
@@ -314,5 +316,67 @@ func TestTrainingFits(t *testing.T) {
 	}
 	if last < len(exs)/2 || last < 2*first {
 		t.Fatalf("gold sequences reached: %d of %d in the first epoch, %d in the last", first, len(exs), last)
+	}
+}
+
+// TestTrainRuns: Runs 0 and 1 train the same classifier; two runs train
+// the mean of the single runs of Seed and Seed+7919 (the scores of every
+// training configuration are the two runs' mean); the progress callback
+// sees the first run's sentences; and a stop ends all runs.
+func TestTrainRuns(t *testing.T) {
+	sents := fixture(t, "en_ewt-train-150.conllu")[:60]
+	c, ext := systemSetup(t, "arc-eager", sents)
+	var exs []*Example
+	for _, s := range sents {
+		if ex, err := NewExample(c, s.Words, true); err == nil {
+			exs = append(exs, ex)
+		}
+	}
+	train := func(runs int, seed int64, sentence func(epoch, done int) bool) *linear.Model {
+		m, _ := Train(c, ext, exs, TrainOptions{K: 4, Epochs: 2, Runs: runs, Seed: seed,
+			Freeze: linear.FreezeOptions{Precision: linear.Float32}, Sentence: sentence})
+		return m
+	}
+	calls := 0
+	two := train(2, 5, func(epoch, done int) bool { calls++; return true })
+	if calls != 2*len(exs) {
+		t.Errorf("progress: %d calls, want %d (the first run's sentences of two epochs)", calls, 2*len(exs))
+	}
+	zero, one, other := train(0, 5, nil), train(1, 5, nil), train(1, 5+7919, nil)
+	// The features of every gold configuration of the examples.
+	var st transition.State
+	var sc feature.Scratch
+	var s0, s1, s2, so []float32
+	n := c.Len()
+	s0, s1, s2, so = make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	differ, checked := false, 0
+	for _, ex := range exs {
+		c.Sys.Init(&st, ex.N)
+		for _, tr := range ex.Seq {
+			feats := ext.Extract(&st, &ex.Words, &sc)
+			zero.Scores(feats, s0)
+			one.Scores(feats, s1)
+			other.Scores(feats, so)
+			two.Scores(feats, s2)
+			for k := range n {
+				if s0[k] != s1[k] {
+					t.Fatalf("Runs 0 and 1 score class %d %g and %g", k, s0[k], s1[k])
+				}
+				if mean := (s1[k] + so[k]) / 2; math.Abs(float64(s2[k]-mean)) > 1e-3*(1+math.Abs(float64(mean))) {
+					t.Fatalf("two runs score class %d %g, the single runs %g and %g", k, s2[k], s1[k], so[k])
+				}
+				differ = differ || s1[k] != so[k]
+			}
+			checked++
+			transition.Step(c.Sys, &st, tr)
+		}
+	}
+	if !differ || checked == 0 {
+		t.Fatalf("the runs of seeds 5 and %d score alike on %d configurations", 5+7919, checked)
+	}
+	// Stopping in the first epoch returns no classifier, with every run
+	// stopped.
+	if m := train(3, 5, func(epoch, done int) bool { return done < 10 }); m != nil {
+		t.Error("a stop in the first epoch returned a classifier")
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"sync/atomic"
 
+	"github.com/transparse/transparse/internal/par"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
@@ -201,6 +203,13 @@ type TrainOptions struct {
 	Epochs int    // passes over the examples
 	Update Update // where to update (MaxViolation or EarlyUpdate)
 	Seed   int64  // seeds the order of the examples, shuffled every epoch
+	// Runs is the number of perceptrons trained side by side, each on
+	// its own order of the examples (run k shuffles with the seed
+	// Seed+7919k, so run 0 is the single run of Seed); after each epoch
+	// their averaged weights are averaged again into one classifier
+	// (linear.FreezeMean): an ensemble at the decoding cost of one model.
+	// 0 means 1. The runs use up to GOMAXPROCS goroutines.
+	Runs int
 	// Freeze turns the averaged weights into the classifier after each
 	// epoch (linear.FreezeOptions).
 	Freeze linear.FreezeOptions
@@ -212,38 +221,50 @@ type TrainOptions struct {
 	// the final beam's best (before their update), the dev score, and
 	// whether this epoch is the best so far.
 	Epoch func(epoch int, reached, dev float64, best bool)
-	// Sentence, when not nil, is called after each training sentence with
-	// the epoch and the number of sentences done in it; returning false
-	// stops the training, which then returns the best epoch so far (nil
-	// when no epoch has ended).
+	// Sentence, when not nil, is called after each training sentence of
+	// the first run with the epoch and the number of its sentences done in
+	// it (each other run trains on as many); returning false stops the
+	// training, which then returns the best epoch so far (nil when no
+	// epoch has ended).
 	Sentence func(epoch, done int) bool
 }
 
 // Train trains a classifier for beam search of width opt.K on the examples
 // (NewExample) with the structured perceptron, one update at most per
-// sentence and epoch, the weights averaged over sentences, and returns the
-// best epoch's frozen classifier with its dev score.
+// sentence and epoch, the weights averaged over sentences (and over
+// opt.Runs runs), and returns the best epoch's frozen classifier with its
+// dev score.
 func Train(c *transition.Classes, ext *feature.Extractor, exs []*Example, opt TrainOptions) (*linear.Model, float64) {
-	tr := NewTrainer(c, ext, opt.K, opt.Update)
-	order := make([]int, len(exs))
-	for i := range order {
-		order[i] = i
+	runs := make([]*run, max(opt.Runs, 1))
+	for k := range runs {
+		r := &run{tr: NewTrainer(c, ext, opt.K, opt.Update), order: make([]int, len(exs)),
+			rng: rand.New(rand.NewSource(opt.Seed + int64(k)*7919))}
+		for i := range r.order {
+			r.order[i] = i
+		}
+		runs[k] = r
 	}
-	rng := rand.New(rand.NewSource(opt.Seed))
+	weights := make([]*linear.Trainer, len(runs))
+	for k, r := range runs {
+		weights[k] = r.tr.Weights
+	}
 	var best *linear.Model
 	bestScore := math.Inf(-1)
+	var stopped atomic.Bool
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		reached := 0
-		for done, i := range order {
-			if tr.Sentence(exs[i]) {
-				reached++
-			}
-			if opt.Sentence != nil && !opt.Sentence(epoch, done+1) {
-				return best, bestScore
-			}
+		steps := make([]par.Step, len(runs))
+		for k, r := range runs {
+			steps[k] = par.Step{Cost: int64(len(runs) - k), Run: func() {
+				r.epoch(exs, &stopped, func(done int) bool {
+					return k > 0 || opt.Sentence == nil || opt.Sentence(epoch, done)
+				})
+			}}
 		}
-		clf := tr.Weights.Freeze(opt.Freeze)
+		par.Do(steps)
+		if stopped.Load() {
+			return best, bestScore
+		}
+		clf := linear.FreezeMean(weights, opt.Freeze)
 		score := 0.0
 		if opt.Dev != nil {
 			score = opt.Dev(clf)
@@ -253,8 +274,36 @@ func Train(c *transition.Classes, ext *feature.Extractor, exs []*Example, opt Tr
 			best, bestScore = clf, score
 		}
 		if opt.Epoch != nil {
-			opt.Epoch(epoch, float64(reached)/float64(max(len(exs), 1)), score, better)
+			opt.Epoch(epoch, float64(runs[0].reached)/float64(max(len(exs), 1)), score, better)
 		}
 	}
 	return best, bestScore
+}
+
+// run is one perceptron of Train and its order of the examples.
+type run struct {
+	tr      *Trainer
+	order   []int
+	rng     *rand.Rand
+	reached int // sentences of the last epoch whose gold sequence was best
+}
+
+// epoch shuffles the examples and trains on them once, until stop is set;
+// sentence, called after each with their count, sets stop by returning
+// false.
+func (r *run) epoch(exs []*Example, stop *atomic.Bool, sentence func(done int) bool) {
+	r.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
+	r.reached = 0
+	for done, i := range r.order {
+		if stop.Load() {
+			return
+		}
+		if r.tr.Sentence(exs[i]) {
+			r.reached++
+		}
+		if !sentence(done + 1) {
+			stop.Store(true)
+			return
+		}
+	}
 }

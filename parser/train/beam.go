@@ -67,7 +67,7 @@ func trainBeam(v *parser.Variant, classes *transition.Classes, exs []*beam.Examp
 	total := int64(len(exs))
 	var lastUAS float64
 	topt := beam.TrainOptions{
-		K: opt.Beam, Epochs: opt.BeamEpochs, Update: beam.MaxViolation, Seed: opt.Seed,
+		K: opt.Beam, Epochs: opt.BeamEpochs, Runs: opt.BeamRuns, Update: beam.MaxViolation, Seed: opt.Seed,
 		// The structured perceptron's weights are not pruned by size (their
 		// scale is not the greedy parser's).
 		Freeze: linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), KeyBits: 32, WeightBits: opt.WeightBits},

@@ -1,11 +1,14 @@
 package train
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -145,5 +148,45 @@ func TestPlainBeamClassifier(t *testing.T) {
 	}
 	if differ == 0 {
 		t.Fatal("plain tokens parsed with a beam score with the greedy classifier")
+	}
+}
+
+// TestBeamRuns: two beam runs are recorded in the card and give another
+// beam classifier than one run, while the greedy classifier, trained
+// before them, is byte-identical.
+func TestBeamRuns(t *testing.T) {
+	docs := map[int]*modelfmt.Model{}
+	for _, runs := range []int{0, 2} {
+		opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
+			DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 2, GoldOnly: true, Beam: 4, BeamEpochs: 2,
+			BeamRuns: runs}
+		m, err := Train(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := m.Card().Options["beam_runs"], fmt.Sprint(max(runs, 1)); got != want {
+			t.Errorf("BeamRuns %d: card beam_runs %q, want %q", runs, got, want)
+		}
+		docs[runs] = m.Document()
+	}
+	a, b := docs[0], docs[2]
+	seen := 0
+	for i := range a.Classifiers {
+		name, wa, wb := a.Classifiers[i].Name, a.Classifiers[i].Blobs["weights"], b.Classifiers[i].Blobs["weights"]
+		switch name {
+		case "parser.gold":
+			seen++
+			if !bytes.Equal(wa, wb) {
+				t.Error("BeamRuns changed the greedy classifier")
+			}
+		case "parser.gold.beam":
+			seen++
+			if bytes.Equal(wa, wb) {
+				t.Error("the 2-run beam classifier equals the 1-run one")
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d of the classifiers parser.gold and parser.gold.beam found", seen)
 	}
 }

@@ -148,6 +148,11 @@ type Options struct {
 	// BeamEpochs is the number of epochs of the beam classifier (0 =
 	// default 10).
 	BeamEpochs int `json:"beam_epochs"`
+	// BeamRuns is the number of beam classifiers trained side by side,
+	// each on its own order of the training sentences, and averaged into
+	// one after each epoch (beam.TrainOptions.Runs): an ensemble at the
+	// decoding cost of one classifier (0 = default 1).
+	BeamRuns int `json:"beam_runs"`
 	// DefaultBeam is the model's default beam width (parser.DefaultBeam:
 	// the width callers get unless they choose one), 1 to
 	// parser.MaxBeam; 0 means Beam. A beam classifier often parses best
@@ -227,6 +232,9 @@ func (o *Options) defaults() {
 	if o.BeamEpochs == 0 {
 		o.BeamEpochs = 10
 	}
+	if o.BeamRuns == 0 {
+		o.BeamRuns = 1
+	}
 	if o.Name == "" && o.Output != "" {
 		base := filepath.Base(o.Output)
 		o.Name = base[:len(base)-len(filepath.Ext(base))]
@@ -239,8 +247,8 @@ func (o *Options) defaults() {
 // Check reports the first option that no training could accept, as an
 // *OptionError naming it, before any treebank is read: an unknown system
 // or pseudo-projective encoding; a missing train or dev path; a negative
-// epochs, tagger_epochs, max_sentences, folds, plain_runs, tagger_runs or
-// beam_epochs; a beam or default_beam above parser.MaxBeam or negative,
+// epochs, tagger_epochs, max_sentences, folds, plain_runs, tagger_runs,
+// beam_epochs or beam_runs; a beam or default_beam above parser.MaxBeam or negative,
 // or a default_beam without a beam; folds 1;
 // explore above 1; min_abs, plain_min_abs, tagger_min_abs, explore,
 // fast_max_loss or plain_fast_max_loss not a number; a negative
@@ -270,7 +278,8 @@ func (o *Options) Check() error {
 		name string
 		v    int
 	}{{"epochs", o.Epochs}, {"tagger_epochs", o.TaggerEpochs}, {"max_sentences", o.MaxSentences},
-		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}, {"tagger_runs", o.TaggerRuns}, {"beam_epochs", o.BeamEpochs}} {
+		{"folds", o.Folds}, {"plain_runs", o.PlainRuns}, {"tagger_runs", o.TaggerRuns}, {"beam_epochs", o.BeamEpochs},
+		{"beam_runs", o.BeamRuns}} {
 		if c.v < 0 {
 			return optErr(c.name, "%d: want 0 (the default) or more", c.v)
 		}

@@ -257,6 +257,7 @@ func Train(opt Options) (*parser.Model, error) {
 		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
 		card.Options[parser.DefaultBeamOption] = fmt.Sprint(defaultBeam(opt))
 		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
+		card.Options["beam_runs"] = fmt.Sprint(opt.BeamRuns)
 	}
 	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
 	scorer := parser.Assemble(parts)

@@ -268,6 +268,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"folds 1", func(o *Options) { o.Folds = 1 }, "train: folds: 1: want 0 (the default, 4) or at least 2"},
 		{"plain runs", func(o *Options) { o.PlainRuns = -1 }, "train: plain_runs: -1"},
 		{"tagger runs", func(o *Options) { o.TaggerRuns = -2 }, "train: tagger_runs: -2: want 0 (the default) or more"},
+		{"beam runs", func(o *Options) { o.BeamRuns = -1 }, "train: beam_runs: -1: want 0 (the default) or more"},
 		{"tagger min abs", func(o *Options) { o.TaggerMinAbs = -1 }, "train: tagger_min_abs: -1: want 0 (the default: keep all) or more"},
 		{"tagger min abs NaN", func(o *Options) { o.TaggerMinAbs = float32(math.NaN()) }, "train: tagger_min_abs: NaN: want a finite number"},
 		{"explore", func(o *Options) { o.Explore = 5 }, "train: explore: 5: a probability, at most 1"},

@@ -197,6 +197,7 @@ def test_same_options_same_model_everywhere(tmp_path):
     ("explore", 5, "train: explore: 5: a probability, at most 1"),
     ("plain_runs", -1, "train: plain_runs: -1"),
     ("tagger_runs", -1, "train: tagger_runs: -1"),
+    ("beam_runs", -1, "train: beam_runs: -1"),
     ("tagger_min_abs", -0.5, "train: tagger_min_abs: -0.5: want 0"),
     ("weight_bits", 1, "train: weight_bits: 1: want 2..16"),
 ])

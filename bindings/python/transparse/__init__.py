@@ -232,7 +232,8 @@ def train(system, train, dev, progress=None, **options):
             ``plain_fast_templates``, ``fast_max_loss``,
             ``plain_fast_max_loss``, ``beam`` (also
             train classifiers for ``Model.parse(..., beam=K)`` of that
-            width, for both parsers), ``beam_epochs`` and ``default_beam``
+            width, for both parsers), ``beam_epochs``, ``beam_runs``
+            (beam classifiers averaged into one) and ``default_beam``
             (the model's default width, when not the trained one).
 
     Blocks for the whole training (minutes on a full treebank) without
