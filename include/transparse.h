@@ -1088,7 +1088,7 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "beam_epochs" (its epochs, default 10), "beam_runs" (beam
  *            classifiers trained side by side on different orders of
  *            the training sentences and averaged into one, on up to as
- *            many threads as CPUs; default 1) and "default_beam"
+ *            many threads as CPUs; default 2) and "default_beam"
  *            (the model's default width instead, 1 to TP_MAX_BEAM, only
  *            with "beam": a beam classifier often parses best on dev at
  *            a larger width than it was trained at; default 0: the

@@ -17,8 +17,9 @@
 # A SYSTEM+pp-ENC argument trains SYSTEM with --pseudo-projective ENC.
 # UD defaults to $TRANSPARSE_UD_DIR, else ../shared/data/ud (as for the tests).
 # BEAM (default 8) is the beam width K, BEAM_EPOCHS (default 10) the epochs of
-# global training of its classifier; BEAM=0 trains and scores the greedy
-# parser only. TRAIN=0 trains nothing: missing models get "—" rows.
+# global training of its classifier, BEAM_RUNS (default 1, the table in
+# docs/systems.md) the runs averaged into it (--beam-runs); BEAM=0 trains
+# and scores the greedy parser only. TRAIN=0 trains nothing: missing models get "—" rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UD=${UD:-${TRANSPARSE_UD_DIR:-../shared/data/ud}}
@@ -26,6 +27,7 @@ OUT=${OUT:-models/systems}
 EPOCHS=${EPOCHS:-12}
 BEAM=${BEAM:-8}
 BEAM_EPOCHS=${BEAM_EPOCHS:-10}
+BEAM_RUNS=${BEAM_RUNS:-1}
 TRAIN=${TRAIN:-1}
 # EWT_MAX > 0 trains the EWT models on the first EWT_MAX sentences only.
 EWT_MAX=${EWT_MAX:-0}
@@ -37,7 +39,7 @@ if [ ${#systems[@]} -eq 0 ]; then
   mapfile -t systems < <("$BIN" train --help | sed -n 's/.*available: \(.*\)\./\1/p' | tr ',' '\n' | tr -d ' ')
 fi
 beamopts=()
-[ "$BEAM" -gt 0 ] && beamopts=(--beam "$BEAM" --beam-epochs "$BEAM_EPOCHS")
+[ "$BEAM" -gt 0 ] && beamopts=(--beam "$BEAM" --beam-epochs "$BEAM_EPOCHS" --beam-runs "$BEAM_RUNS")
 
 # score MODEL TESTFILE [EVAL FLAG...] prints "UAS LAS words/s" of eval.
 score() {

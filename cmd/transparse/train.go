@@ -129,7 +129,7 @@ path of the saved model is printed on standard output.
 	f.Float64Var(&o.PlainFastMaxLoss, "plain-fast-max-loss", d.PlainFastMaxLoss, "dev LAS the plain-token parser's fast classifier may cost (0: --fast-max-loss)")
 	f.IntVar(&o.Beam, "beam", d.Beam, "also train classifiers for beam search of this width K, 2 to 64, for both parsers (parse --beam K uses them; 0: none)")
 	f.IntVar(&o.BeamEpochs, "beam-epochs", d.BeamEpochs, "epochs of the beam classifier (0: the trainer's default, 10)")
-	f.IntVar(&o.BeamRuns, "beam-runs", d.BeamRuns, "beam classifiers trained with different sentence orders and averaged into one (0: the trainer's default, 1)")
+	f.IntVar(&o.BeamRuns, "beam-runs", d.BeamRuns, "beam classifiers trained with different sentence orders and averaged into one (0: the trainer's default, 2)")
 	f.IntVar(&o.DefaultBeam, "default-beam", d.DefaultBeam, "the model's default beam width, chosen on dev (0: --beam); parse uses it unless given --beam")
 	f.StringVar(&o.Name, "name", d.Name, "model name for the card (default: the output file name without extension)")
 	f.StringVarP(&o.Output, "output", "o", d.Output, "where to save the model")

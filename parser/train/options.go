@@ -151,7 +151,8 @@ type Options struct {
 	// BeamRuns is the number of beam classifiers trained side by side,
 	// each on its own order of the training sentences, and averaged into
 	// one after each epoch (beam.TrainOptions.Runs): an ensemble at the
-	// decoding cost of one classifier (0 = default 1).
+	// decoding cost of one classifier (0 = default 2). The runs train on
+	// up to GOMAXPROCS threads.
 	BeamRuns int `json:"beam_runs"`
 	// DefaultBeam is the model's default beam width (parser.DefaultBeam:
 	// the width callers get unless they choose one), 1 to
@@ -233,7 +234,7 @@ func (o *Options) defaults() {
 		o.BeamEpochs = 10
 	}
 	if o.BeamRuns == 0 {
-		o.BeamRuns = 1
+		o.BeamRuns = 2
 	}
 	if o.Name == "" && o.Output != "" {
 		base := filepath.Base(o.Output)
