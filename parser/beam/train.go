@@ -204,9 +204,9 @@ type TrainOptions struct {
 	Update Update // where to update (MaxViolation or EarlyUpdate)
 	Seed   int64  // seeds the order of the examples, shuffled every epoch
 	// Runs is the number of perceptrons trained side by side, each on
-	// its own order of the examples (run k shuffles with the seed
-	// Seed+7919k, so run 0 is the single run of Seed); after each epoch
-	// their averaged weights are averaged again into one classifier
+	// its own order of the examples (shuffled with linear.RunSeed of
+	// Seed, so that Runs 1 trains the classifier of Seed); after each
+	// epoch their averaged weights are averaged again into one classifier
 	// (linear.FreezeMean): an ensemble at the decoding cost of one model.
 	// 0 means 1. The runs use up to GOMAXPROCS goroutines.
 	Runs int
@@ -238,7 +238,7 @@ func Train(c *transition.Classes, ext *feature.Extractor, exs []*Example, opt Tr
 	runs := make([]*run, max(opt.Runs, 1))
 	for k := range runs {
 		r := &run{tr: NewTrainer(c, ext, opt.K, opt.Update), order: make([]int, len(exs)),
-			rng: rand.New(rand.NewSource(opt.Seed + int64(k)*7919))}
+			rng: rand.New(rand.NewSource(linear.RunSeed(opt.Seed, k)))}
 		for i := range r.order {
 			r.order[i] = i
 		}

@@ -89,6 +89,12 @@ const TrainedWeightBits = 12
 // frozen again. It panics if opt.Precision or opt.KeyBits is invalid.
 func (t *Trainer) Freeze(opt FreezeOptions) *Model { return FreezeMean([]*Trainer{t}, opt) }
 
+// RunSeed is the seed of trainer k of an ensemble trained from seed (each
+// on its own order of the examples, then merged by FreezeMean): trainer 0
+// gets seed itself, so that an ensemble of one is the classifier of seed,
+// and the others seeds 7919 (a prime) apart.
+func RunSeed(seed int64, k int) int64 { return seed + int64(k)*7919 }
+
 // FreezeMean returns the mean of the averaged weights of several trainers
 // with the same number of classes (each frozen as by Freeze) as one Model:
 // since scores are linear in the weights, the model scores every feature

@@ -191,7 +191,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		trs[k] = linear.NewTrainer(len(tags))
 		states[k] = &trainState{t: trs[k], counts: counts}
 		orders[k] = slices.Clone(order)
-		rngs[k] = rand.New(rand.NewSource(opt.Seed + int64(k)*runSeedStep))
+		rngs[k] = rand.New(rand.NewSource(linear.RunSeed(opt.Seed, k)))
 	}
 	order, rng, state := orders[0], rngs[0], states[0]
 	fo := freezeOptions(words, opt.WeightBits, opt.MinAbs)
@@ -261,9 +261,6 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	}
 	return t, nil
 }
-
-// runSeedStep separates the shuffling seeds of a tagger's runs.
-const runSeedStep = 7919
 
 // fastMaxChange is the share of the words the first pass scores on the
 // development data whose tag the fast model may change (see trainFast).
