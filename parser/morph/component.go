@@ -106,6 +106,10 @@ type component struct {
 	// ending after the lemma (tEndPreU; a FEATS tagger trained before
 	// them has not).
 	endPrefix bool
+	// candShape (lemma): the rank features include the candidate's place
+	// among the word's candidates and the last characters of the lemma it
+	// gives (appendShape; a lemmatizer trained before them has not).
+	candShape bool
 }
 
 // Options configures training.
@@ -149,7 +153,7 @@ func (k kind) gold(w *conllu.Word, lower bool) string {
 // train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
 // the predicted column).
 func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
-	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}, endPrefix: k == kindFeats}
+	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}, endPrefix: k == kindFeats, candShape: k == kindLemma}
 	ids := map[string]int32{}
 	class := func(name string) int32 {
 		id, ok := ids[name]
@@ -251,6 +255,7 @@ func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
 		prev := int32(-1)
 		for i := range ws {
 			cands, lower, known := c.candidates(&ws[i], i, &sc, func(key string) bool { return keyCount[key] > rareMax })
+			sc.setPlaces(cands, known)
 			sc.own = 0
 			if !known {
 				sc.own = keyCount[key(levelTags, ws[i].Form, ws[i].UPOS, ws[i].XPOS)]
@@ -498,6 +503,17 @@ func (c *component) rankSums(n, stride int, sc *scratch) []int32 {
 var rankTemplateNames = []string{
 	"lemma-seen-with-u+u", "lemma-seen", "lemma-seen-with-u+casing",
 	"feat+u", "feat+x", "feat+suf1+u", "feat+suf2+u", "feat+suf3+u", "feat+suf4+u",
+	candShapeFirst, "lemma-end2+u", "lemma-end3+u", "lemma-end4+u",
+}
+
+// rankNames returns the names of the templates of c's rank features:
+// without those of a lemma candidate's place and ending unless c reads
+// them, so that a component trained before them is saved as it was read.
+func (c *component) rankNames() []string {
+	if c.candShape {
+		return rankTemplateNames
+	}
+	return rankTemplateNames[:slices.Index(rankTemplateNames, candShapeFirst)]
 }
 
 // Templates of candFeatures (hashed with ids after those of extract).
@@ -508,7 +524,15 @@ const (
 	rFeatU
 	rFeatX
 	rFeatSuf // 4 templates
+	// A lemma candidate's place and ending (component.candShape),
+	// numbered after the FEATS tagger's tEndPreU.
+	rPlace  = tEndPreU + 3
+	rLemEnd = rPlace + 1 // 3 templates
 )
+
+// candShapeFirst is the first template name of a lemma candidate's place
+// and ending: a lemmatizer has them when its rank weights name it.
+const candShapeFirst = "place+lemma-seen-with-u"
 
 // candFeatures appends the rank features of class id for word i (w, whose
 // analysis is sc.ws[i]) to out.
@@ -541,7 +565,11 @@ func (c *component) candFeatures(out []uint64, w *conllu.Word, lower bool, i int
 			ku = b2u(c.lemmas[string(sc.lb)] > sc.own)
 			ka = b2u(c.lemmas[string(sc.lb[:n])] > sc.own)
 		}
-		return append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(r.Case)))
+		out = append(out, f2(rKnownU, ku, a.u), f1(rKnownAny, ka), f2(rKnownCase, ku, uint64(r.Case)))
+		if c.candShape {
+			out = appendShape(out, sc.lb[:n-1], sc.place(id), ku, a.u)
+		}
+		return out
 	}
 	suf := suffixHashes(a)
 	for _, p := range c.hashes[id] {
@@ -566,6 +594,28 @@ func appendPartFeatures(out []uint64, a *word, suf [4]uint64, p uint64) []uint64
 	out = append(out, f2(rFeatU, p, a.u), f2(rFeatX, p, a.x))
 	for k := 0; k < 4 && k < len(a.runes)-1; k++ {
 		out = append(out, mix(f2(rFeatSuf+k, p, suf[k]), a.u))
+	}
+	return out
+}
+
+// appendShape appends the place and ending features of a lemma
+// candidate: its place (scratch.place) with whether its lemma was seen
+// with the word's UPOS (ku), and the last 2, 3 and 4 characters of its
+// lowercased lemma (the whole lemma where shorter) with the UPOS (u).
+// They are always four, as rankSums needs.
+func appendShape(out []uint64, lemma []byte, place, ku, u uint64) []uint64 {
+	out = append(out, f2(rPlace, place, ku))
+	j := len(lemma)
+	for k := 1; k <= 4; k++ {
+		for j > 0 {
+			j--
+			if startsRune(lemma[j]) {
+				break
+			}
+		}
+		if k >= 2 {
+			out = append(out, f2(rLemEnd+k-2, hashBytes(fnvOffset, lemma[j:]), u))
+		}
 	}
 	return out
 }
@@ -629,6 +679,9 @@ type scratch struct {
 	pk     []uint64  // rankScores: the distinct FEATS parts of the candidates
 	sums   []int32   // rankScores: integer rank sums
 	cands  []int32
+	places []uint8 // guess: the place of each candidate of cands (guessPlace)
+	pc     []int32 // the candidates of the word being chosen for (setPlaces)
+	pp     []uint8 // their places, or nil for dictionary candidates
 	tc     []int32 // consistent: the candidates kept
 	scores []float32
 	syn    syntaxScratch // Refine: the children of each word
@@ -638,6 +691,34 @@ type scratch struct {
 	sink   uint32
 	found  []foundWord
 }
+
+// setPlaces records the candidates of the word being chosen for, and
+// whether they come from the dictionary (inDict), for place.
+func (sc *scratch) setPlaces(cands []int32, inDict bool) {
+	sc.pc, sc.pp = cands, nil
+	if !inDict && len(sc.places) == len(cands) {
+		sc.pp = sc.places
+	}
+}
+
+// place returns the place of candidate id among those setPlaces
+// recorded: a dictionary candidate's rank by frequency (0x80 | rank, at
+// most 7), a guessed rule's guessPlace, 0xff for neither.
+func (sc *scratch) place(id int32) uint64 {
+	k := slices.Index(sc.pc, id)
+	switch {
+	case k < 0:
+		return 0xff
+	case sc.pp != nil:
+		return uint64(sc.pp[k])
+	}
+	return 0x80 | uint64(min(k, 7))
+}
+
+// guessPlace is the place of a lemma rule among an unknown word's
+// candidates: its rank by frequency among the rules that strip the same
+// suffix (at most 7) and the length of that suffix in bytes (at most 5).
+func guessPlace(rank, suffix int) uint8 { return uint8(min(rank, 7))<<4 | uint8(min(suffix, 5)) }
 
 // foundWord is the dictionary entry of a word: its candidates and whether
 // they are the lowercase level's; ok is false for a word not in the
@@ -749,6 +830,7 @@ func (c *component) guess(w *conllu.Word, sc *scratch) (cands []int32, lower, in
 	// Lemma rules of the word's UPOS that apply to the form, by casing and
 	// stripped suffix.
 	sc.cands = sc.cands[:0]
+	sc.places = sc.places[:0]
 	for _, cs := range casings {
 		f := sc.cased.get(w.Form, cs)
 		if cs == Lower && f == w.Form {
@@ -760,9 +842,10 @@ func (c *component) guess(w *conllu.Word, sc *scratch) (cands []int32, lower, in
 			}
 			sc.kb = appendKey(sc.kb[:0], indexRule, string(cs), w.UPOS, f[len(f)-n:])
 			l, _ := c.lookup(sc.kb)
-			for _, id := range l {
+			for j, id := range l {
 				if r := &c.rules[id]; r.appliesCased(sc.cased.get(w.Form, r.Case)) {
 					sc.cands = append(sc.cands, id)
+					sc.places = append(sc.places, guessPlace(j, n))
 				}
 			}
 		}
@@ -798,6 +881,7 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks [
 		default:
 			cands, lower, known = c.guess(&ws[i], sc)
 		}
+		sc.setPlaces(cands, known)
 		if marks != nil {
 			marks[i] = known && len(cands) > 1
 		}
@@ -923,7 +1007,7 @@ func (c *component) data() *Data {
 		d.Cands[i] = uint32(id)
 	}
 	d.Weights = c.model.Classifier("morph."+c.kind.String(), c.templateNames(), nil)
-	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", rankTemplateNames, nil)
+	d.Rank = c.rank.Classifier("morph."+c.kind.String()+".rank", c.rankNames(), nil)
 	d.Lemmas = c.seen.keys()
 	if c.parts != nil {
 		d.Parts = slices.Clone(c.parts.classes)
@@ -958,7 +1042,8 @@ func fromData(d *Data, want kind) (*component, error) {
 	if len(d.Ends) != len(d.Keys) {
 		return nil, fmt.Errorf("morph: %s: %d keys but %d ends", want, len(d.Keys), len(d.Ends))
 	}
-	c := &component{kind: want, classes: slices.Clone(d.Classes), endPrefix: want == kindFeats && slices.Contains(d.Weights.Templates, endPrefixFirst)}
+	c := &component{kind: want, classes: slices.Clone(d.Classes), endPrefix: want == kindFeats && slices.Contains(d.Weights.Templates, endPrefixFirst),
+		candShape: want == kindLemma && slices.Contains(d.Rank.Templates, candShapeFirst)}
 	if err := c.parseRules(); err != nil {
 		return nil, err
 	}

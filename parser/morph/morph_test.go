@@ -443,3 +443,52 @@ func TestFeatsUseEndingPrefix(t *testing.T) {
 		t.Errorf("decoded without the template names: %v, ending prefixes %v", err, err == nil && f2.c.endPrefix)
 	}
 }
+
+// TestCandidateShape checks the place and ending features of lemma
+// candidates: always four, the ending hashed by characters, not bytes;
+// and that a lemmatizer whose rank weights do not name them (trained
+// before them) neither computes them nor gains their names when saved.
+func TestCandidateShape(t *testing.T) {
+	for _, lemma := range []string{"", "a", "ab", "ışık", "walking"} {
+		if n := len(appendShape(nil, []byte(lemma), 0x80, 1, 7)); n != 4 {
+			t.Errorf("appendShape(%q): %d features, want 4", lemma, n)
+		}
+	}
+	end := func(lemma string) []uint64 { return appendShape(nil, []byte(lemma), 0x80, 1, 7)[1:] }
+	if a, b := end("walking"), end("talking"); !slices.Equal(a, b) {
+		t.Errorf("walking and talking share their last four characters, not their ending features")
+	}
+	if a, b := end("king"), end("kong"); a[0] != b[0] || a[1] == b[1] {
+		t.Errorf("king and kong: ending features %x and %x, want the last two alike and the last three apart", a, b)
+	}
+	if got, want := end("ışık")[0], f2(rLemEnd, hashBytes(fnvOffset, []byte("ık")), 7); got != want {
+		t.Errorf("the last two characters of ışık: %x, want the hash of ık, %x", got, want)
+	}
+	if a, b := appendShape(nil, nil, 0x80, 1, 7)[0], appendShape(nil, nil, 0x81, 1, 7)[0]; a == b {
+		t.Errorf("the place feature does not depend on the place")
+	}
+
+	var train []*conllu.Sentence
+	for _, w := range []string{"walked/VERB/walk", "talked/VERB/talk", "rotated/VERB/rotate", "baked/VERB/bake"} {
+		train = append(train, sentence(w+"/_", "x/PUNCT/x/_"))
+	}
+	l, err := TrainLemmatizer(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := l.Data()
+	if !l.c.candShape || !slices.Contains(d.Rank.Templates, candShapeFirst) {
+		t.Fatalf("a lemmatizer trained now: shape features %v, rank templates %q", l.c.candShape, d.Rank.Templates)
+	}
+	d.Rank.Templates = d.Rank.Templates[:slices.Index(d.Rank.Templates, candShapeFirst)]
+	old, err := LemmatizerFromData(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.c.candShape {
+		t.Errorf("decoded without the template names, the lemmatizer computes the shape features")
+	}
+	if got := old.Data().Rank.Templates; !slices.Equal(got, d.Rank.Templates) {
+		t.Errorf("saved again: rank templates %q, want %q as read", got, d.Rank.Templates)
+	}
+}
