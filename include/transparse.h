@@ -1066,7 +1066,11 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "max_sentences", "seed" (default 1), "pseudo_projective"
  *            ("baseline", "head", "path", "head+path"), "gold_only" (true:
  *            no taggers; the model then parses only sentences given with
- *            tags), "min_updates", "min_abs", "plain_min_abs",
+ *            tags), "no_morph" (true: no lemmatizer and FEATS tagger; the
+ *            model leaves LEMMA and FEATS as given), "no_lemma_shape"
+ *            (true: the lemmatizer's candidates without the features of
+ *            their place and of their lemma's ending, as lemmatizers were
+ *            trained before them), "min_updates", "min_abs", "plain_min_abs",
  *            "plain_runs" (plain-token parsers trained with different
  *            seeds and averaged into one; default 2), "explore" (a
  *            probability, at most 1; default 0.9), "weight_bits" (bits of

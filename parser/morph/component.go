@@ -122,6 +122,10 @@ type Options struct {
 	// WeightBits is the number of bits (sign included, 2..16) the stored
 	// weights are rounded to (0 means linear.TrainedWeightBits).
 	WeightBits int
+	// NoShape trains a lemmatizer whose candidates' own features leave
+	// out their place and the ending of their lemma (appendShape): the
+	// lemmatizer of models trained before these features.
+	NoShape bool
 }
 
 // rareMax is the largest number of occurrences of a dictionary entry for
@@ -153,7 +157,7 @@ func (k kind) gold(w *conllu.Word, lower bool) string {
 // train builds a component of kind k from sents (gold FORM, UPOS, XPOS and
 // the predicted column).
 func train(k kind, sents []*conllu.Sentence, opt Options) (*component, error) {
-	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}, endPrefix: k == kindFeats, candShape: k == kindLemma}
+	c := &component{kind: k, cands: map[string][]int32{}, lemmas: map[string]int{}, endPrefix: k == kindFeats, candShape: k == kindLemma && !opt.NoShape}
 	ids := map[string]int32{}
 	class := func(name string) int32 {
 		id, ok := ids[name]

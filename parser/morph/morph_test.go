@@ -480,6 +480,13 @@ func TestCandidateShape(t *testing.T) {
 	if !l.c.candShape || !slices.Contains(d.Rank.Templates, candShapeFirst) {
 		t.Fatalf("a lemmatizer trained now: shape features %v, rank templates %q", l.c.candShape, d.Rank.Templates)
 	}
+	n, err := TrainLemmatizer(train, Options{NoShape: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.c.candShape || slices.Contains(n.Data().Rank.Templates, candShapeFirst) {
+		t.Errorf("trained with NoShape: rank templates %q", n.Data().Rank.Templates)
+	}
 	d.Rank.Templates = d.Rank.Templates[:slices.Index(d.Rank.Templates, candShapeFirst)]
 	old, err := LemmatizerFromData(d)
 	if err != nil {

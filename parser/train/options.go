@@ -82,6 +82,10 @@ type Options struct {
 	// default both are trained after the taggers, on the training
 	// treebank's gold tags, and stored in the model (not for GoldOnly).
 	NoMorph bool `json:"no_morph"`
+	// NoLemmaShape trains the lemmatizer without the place and lemma
+	// ending features of its candidates (morph.Options.NoShape), as
+	// lemmatizers were trained before them.
+	NoLemmaShape bool `json:"no_lemma_shape"`
 	// MinUpdates drops parser features updated fewer times than this when
 	// the model is frozen (0 = default 5; < 0 = keep all).
 	MinUpdates int `json:"min_updates"`

@@ -238,7 +238,7 @@ func Train(opt Options) (*parser.Model, error) {
 			"tagger_runs": fmt.Sprint(opt.TaggerRuns), "tagger_min_abs": fmt.Sprint(opt.TaggerMinAbs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
-			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "pseudo_projective": enc.String(),
+			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "no_lemma_shape": fmt.Sprint(opt.NoLemmaShape), "pseudo_projective": enc.String(),
 			"gold_templates": templatesNote(opt.GoldTemplates), "plain_templates": templatesNote(opt.PlainTemplates),
 			"gold_fast": fastNote(gold), "plain_fast": fastNote(plain),
 		},

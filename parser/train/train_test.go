@@ -485,6 +485,22 @@ func TestMorphTrained(t *testing.T) {
 		t.Errorf("jackknifed: %d lemmas and %d FEATS of %d words are the gold ones", lemmas, feats, words)
 	}
 
+	// The lemmatizer reads its candidates' place and lemma ending unless
+	// NoLemmaShape.
+	const shape = "place+lemma-seen-with-u"
+	if !slices.Contains(tg.Lemmas.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "false" {
+		t.Errorf("by default: lemmatizer rank templates %q, card no_lemma_shape %q", tg.Lemmas.Data().Rank.Templates, m.Card().Options["no_lemma_shape"])
+	}
+	o = small()
+	o.NoLemmaShape = true
+	m, err = Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := m.Taggers().Lemmas; l == nil || slices.Contains(l.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "true" {
+		t.Errorf("NoLemmaShape: lemmatizer %v, card no_lemma_shape %q", l, m.Card().Options["no_lemma_shape"])
+	}
+
 	o = small()
 	o.NoMorph = true
 	m, err = Train(o)
