@@ -514,10 +514,7 @@ var rankTemplateNames = []string{
 // without those of a lemma candidate's place and ending unless c reads
 // them, so that a component trained before them is saved as it was read.
 func (c *component) rankNames() []string {
-	if c.candShape {
-		return rankTemplateNames
-	}
-	return rankTemplateNames[:slices.Index(rankTemplateNames, candShapeFirst)]
+	return namesUpTo(rankTemplateNames, candShapeFirst, c.candShape)
 }
 
 // Templates of candFeatures (hashed with ids after those of extract).

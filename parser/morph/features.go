@@ -112,10 +112,17 @@ type word struct {
 // those of the ending's first runes unless c reads them, so that a
 // component trained before them is saved as it was read.
 func (c *component) templateNames() []string {
-	if c.endPrefix {
-		return templateNames
+	return namesUpTo(templateNames, endPrefixFirst, c.endPrefix)
+}
+
+// namesUpTo returns names whole when with is set, else the names before
+// first: the template names of a component trained before the templates
+// from first on, which it does not compute.
+func namesUpTo(names []string, first string, with bool) []string {
+	if with {
+		return names
 	}
-	return templateNames[:slices.Index(templateNames, endPrefixFirst)]
+	return names[:slices.Index(names, first)]
 }
 
 // lemmaUse is what of a word's lemma extract reads.
