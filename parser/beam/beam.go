@@ -75,6 +75,7 @@ type Decoder struct {
 	legal     []bool
 	cands     []cand
 	fsc       feature.Scratch
+	memo      memo // the scores of the sentence's feature vectors (K > 1)
 
 	// Every step's beam, as back-pointers: the row of step s (1-based) is
 	// nodes[rows[s-1]:rows[s]] (rows[0] = 0), in beam order.
@@ -185,6 +186,9 @@ func (d *Decoder) start(n int) {
 	d.nodes = d.nodes[:0]
 	d.rows = append(d.rows[:0], 0)
 	d.cands = d.cands[:0]
+	if d.K > 1 && useMemo {
+		d.memo.reset(d.Ext.Len(), d.Classes.Len())
+	}
 }
 
 func (d *Decoder) finished(s *transition.State, n int) bool {
@@ -226,7 +230,11 @@ func (d *Decoder) expand(words *feature.Words, sc Scorer) {
 		}
 		scores := d.scores[i*nc : (i+1)*nc]
 		legal := d.legal[i*nc : (i+1)*nc]
-		sc.Scores(feats, scores)
+		if d.K > 1 && useMemo {
+			d.memo.score(feats, scores, sc)
+		} else {
+			sc.Scores(feats, scores)
+		}
 		c.Legal(it.st, legal)
 		any := false
 		for k, ok := range legal {
