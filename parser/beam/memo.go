@@ -19,9 +19,12 @@ var useMemo = true
 // updates the weights only after it), so the memo changes no result.
 //
 // Vectors are found by a 64-bit hash in an open-addressing table and
-// compared whole.
+// compared whole. The memo holds at most memoBytes of vectors and scores:
+// when full it starts afresh, so that a long sentence at a wide beam costs
+// no more memory (repeats are mostly of recent steps).
 type memo struct {
 	nf, nc int
+	max    int      // entries that fit in memoBytes
 	slots  []int32  // entry index + 1; 0: empty
 	hashes []uint64 // per entry
 	feats  []uint64 // per entry: its vector, nf values
@@ -32,9 +35,13 @@ type memo struct {
 // memoMinSlots is the table size a sentence starts with.
 const memoMinSlots = 256
 
+// memoBytes bounds the vectors and scores a memo keeps.
+const memoBytes = 8 << 20
+
 // reset empties the memo for vectors of nf features and nc classes.
 func (m *memo) reset(nf, nc int) {
 	m.nf, m.nc = nf, nc
+	m.max = max(memoMinSlots/2, memoBytes/(8*nf+4*nc+8))
 	if len(m.slots) < memoMinSlots {
 		m.slots = make([]int32, memoMinSlots)
 	} else if m.n > 0 {
@@ -71,6 +78,10 @@ func (m *memo) score(feats []uint64, scores []float32, sc Scorer) {
 		}
 	}
 	sc.Scores(feats, scores)
+	if m.n == m.max {
+		m.reset(m.nf, m.nc)
+		i = h & uint64(len(m.slots)-1)
+	}
 	m.slots[i] = int32(m.n + 1)
 	m.n++
 	m.hashes = append(m.hashes, h)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/transition"
@@ -85,5 +86,50 @@ func TestMemoChangesNothing(t *testing.T) {
 			}
 			transition.Step(c.Sys, &st, tr)
 		}
+	}
+}
+
+// TestMemoBounded decodes a sentence of 3,000 words at K = 16: the memo
+// fills and starts afresh several times, never holding more than its
+// bound, and the result is still a well-formed tree, the same as without
+// the memo.
+func TestMemoBounded(t *testing.T) {
+	defer func() { useMemo = true }()
+	sents := fixture(t, "en_ewt-dev-40.conllu")
+	c, ext := systemSetup(t, "arc-eager", sents)
+	var long []conllu.Word
+	for len(long) < 3000 {
+		for _, s := range sents {
+			for _, w := range s.Words {
+				w.ID, w.Head = len(long)+1, 0
+				long = append(long, w)
+			}
+		}
+	}
+	long = long[:3000]
+	var words feature.Words
+	feature.FillWords(&words, long, true)
+	var r [2]Result
+	var dec *Decoder
+	for m, on := range []bool{false, true} {
+		useMemo = on
+		dec = NewDecoder(c, ext, 16)
+		dec.Confidence = true
+		sc := &counter{Scorer: noise{scale: 3}}
+		dec.Decode(&words, len(long), sc, &r[m])
+		if on && sc.calls <= 2*dec.memo.max {
+			t.Fatalf("%d vectors scored, the memo holds %d: it never filled twice", sc.calls, dec.memo.max)
+		}
+	}
+	checkResult(t, c, &r[1], len(long), "3000 words")
+	if !reflect.DeepEqual(r[0], r[1]) {
+		t.Fatal("the memo changes the result of a long sentence")
+	}
+	mm := &dec.memo
+	if mm.n > mm.max || len(mm.hashes) > mm.max || len(mm.feats) > mm.max*mm.nf {
+		t.Fatalf("the memo holds %d entries, %d hashes, %d features; its bound is %d entries", mm.n, len(mm.hashes), len(mm.feats), mm.max)
+	}
+	if bytes := mm.max * (8*mm.nf + 4*mm.nc + 8); bytes > memoBytes {
+		t.Fatalf("the memo's bound is %d bytes, more than %d", bytes, memoBytes)
 	}
 }
