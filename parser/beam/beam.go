@@ -54,8 +54,10 @@ const MaxTransitionsPerWord = 40
 
 // Decoder is a beam-search decoder of width K over one class table and one
 // feature extractor. Its working memory grows to the longest sentence and
-// is reused: a Decoder is not safe for concurrent use (use one per
-// goroutine; they may share the classes, the extractor and the scorer).
+// is reused (with K > 1 it includes the scores of the sentence's feature
+// vectors, which it scores once each: at most 8 MB); a Decoder is not
+// safe for concurrent use (use one per goroutine; they may share the
+// classes, the extractor and the scorer).
 type Decoder struct {
 	Classes *transition.Classes
 	Ext     *feature.Extractor
