@@ -909,7 +909,9 @@ func (c *component) predict(ws []conllu.Word, out []string, sc *scratch, marks [
 		r := &c.rules[pred]
 		var ok bool
 		sc.lb, ok = r.appendApplyCased(sc.lb[:0], sc.cased.get(f, r.Case))
-		if !ok || len(sc.lb) == 0 { // a rule may strip a whole short form ("s")
+		// A rule may strip a whole short form ("s"), or leave "_", which
+		// CoNLL-U reads as no lemma ("_s"): the form is the lemma then.
+		if !ok || len(sc.lb) == 0 || len(sc.lb) == 1 && sc.lb[0] == '_' {
 			out[i] = c.fallback(&ws[i])
 			continue
 		}

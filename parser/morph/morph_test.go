@@ -499,3 +499,22 @@ func TestCandidateShape(t *testing.T) {
 		t.Errorf("saved again: rank templates %q, want %q as read", got, d.Rank.Templates)
 	}
 }
+
+// TestLemmaNeverUnderscore: a rule that would leave the lemma "_" (which
+// CoNLL-U reads as no lemma) gives the form instead; the form "_" keeps
+// the lemma "_".
+func TestLemmaNeverUnderscore(t *testing.T) {
+	var train []*conllu.Sentence
+	for _, v := range []string{"walk", "talk", "jump", "laugh"} {
+		train = append(train, sentence("she/PRON/she/_", v+"s/VERB/"+v+"/_", "./PUNCT/./_"))
+	}
+	l, err := TrainLemmatizer(train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sentence("she/PRON/_/_", "hops/VERB/_/_", "_s/VERB/_/_", "_/VERB/_/_", "__s/VERB/_/_")
+	got := l.Lemmas(s.Words, nil)
+	if want := []string{"she", "hop", "_s", "_", "__"}; !slices.Equal(got, want) {
+		t.Fatalf("lemmas %q, want %q", got, want)
+	}
+}
