@@ -85,6 +85,18 @@ func systemSetup(t *testing.T, name string, sents []*conllu.Sentence) (*transiti
 	return transition.NewClasses(sys, deprels, int32(slices.Index(deprels, "root"))), ext
 }
 
+// examples returns the examples of the sentences whose trees the system of
+// c can derive.
+func examples(c *transition.Classes, sents []*conllu.Sentence) []*Example {
+	var exs []*Example
+	for _, s := range sents {
+		if ex, err := NewExample(c, s.Words, true); err == nil {
+			exs = append(exs, ex)
+		}
+	}
+	return exs
+}
+
 // checkResult checks that every tree of r is a tree over n words with the
 // root deprel exactly on the root word's arc, that they are distinct and
 // best first, that the first is the best tree, and that every confidence
@@ -294,12 +306,7 @@ func TestMaxViolationUpdate(t *testing.T) {
 func TestTrainingFits(t *testing.T) {
 	sents := fixture(t, "en_ewt-train-150.conllu")
 	c, ext := systemSetup(t, "arc-eager", sents)
-	var exs []*Example
-	for _, s := range sents {
-		if ex, err := NewExample(c, s.Words, true); err == nil {
-			exs = append(exs, ex)
-		}
-	}
+	exs := examples(c, sents)
 	tr := NewTrainer(c, ext, 4, MaxViolation)
 	var first, last int
 	for epoch := range 10 {
@@ -326,12 +333,7 @@ func TestTrainingFits(t *testing.T) {
 func TestTrainRuns(t *testing.T) {
 	sents := fixture(t, "en_ewt-train-150.conllu")[:60]
 	c, ext := systemSetup(t, "arc-eager", sents)
-	var exs []*Example
-	for _, s := range sents {
-		if ex, err := NewExample(c, s.Words, true); err == nil {
-			exs = append(exs, ex)
-		}
-	}
+	exs := examples(c, sents)
 	train := func(runs int, seed int64, sentence func(epoch, done int) bool) *linear.Model {
 		m, _ := Train(c, ext, exs, TrainOptions{K: 4, Epochs: 2, Runs: runs, Seed: seed,
 			Freeze: linear.FreezeOptions{Precision: linear.Float32}, Sentence: sentence})

@@ -60,12 +60,7 @@ func TestMemoChangesNothing(t *testing.T) {
 
 	train := fixture(t, "en_ewt-train-150.conllu")[:60]
 	c, ext := systemSetup(t, "arc-eager", train)
-	var exs []*Example
-	for _, s := range train {
-		if ex, err := NewExample(c, s.Words, true); err == nil {
-			exs = append(exs, ex)
-		}
-	}
+	exs := examples(c, train)
 	var models [2]*linear.Model
 	for m, on := range []bool{false, true} {
 		useMemo = on
