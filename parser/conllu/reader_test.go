@@ -326,3 +326,17 @@ func TestSentenceLine(t *testing.T) {
 		t.Fatalf("after the last sentence: %v", err)
 	}
 }
+
+// NoSpaceAfter finds SpaceAfter=No as a whole item of MISC, anywhere in
+// it, and nothing else.
+func TestNoSpaceAfter(t *testing.T) {
+	for misc, want := range map[string]bool{
+		"SpaceAfter=No": true, "A=B|SpaceAfter=No": true, "SpaceAfter=No|A=B": true, "A=1|SpaceAfter=No|B=2": true,
+		"_": false, "": false, "SpaceAfter=Yes": false, "XSpaceAfter=No": false, "SpaceAfter=Nope": false,
+		"SpaceAfter=No_": false, "A=SpaceAfter=No": false, "SpacesAfter=\\n": false, "spaceafter=no": false,
+	} {
+		if got := NoSpaceAfter(misc); got != want {
+			t.Errorf("NoSpaceAfter(%q) = %v, want %v", misc, got, want)
+		}
+	}
+}

@@ -11,6 +11,8 @@
 // text. Malformed input gives an *Error that names the file and line.
 package conllu
 
+import "strings"
+
 // Word is one syntactic word (a token line with an integer ID).
 //
 // String fields hold the column text as it appears in the file, except that
@@ -27,6 +29,23 @@ type Word struct {
 	Deprel string // DEPREL
 	Deps   string // DEPS (enhanced dependencies), kept verbatim
 	Misc   string // MISC, kept verbatim
+}
+
+// NoSpaceAfter reports whether misc (a MISC column) has the item
+// SpaceAfter=No: in the text, no space follows the word's token.
+func NoSpaceAfter(misc string) bool {
+	for len(misc) >= len("SpaceAfter=No") {
+		item := misc
+		if i := strings.IndexByte(misc, '|'); i >= 0 {
+			item, misc = misc[:i], misc[i+1:]
+		} else {
+			misc = ""
+		}
+		if item == "SpaceAfter=No" {
+			return true
+		}
+	}
+	return false
 }
 
 // Absent reports whether a column value carries no information ("" or "_").
