@@ -49,9 +49,10 @@ func slot(column string) int {
 	return 0
 }
 
-// Analyze analyzes words (one sentence; only Form is read) for the taggers
-// upos and xpos, of the UPOS and XPOS columns; either may be nil. It
-// panics if a tagger is not of its column.
+// Analyze analyzes words (one sentence; only Form is read, and Misc when a
+// tagger reads spacing) for the taggers upos and xpos, of the UPOS and
+// XPOS columns; either may be nil. It panics if a tagger is not of its
+// column.
 func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 	if (upos != nil && slot(upos.column) != 0) || (xpos != nil && slot(xpos.column) != 1) {
 		panic("tagger: Analyze with a tagger in the wrong column")
@@ -61,6 +62,9 @@ func (a *Analysis) Analyze(words []conllu.Word, upos, xpos *Tagger) {
 	a.classes[0], a.classes[1] = a.classes[0][:0], a.classes[1][:0]
 	a.Words = slices.Grow(a.Words[:0], n)[:n]
 	prepare(&a.ws[0], &a.keys, a.Words, words)
+	if (upos != nil && upos.spacing) || (xpos != nil && xpos.spacing) {
+		setSpacing(a.ws[0], words, false)
+	}
 	if xpos != nil {
 		a.ws[1] = append(a.ws[1][:0], a.ws[0]...)
 	}

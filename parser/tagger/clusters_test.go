@@ -101,8 +101,8 @@ func tagsOf(tg *Tagger, sents []*conllu.Sentence) []string {
 // through FromDocument and PairFromDocument, tagging as before.
 func TestClustersStored(t *testing.T) {
 	upos, xpos, dev := clusterTaggers(t)
-	if v := upos.Classifier().Params["tagger.feature_version"]; v != FeatureVersion {
-		t.Fatalf("feature version %d, want %d", v, FeatureVersion)
+	if v := upos.Classifier().Params["tagger.feature_version"]; v != featureVersionClusters {
+		t.Fatalf("feature version %d, want %d", v, featureVersionClusters)
 	}
 	cs := Classifiers(upos, xpos)
 	u, x := findClassifier(cs, ClassifierName(UPOS)), findClassifier(cs, ClassifierName(XPOS))

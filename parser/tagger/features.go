@@ -11,13 +11,20 @@ import (
 
 // FeatureVersion identifies the feature extraction code. A model stores it,
 // and FromClassifier refuses a model made with another version, since its
-// weights would be looked up under the wrong hashes. A tagger with word
-// clusters has version 4: the features of version 2, the guesser's
+// weights would be looked up under the wrong hashes. A tagger that reads
+// spacing (Options.Spacing) has version 5: the features of version 4 with
+// the guesser's and the clusters' where it has them, and the spacing
+// templates (spaceTemplateNames). A tagger with word clusters and without
+// spacing has version 4: the features of version 2, the guesser's
 // (guessTemplateNames) if it has a guesser, and the clusters'
-// (clusterTemplateNames). A tagger with a guesser and no clusters has
-// version 3, one with neither version 2. Taggers of versions 2 to 4 are
-// read.
-const FeatureVersion = 4
+// (clusterTemplateNames). A tagger with a guesser and neither has version
+// 3, one with none of them version 2. Taggers of versions 2 to 5 are read;
+// a reader of an older version refuses a tagger that reads spacing.
+const FeatureVersion = 5
+
+// featureVersionClusters is the feature version of a tagger with word
+// clusters and without spacing.
+const featureVersionClusters = 4
 
 // featureVersionGuess is the feature version of a tagger with a guesser
 // and no clusters.
@@ -30,8 +37,10 @@ const featureVersionNoGuess = 2
 // featureVersion returns the feature version of t's features.
 func (t *Tagger) featureVersion() int64 {
 	switch {
-	case t.clusters != nil:
+	case t.spacing:
 		return FeatureVersion
+	case t.clusters != nil:
+		return featureVersionClusters
 	case t.guess != nil:
 		return featureVersionGuess
 	}
@@ -82,6 +91,7 @@ type wordInfo struct {
 	guess        uint64 // of a word not in the dictionary, the tags its lemma rules give (see guesser.set), else 0
 	gsuf         uint64 // the reversed hash of the longest suffix a rule strips to give one of them
 	clu          uint64 // path code in the tagger's word clusters, with the cluLowered or cluNone flag (see Clusters.set)
+	space        uint64 // spacing around the word in the text (see setSpacing)
 }
 
 // sure reports whether the exact form of w and both of its lowercased
@@ -312,6 +322,64 @@ const (
 	tPrev1Clu6Clu
 	numClusterTemplates
 )
+
+// The templates of spacing (Tagger.spacing): whether the word's token is
+// spaced from its neighbours in the text, with its short shape and with
+// its lowercased form.
+const (
+	tSpaceShort = numClusterTemplates + iota
+	tSpaceLower
+	numSpaceTemplates
+)
+
+var spaceTemplateNames = [numSpaceTemplates - numClusterTemplates]string{
+	tSpaceShort - numClusterTemplates: "w0.spacing+w0.shortshape",
+	tSpaceLower - numClusterTemplates: "w0.spacing+w0.lower",
+}
+
+// extractSpacing appends the features of the spacing templates of
+// position i in pass to out.
+func extractSpacing(out []uint64, ws []wordInfo, i, pass int) []uint64 {
+	w := &ws[i+2]
+	if w.space == 0 {
+		return out
+	}
+	o := pass * passOffset
+	return append(out, f2(o+tSpaceShort, w.space, w.short), f2(o+tSpaceLower, w.space, w.lower))
+}
+
+// setSpacing sets the spacing attribute of the n words of ws (padded as
+// prepare leaves them) from the SpaceAfter=No items of the words' MISC
+// (conllu.NoSpaceAfter): 1 + 2×(a space before the word) + (a space after
+// it), the start of the sentence counting as a space. A sentence none of
+// whose words has SpaceAfter=No, as tokens without their text come, is of
+// unknown spacing: 0 for every word. So is every sentence when hide is set
+// (training shows the taggers some sentences so, to tag tokens without
+// their text as well as before).
+func setSpacing(ws []wordInfo, words []conllu.Word, hide bool) {
+	known := false
+	if !hide {
+		for i := range words {
+			if conllu.NoSpaceAfter(words[i].Misc) {
+				known = true
+				break
+			}
+		}
+	}
+	before := uint64(1)
+	for i := range words {
+		w := &ws[i+2]
+		after := uint64(1)
+		if known && conllu.NoSpaceAfter(words[i].Misc) {
+			after = 0
+		}
+		w.space = 0
+		if known && w.flags&flagPunct != 0 {
+			w.space = 1 + 2*before + after
+		}
+		before = after
+	}
+}
 
 var clusterTemplateNames = [numClusterTemplates - numGuessTemplates]string{
 	tClu - numGuessTemplates: "w0.cluster", tClu4 - numGuessTemplates: "w0.cluster4",

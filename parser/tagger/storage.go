@@ -21,7 +21,8 @@ import (
 // linear.Layout) it holds the tag dictionary in the blobs
 // "tagger.dict.keys" (sorted 40-bit key hashes as uvarint deltas) and
 // "tagger.dict.masks" (one uvarint tag bit set per key), and the params
-// "tagger.feature_version" (2, or FeatureVersion with a guesser), "tagger.passes",
+// "tagger.feature_version" (see FeatureVersion; a tagger that reads
+// spacing also has "tagger.spacing" = 1), "tagger.passes",
 // "tagger.dict_entries" and "tagger.pass2_margin_bits" (the float32 bits of
 // the second-pass margin threshold); an XPOS tagger trained on data with
 // UPOS also holds the UPOS/XPOS pairs seen in training (see
@@ -42,8 +43,14 @@ func (t *Tagger) Classifier() modelfmt.Classifier {
 	if t.clusters != nil {
 		names = append(slices.Clone(names), clusterTemplateNames[:]...)
 	}
+	if t.spacing {
+		names = append(slices.Clone(names), spaceTemplateNames[:]...)
+	}
 	c := t.model.Classifier(ClassifierName(t.Column()), names, t.tags)
 	c.Params["tagger.feature_version"] = t.featureVersion()
+	if t.spacing {
+		c.Params[spacingParam] = 1
+	}
 	c.Params["tagger.passes"] = passes
 	c.Params[dictEntries] = int64(t.dict.n)
 	c.Params["tagger.pass2_margin_bits"] = int64(math.Float32bits(t.margin))
@@ -163,7 +170,7 @@ func fromClassifier(c *modelfmt.Classifier, withDict, withClusters bool) (*Tagge
 	var g *guesser
 	rb, mb := c.Blobs[guessRulesBlob], c.Blobs[guessMasksBlob]
 	switch {
-	case version == featureVersionGuess || (version == FeatureVersion && (rb != nil || mb != nil)):
+	case version == featureVersionGuess || (version >= featureVersionClusters && (rb != nil || mb != nil)):
 		if g, err = decodeGuesser(rb, mb, len(c.Classes)); err != nil {
 			return fail("%v", err)
 		}
@@ -173,15 +180,36 @@ func fromClassifier(c *modelfmt.Classifier, withDict, withClusters bool) (*Tagge
 	var cl *Clusters
 	wb, cb := c.Blobs[clusterWordsBlob], c.Blobs[clusterCodesBlob]
 	switch {
-	case version == FeatureVersion && !withClusters:
-	case version == FeatureVersion:
+	case hasClusters(c) && !withClusters:
+	case hasClusters(c):
 		if cl, err = decodeClusters(wb, cb); err != nil {
 			return fail("%v", err)
 		}
 	case wb != nil || cb != nil:
 		return fail("cluster blobs in a tagger of feature version %d", version)
 	}
-	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g, clusters: cl}, nil
+	spacing := version == FeatureVersion
+	if p, ok := c.Params[spacingParam]; ok != spacing || (ok && p != 1) {
+		return fail("param %q = %d in a tagger of feature version %d (version %d, and only it, has it, = 1)", spacingParam, p, version, FeatureVersion)
+	}
+	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g, clusters: cl, spacing: spacing}, nil
+}
+
+// spacingParam, set to 1, marks a tagger that reads spacing (feature
+// version FeatureVersion; see setSpacing).
+const spacingParam = "tagger.spacing"
+
+// hasClusters reports whether the tagger classifier c reads word
+// clusters: always at feature version 4; at version 5 when it has the
+// cluster blobs or shares the UPOS tagger's (ClustersShared).
+func hasClusters(c *modelfmt.Classifier) bool {
+	switch c.Params["tagger.feature_version"] {
+	case featureVersionClusters:
+		return true
+	case FeatureVersion:
+		return c.Blobs[clusterWordsBlob] != nil || c.Blobs[clusterCodesBlob] != nil || c.Params[ClustersShared] == 1
+	}
+	return false
 }
 
 // Params and blobs of the dictionary shared by a model's two taggers.
@@ -377,7 +405,7 @@ func sharedClusters(classifiers []modelfmt.Classifier, c *modelfmt.Classifier, c
 	}
 	u := findClassifier(classifiers, ClassifierName(UPOS))
 	switch {
-	case v != 1 || column != XPOS || c.Params["tagger.feature_version"] != FeatureVersion:
+	case v != 1 || column != XPOS || c.Params["tagger.feature_version"] < featureVersionClusters:
 		return nil, fmt.Errorf("tagger: classifier %q: param %q = %d in a %s tagger of feature version %d", c.Name, ClustersShared, v, column, c.Params["tagger.feature_version"])
 	case u == nil || u.Blobs[clusterWordsBlob] == nil:
 		return nil, fmt.Errorf("tagger: classifier %q shares the clusters of a UPOS tagger that has none", c.Name)
@@ -442,7 +470,7 @@ func PairSteps(classifiers []modelfmt.Classifier) (steps []par.Step, done func()
 	var errUF, errXF error
 	// The UPOS tagger's clusters (shared by the XPOS tagger, if it says
 	// so) are decoded by a step of their own.
-	uClusters := u.Params["tagger.feature_version"] == FeatureVersion
+	uClusters := hasClusters(u)
 	var cl *Clusters
 	var clErr error
 	steps = []par.Step{

@@ -17,7 +17,9 @@
 // a rule of a tag that strips a suffix of the word and gives a lemma of
 // the tag), and, when training is given word clusters from a large
 // unannotated corpus (Options.Clusters), the cluster paths of the word
-// and its neighbours (see Clusters). While training, each word's dictionary entries, lemma and
+// and its neighbours (see Clusters), and, in a tagger trained with
+// Options.Spacing, whether a punctuation word is spaced from its
+// neighbours in the text (MISC SpaceAfter=No; see setSpacing). While training, each word's dictionary entries, lemma and
 // rule are counted without the word's own occurrence (leave-one-out), so
 // that the training data looks like unseen text to the model, and forms that would not be in the dictionary are
 // replaced by a "rare word" value, so that rare words are tagged from
@@ -106,7 +108,10 @@ type Tagger struct {
 	// clusters, if not nil, are the word clusters whose features the
 	// tagger reads (feature version 4).
 	clusters *Clusters
-	pool     freelist.List[scratch] // per-call scratch; kept across GCs
+	// spacing: the tagger reads whether words are spaced in the text
+	// (feature version 5; see setSpacing).
+	spacing bool
+	pool    freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
 // Epoch returns the training epoch the tagger is from (the one with the
@@ -133,10 +138,11 @@ type scratch struct {
 func (t *Tagger) Tags() []string { return t.tags }
 
 // Tag predicts the tag of every word of words (one sentence) from the word
-// forms alone, and sets the tagger's column (Word.UPOS or Word.XPOS) to it,
+// forms, and sets the tagger's column (Word.UPOS or Word.XPOS) to it,
 // overwriting any value (callers that want to keep given tags decide before
-// calling). Only Form is read. Tag is safe for concurrent use, and in the
-// steady state it does not allocate. To tag a sentence with both of a
+// calling). Only Form is read, and Misc (SpaceAfter=No) by a tagger that
+// reads spacing. Tag is safe for concurrent use, and in the steady state it
+// does not allocate. To tag a sentence with both of a
 // model's taggers, or to keep its forms' ambiguity classes, analyze it
 // once (Analysis) and tag it with TagAnalyzed.
 func (t *Tagger) Tag(words []conllu.Word) {
@@ -220,6 +226,9 @@ type scorer interface {
 // update.
 func (t *Tagger) run(sc *scratch, words []conllu.Word, s scorer, train *trainState) {
 	prepare(&sc.ws, &sc.keys, nil, words)
+	if t.spacing {
+		setSpacing(sc.ws, words, train != nil && train.hide)
+	}
 	if train != nil {
 		train.masks(sc)
 	} else {
@@ -334,6 +343,9 @@ func (t *Tagger) passes(sc *scratch, ws []wordInfo, n int, s scorer, train *trai
 			}
 			if t.clusters != nil {
 				sc.feats = extractClusters(sc.feats, ws, i, pass)
+			}
+			if t.spacing {
+				sc.feats = extractSpacing(sc.feats, ws, i, pass)
 			}
 			sc.feats = extractDynamic(sc.feats, ws, sc.left, right, i)
 			s.Scores(sc.feats, scores)

@@ -59,6 +59,9 @@ type Options struct {
 	// smaller than one run unpruned and tags better. On small treebanks,
 	// whose weights are smaller, it costs accuracy.
 	MinAbs float32
+	// Spacing makes the tagger read whether words are spaced in the text
+	// (MISC SpaceAfter=No; see setSpacing).
+	Spacing bool
 }
 
 // trainState is what run needs to learn from a sentence.
@@ -67,6 +70,7 @@ type trainState struct {
 	gold   []int      // gold class of each word, -1 for none
 	counts tagCounts  // training tag counts, for leave-one-out dictionary classes
 	own    []guessOwn // each word's own lemma rule and lemma key (with a guesser)
+	hide   bool       // the sentence is shown without its spacing (see setSpacing)
 }
 
 // setGold sets the gold class of each word (-1 where the column is absent)
@@ -171,6 +175,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
 	t.guess = trainGuesser(train, opt.Column, tagID)
 	t.clusters = opt.Clusters
+	t.spacing = opt.Spacing
 	if opt.Column == XPOS {
 		t.pairs, t.pairUPOS = seenPairs(train, tagID)
 	}
@@ -206,6 +211,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 			for _, si := range o {
 				s := train[si]
 				tagged := st.setGold(s.Words, opt.Column, tagID)
+				st.hide = si%hideSpacingEvery == hideSpacingEvery-1
 				if t.guess != nil {
 					st.own = owns(st.own, s.Words, st.gold)
 				}
@@ -261,6 +267,10 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	}
 	return t, nil
 }
+
+// hideSpacingEvery: training shows one sentence in hideSpacingEvery
+// without its spacing (see setSpacing).
+var hideSpacingEvery = 4
 
 // fastMaxChange is the share of the words the first pass scores on the
 // development data whose tag the fast model may change (see trainFast).
