@@ -754,7 +754,11 @@ TP_API void tp_result_free(tp_result *result);
  * as tp_parse gives them (given columns kept, absent ones predicted or
  * "_", see tp_result) and DEPS "_" on every word (no enhanced graph is
  * predicted). Comments, MISC and multiword tokens are kept; empty nodes
- * (nodes of the enhanced graph only) are left out. Options
+ * (nodes of the enhanced graph only) are left out. MISC SpaceAfter=No
+ * tells a model whose XPOS tagger reads spacing (the bundled one does)
+ * which punctuation is joined to its neighbours ("well-known": HYPH);
+ * words passed without their text, as tp_parse and tp_parse_tokens take
+ * them, are tagged without it. Options
  * (keep-going mode, tags blanked, threads): tp_parse_document; streaming:
  * tp_stream_open.
  *
@@ -1070,7 +1074,11 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            model leaves LEMMA and FEATS as given), "no_lemma_shape"
  *            (true: the lemmatizer's candidates without the features of
  *            their place and of their lemma's ending, as lemmatizers were
- *            trained before them), "min_updates", "min_abs", "plain_min_abs",
+ *            trained before them), "no_xpos_spacing" (true: the XPOS
+ *            tagger without reading whether punctuation is spaced from
+ *            its neighbours in the text, MISC SpaceAfter=No, as XPOS
+ *            taggers were trained before it), "min_updates", "min_abs",
+ *            "plain_min_abs",
  *            "plain_runs" (plain-token parsers trained with different
  *            seeds and averaged into one; default 2), "explore" (a
  *            probability, at most 1; default 0.9), "weight_bits" (bits of

@@ -121,6 +121,7 @@ path of the saved model is printed on standard output.
 	f.BoolVar(&o.GoldOnly, "gold-only", d.GoldOnly, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems")
 	f.BoolVar(&o.NoMorph, "no-morph", d.NoMorph, "train no lemmatizer and FEATS tagger: the model leaves LEMMA and FEATS as given")
 	f.BoolVar(&o.NoLemmaShape, "no-lemma-shape", d.NoLemmaShape, "train the lemmatizer without its candidates' place and lemma ending features (as before them)")
+	f.BoolVar(&o.NoXPOSSpacing, "no-xpos-spacing", d.NoXPOSSpacing, "train the XPOS tagger without reading whether punctuation is spaced in the text (MISC SpaceAfter=No; as before it)")
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", d.PseudoProjective, "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only)")
 	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's)")
 	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's)")

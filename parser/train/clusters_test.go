@@ -29,12 +29,17 @@ func TestTrainClusters(t *testing.T) {
 		t.Errorf("card option clusters = %q", got)
 	}
 	doc := m.Document()
-	for _, name := range []string{"tagger.upos", "tagger.xpos"} {
+	// Version 4 is the clusters'; the XPOS tagger, which reads spacing
+	// too, has version 5 and the clusters of the UPOS tagger.
+	for name, want := range map[string]int64{"tagger.upos": 4, "tagger.xpos": 5} {
 		for _, c := range doc.Classifiers {
-			if c.Name == name && c.Params["tagger.feature_version"] != 4 {
-				t.Errorf("%s: feature version %d, want 4 (with clusters)", name, c.Params["tagger.feature_version"])
+			if c.Name == name && c.Params["tagger.feature_version"] != want {
+				t.Errorf("%s: feature version %d, want %d (with clusters)", name, c.Params["tagger.feature_version"], want)
 			}
 		}
+	}
+	if x := m.Taggers().XPOS; x == nil || x.Clusters() == nil {
+		t.Error("the XPOS tagger has no clusters")
 	}
 
 	// The jackknifed words carry their path codes for the plain-token

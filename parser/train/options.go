@@ -86,6 +86,10 @@ type Options struct {
 	// ending features of its candidates (morph.Options.NoShape), as
 	// lemmatizers were trained before them.
 	NoLemmaShape bool `json:"no_lemma_shape"`
+	// NoXPOSSpacing trains the XPOS tagger without reading whether
+	// punctuation is spaced from its neighbours in the text
+	// (tagger.Options.Spacing), as XPOS taggers were trained before it.
+	NoXPOSSpacing bool `json:"no_xpos_spacing"`
 	// MinUpdates drops parser features updated fewer times than this when
 	// the model is frozen (0 = default 5; < 0 = keep all).
 	MinUpdates int `json:"min_updates"`

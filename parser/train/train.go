@@ -238,7 +238,7 @@ func Train(opt Options) (*parser.Model, error) {
 			"tagger_runs": fmt.Sprint(opt.TaggerRuns), "tagger_min_abs": fmt.Sprint(opt.TaggerMinAbs),
 			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
 			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
-			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "no_lemma_shape": fmt.Sprint(opt.NoLemmaShape), "pseudo_projective": enc.String(),
+			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "no_lemma_shape": fmt.Sprint(opt.NoLemmaShape), "no_xpos_spacing": fmt.Sprint(opt.NoXPOSSpacing), "pseudo_projective": enc.String(),
 			"gold_templates": templatesNote(opt.GoldTemplates), "plain_templates": templatesNote(opt.PlainTemplates),
 			"gold_fast": fastNote(gold), "plain_fast": fastNote(plain),
 		},
@@ -504,7 +504,7 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 	var wg sync.WaitGroup
 	for i, col := range cols {
 		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters,
-			Runs: opt.TaggerRuns, MinAbs: opt.TaggerMinAbs}
+			Runs: opt.TaggerRuns, MinAbs: opt.TaggerMinAbs, Spacing: col == tagger.XPOS && !opt.NoXPOSSpacing}
 		l := like.UPOS
 		if col == tagger.XPOS {
 			l = like.XPOS

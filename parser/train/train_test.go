@@ -491,14 +491,23 @@ func TestMorphTrained(t *testing.T) {
 	if !slices.Contains(tg.Lemmas.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "false" {
 		t.Errorf("by default: lemmatizer rank templates %q, card no_lemma_shape %q", tg.Lemmas.Data().Rank.Templates, m.Card().Options["no_lemma_shape"])
 	}
+	// The XPOS tagger, and only it, reads spacing unless NoXPOSSpacing.
+	const spacing = "w0.spacing+w0.shortshape"
+	if !slices.Contains(tg.XPOS.Classifier().Templates, spacing) || slices.Contains(tg.UPOS.Classifier().Templates, spacing) ||
+		m.Card().Options["no_xpos_spacing"] != "false" {
+		t.Errorf("by default: the XPOS tagger does not read spacing, or the UPOS tagger does, or card no_xpos_spacing %q", m.Card().Options["no_xpos_spacing"])
+	}
 	o = small()
-	o.NoLemmaShape = true
+	o.NoLemmaShape, o.NoXPOSSpacing = true, true
 	m, err = Train(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if l := m.Taggers().Lemmas; l == nil || slices.Contains(l.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "true" {
 		t.Errorf("NoLemmaShape: lemmatizer %v, card no_lemma_shape %q", l, m.Card().Options["no_lemma_shape"])
+	}
+	if x := m.Taggers().XPOS; x == nil || slices.Contains(x.Classifier().Templates, spacing) || m.Card().Options["no_xpos_spacing"] != "true" {
+		t.Errorf("NoXPOSSpacing: the XPOS tagger reads spacing, or card no_xpos_spacing %q", m.Card().Options["no_xpos_spacing"])
 	}
 
 	o = small()

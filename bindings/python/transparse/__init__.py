@@ -226,7 +226,9 @@ def train(system, train, dev, progress=None, **options):
             Brown clustering's paths format), ``folds``, ``max_sentences``, ``seed`` (default 1),
             ``pseudo_projective``, ``gold_only``, ``no_morph``,
             ``no_lemma_shape`` (the lemmatizer without its candidates'
-            place and lemma ending features), ``min_updates``,
+            place and lemma ending features), ``no_xpos_spacing`` (the
+            XPOS tagger without reading whether punctuation is spaced in
+            the text, MISC ``SpaceAfter=No``), ``min_updates``,
             ``min_abs``, ``plain_min_abs``, ``plain_runs``, ``explore``,
             ``weight_bits``, ``gold_templates`` and ``plain_templates``
             (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
