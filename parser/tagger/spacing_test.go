@@ -160,3 +160,40 @@ func spacedTags(tg *Tagger, sents []*conllu.Sentence) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// The bundled XPOS tagger reads spacing, and on EWT dev it tags more
+// punctuation right with the text's spacing than from the tokens alone
+// (hyphens joining words are HYPH, spaced dashes mostly ",", an opening
+// quote is spaced before it): at least minSpacingGain more words.
+func TestSpacingHelpsPunctuation(t *testing.T) {
+	tg := bundledTagger(t, XPOS)
+	if !tg.spacing {
+		t.Fatal("the bundled XPOS tagger does not read spacing")
+	}
+	right := func(keepMisc bool) (n int) {
+		for _, s := range readEWT(t, "dev") {
+			ws := append([]conllu.Word(nil), s.Words...)
+			for i := range ws {
+				ws[i].XPOS = ""
+				if !keepMisc {
+					ws[i].Misc = "_"
+				}
+			}
+			tg.Tag(ws)
+			for i, w := range ws {
+				if analyze(w.Form).flags&flagPunct != 0 && w.XPOS == s.Words[i].XPOS {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	without, with := right(false), right(true)
+	t.Logf("EWT dev punctuation tagged right: %d from the tokens alone, %d with spacing", without, with)
+	if with < without+minSpacingGain {
+		t.Errorf("spacing gains %d words, want at least %d", with-without, minSpacingGain)
+	}
+}
+
+// minSpacingGain is the least gain TestSpacingHelpsPunctuation accepts.
+const minSpacingGain = 10
