@@ -102,13 +102,27 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
     assert cli == c, "CLI and C differ"
     assert cli == py, "CLI and Python differ"
 
-    # The per-word results (tp_parse_batch) give the document's columns 1-8.
+    # The per-word results (tp_parse_batch) give columns 1-8 of the
+    # document parsed without MISC: words passed as lists carry no
+    # SpaceAfter=No, which the XPOS tagger reads from a document.
     gold = [[line.split("\t") for line in block.split("\n") if line.split("\t")[0].isdigit()]
             for block in doc.split("\n\n") if block.strip()]
     parsed = model.parse_many([{"words": [w[1] for w in s], "lemma": [w[2] for w in s],
                                 "feats": [w[5] for w in s]} for s in gold])
-    words = [line.split("\t")[:8] for line in cli.decode("utf-8").split("\n") if line.split("\t")[0].isdigit()]
-    assert [t.to_conllu().split("\t")[:8] for s in parsed for t in s] == words
+    bare = tmp_path / "lemma-feats-no-misc.conllu"
+    bare.write_text("\n".join("\t".join(cols[:9] + ["_"]) if len(cols) == 10 and cols[0].isdigit() else line
+                              for line in doc.split("\n") for cols in [line.split("\t")]), encoding="utf-8")
+    cli_bare = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], bare)
+
+    def columns(out):
+        return [line.split("\t")[:8] for line in out.decode("utf-8").split("\n") if line.split("\t")[0].isdigit()]
+
+    words = columns(cli_bare)
+    assert words != columns(cli), "MISC SpaceAfter=No changed no tag of EWT test"
+    got = [t.to_conllu().split("\t")[:8] for s in parsed for t in s]
+    assert len(got) == len(words) == sum(len(s) for s in gold)
+    bad = next((i for i, (a, b) in enumerate(zip(got, words)) if a != b), None)
+    assert bad is None, f"word {bad}: tp_parse_batch gives {got[bad]}, the CLI {words[bad]}"
     # Given values are kept (the others, "_" in gold, may be predicted).
     pairs = [(t, w) for s, g in zip(parsed, gold) for t, w in zip(s, g)]
     assert all(t.lemma == w[2] for t, w in pairs if w[2] != "_")
