@@ -34,13 +34,7 @@ type Word struct {
 // NoSpaceAfter reports whether misc (a MISC column) has the item
 // SpaceAfter=No: in the text, no space follows the word's token.
 func NoSpaceAfter(misc string) bool {
-	for len(misc) >= len("SpaceAfter=No") {
-		item := misc
-		if i := strings.IndexByte(misc, '|'); i >= 0 {
-			item, misc = misc[:i], misc[i+1:]
-		} else {
-			misc = ""
-		}
+	for item := range strings.SplitSeq(misc, "|") {
 		if item == "SpaceAfter=No" {
 			return true
 		}

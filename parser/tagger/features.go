@@ -357,22 +357,18 @@ func extractSpacing(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 // (training shows the taggers some sentences so, to tag tokens without
 // their text as well as before).
 func setSpacing(ws []wordInfo, words []conllu.Word, hide bool) {
+	// Until the second loop, space holds 1 for a word with SpaceAfter=No.
 	known := false
-	if !hide {
-		for i := range words {
-			if conllu.NoSpaceAfter(words[i].Misc) {
-				known = true
-				break
-			}
+	for i := range words {
+		ws[i+2].space = 0
+		if !hide && conllu.NoSpaceAfter(words[i].Misc) {
+			ws[i+2].space, known = 1, true
 		}
 	}
 	before := uint64(1)
 	for i := range words {
 		w := &ws[i+2]
-		after := uint64(1)
-		if known && conllu.NoSpaceAfter(words[i].Misc) {
-			after = 0
-		}
+		after := 1 - w.space
 		w.space = 0
 		if known && w.flags&flagPunct != 0 {
 			w.space = 1 + 2*before + after

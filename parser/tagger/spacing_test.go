@@ -1,6 +1,7 @@
 package tagger
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,31 +47,19 @@ func TestSetSpacing(t *testing.T) {
 	ws := spacedWords(`" a well|-|known fact - and|, 42|% more|.`)
 	//                   "  a well -  known fact - and ,  42 % more .
 	want := []uint64{1 + 2 + 1, 0, 0, 1 + 0 + 0, 0, 0, 1 + 2 + 1, 0, 1 + 0 + 1, 0, 1 + 0 + 1, 0, 1 + 0 + 1}
-	if got := spaces(ws, false); !equalU64(got, want) {
+	if got := spaces(ws, false); !slices.Equal(got, want) {
 		t.Errorf("spacing %v, want %v", got, want)
 	}
 	zero := make([]uint64, len(ws))
-	if got := spaces(ws, true); !equalU64(got, zero) {
+	if got := spaces(ws, true); !slices.Equal(got, zero) {
 		t.Errorf("hidden spacing %v, want all 0", got)
 	}
 	for i := range ws {
 		ws[i].Misc = "_"
 	}
-	if got := spaces(ws, false); !equalU64(got, zero) {
+	if got := spaces(ws, false); !slices.Equal(got, zero) {
 		t.Errorf("spacing of a sentence without SpaceAfter=No %v, want all 0", got)
 	}
-}
-
-func equalU64(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A tagger that reads spacing has feature version 5 and the param

@@ -190,7 +190,7 @@ func fromClassifier(c *modelfmt.Classifier, withDict, withClusters bool) (*Tagge
 	}
 	spacing := version == FeatureVersion
 	if p, ok := c.Params[spacingParam]; ok != spacing || (ok && p != 1) {
-		return fail("param %q = %d in a tagger of feature version %d (version %d, and only it, has it, = 1)", spacingParam, p, version, FeatureVersion)
+		return fail("param %q = %d at feature version %d (version %d has it, = 1; others lack it)", spacingParam, p, version, FeatureVersion)
 	}
 	return &Tagger{tags: slices.Clone(c.Classes), model: m, dict: d, margin: margin, column: col, pairs: pairs, pairUPOS: pairUPOS, guess: g, clusters: cl, spacing: spacing}, nil
 }

@@ -19,11 +19,12 @@
 // unannotated corpus (Options.Clusters), the cluster paths of the word
 // and its neighbours (see Clusters), and, in a tagger trained with
 // Options.Spacing, whether a punctuation word is spaced from its
-// neighbours in the text (MISC SpaceAfter=No; see setSpacing). While training, each word's dictionary entries, lemma and
-// rule are counted without the word's own occurrence (leave-one-out), so
-// that the training data looks like unseen text to the model, and forms that would not be in the dictionary are
-// replaced by a "rare word" value, so that rare words are tagged from
-// spelling and context (Ratnaparkhi 1996). Tagging runs in two passes with
+// neighbours in the text (MISC SpaceAfter=No; see setSpacing). While
+// training, each word's dictionary entries, lemma and rule are counted
+// without the word's own occurrence (leave-one-out), so that the training
+// data looks like unseen text to the model, and forms that would not be in
+// the dictionary are replaced by a "rare word" value, so that rare words
+// are tagged from spelling and context (Ratnaparkhi 1996). Tagging runs in two passes with
 // separate weights: the second pass sees, besides its own tags to the left, the first pass's tags
 // of the following words, and revisits only the words whose first-pass
 // decision had a small margin. A tagger trained with development data

@@ -270,7 +270,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 
 // hideSpacingEvery: training shows one sentence in hideSpacingEvery
 // without its spacing (see setSpacing).
-var hideSpacingEvery = 4
+const hideSpacingEvery = 4
 
 // fastMaxChange is the share of the words the first pass scores on the
 // development data whose tag the fast model may change (see trainFast).

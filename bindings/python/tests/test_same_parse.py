@@ -85,12 +85,16 @@ def test_gold_tags_conllu_same_everywhere(model, model_file, ewt_test):
 
 
 def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path):
-    # The gold LEMMA and FEATS given, UPOS and XPOS blanked.
-    lines = []
+    # The gold LEMMA and FEATS given, UPOS and XPOS blanked; bare_lines
+    # the same without MISC.
+    lines, bare_lines = [], []
     for line in ewt_test.split("\n"):
         cols = line.split("\t")
         if len(cols) == 10 and cols[0].isdigit():
             cols[3] = cols[4] = "_"
+            bare_lines.append("\t".join(cols[:9] + ["_"]))
+        else:
+            bare_lines.append(line)
         lines.append("\t".join(cols))
     doc = "\n".join(lines)
     path = tmp_path / "lemma-feats.conllu"
@@ -110,8 +114,7 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
     parsed = model.parse_many([{"words": [w[1] for w in s], "lemma": [w[2] for w in s],
                                 "feats": [w[5] for w in s]} for s in gold])
     bare = tmp_path / "lemma-feats-no-misc.conllu"
-    bare.write_text("\n".join("\t".join(cols[:9] + ["_"]) if len(cols) == 10 and cols[0].isdigit() else line
-                              for line in doc.split("\n") for cols in [line.split("\t")]), encoding="utf-8")
+    bare.write_text("\n".join(bare_lines), encoding="utf-8")
     cli_bare = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], bare)
 
     def columns(out):
