@@ -425,7 +425,9 @@ TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
  * each column with the component it has for it (see tp_result):
  *  - UPOS, XPOS and LEMMA word by word: a word without UPOS gets the
  *    UPOS tagger's tag, one without XPOS the XPOS tagger's (a model
- *    trained on a treebank with XPOS); with both taggers, a word given
+ *    trained on a treebank with XPOS) or, from a model with an XPOS
+ *    table instead, the table's, once FEATS are predicted (see
+ *    tp_result); with both taggers, a word given
  *    neither tag gets a UPOS/XPOS pair seen in training (of those, the
  *    one the two taggers score highest); a word without LEMMA gets the
  *    lemmatizer's lemma, from its form and its given or predicted tags;
@@ -479,8 +481,11 @@ typedef struct tp_tags {
  *   upos[i]     its UPOS tag: the one given in tags->upos, or the tag
  *               predicted by the model.
  *   xpos[i]     its XPOS tag: the one given in tags->xpos, else the tag
- *               predicted by the model's XPOS tagger when it has one,
- *               else "_".
+ *               predicted by the model's XPOS tagger when it has one, or
+ *               by its XPOS table (a model trained on a treebank whose
+ *               XPOS tag set is too large for a tagger: the XPOS seen in
+ *               training with the word's form and its given or predicted
+ *               UPOS and FEATS), else "_".
  *   lemma[i]    its LEMMA: the one given in tags->lemma, else the lemma
  *               predicted by the model when it has a lemmatizer, else "_".
  *   feats[i]    its FEATS, "Name=Value" pairs joined by "|" in the order

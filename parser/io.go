@@ -63,6 +63,9 @@ func (m *Model) Document() *modelfmt.Model {
 	if m.taggers.Feats != nil {
 		addMorph(doc, "feats", m.taggers.Feats.Data())
 	}
+	if m.taggers.XPOSTable != nil {
+		addMorph(doc, "xpos", m.taggers.XPOSTable.Data())
+	}
 	return doc
 }
 

@@ -141,13 +141,16 @@ func (m *Model) Classes() *transition.Classes { return m.classes }
 // Deprels returns the dependency labels the model can assign, in a fixed order.
 func (m *Model) Deprels() []string { return m.classes.Deprels }
 
-// XPOSTags returns the XPOS tags the model's XPOS tagger can assign, in a
-// fixed order, or nil when the model has no XPOS tagger.
+// XPOSTags returns the XPOS tags the model's XPOS tagger (or XPOS table)
+// can assign, in a fixed order, or nil when the model has neither.
 func (m *Model) XPOSTags() []string {
-	if m.taggers.XPOS == nil {
-		return nil
+	switch {
+	case m.taggers.XPOS != nil:
+		return m.taggers.XPOS.Tags()
+	case m.taggers.XPOSTable != nil:
+		return m.taggers.XPOSTable.Tags()
 	}
-	return m.taggers.XPOS.Tags()
+	return nil
 }
 
 // UPOSTags returns the UPOS tags the tagger can assign, in a fixed order.
@@ -304,7 +307,9 @@ const MaxTransitionsPerWord = 40
 // UPOS and XPOS (XPOS if the model has an XPOS tagger), then its
 // lemmatizer and FEATS tagger the absent LEMMA and FEATS from the forms
 // and the given or predicted tags (if the model has them; a model without
-// leaves those columns as they are). FEATS are predicted for a sentence
+// leaves those columns as they are), then its XPOS table, if it has one
+// instead of an XPOS tagger, the absent XPOS from the forms, UPOS and
+// FEATS. FEATS are predicted for a sentence
 // where no word has FEATS: where some word has, "_" means no features;
 // predicted FEATS are chosen again from the parsed tree when the model's
 // FEATS tagger learnt to (morph.FeatsTagger.HasSyntax), and a verb's

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -19,7 +20,8 @@ import (
 // it checks the rest of the file and the weights are entropy-coded like
 // every classifier's:
 //
-//   - a classifier named morphPrefix + kind ("morph.lemma", "morph.feats")
+//   - a classifier named morphPrefix + kind ("morph.lemma", "morph.feats",
+//     "morph.xpos")
 //     of layout morphLayout marks the part; its params hold
 //     morphVersionParam, its blobs the []uint32 and []string fields of
 //     morph.Data, by their msgpack names;
@@ -228,13 +230,13 @@ func morphCost(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, kind
 	return cost
 }
 
-// morphSteps returns the steps that decode the model's lemmatizer and
-// FEATS tagger into tg, and a function that returns their error once the
-// steps have run.
+// morphSteps returns the steps that decode the model's lemmatizer, FEATS
+// tagger and XPOS table into tg, and a function that returns their first
+// error once the steps have run.
 func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg *Taggers) ([]par.Step, func() error) {
 	var steps []par.Step
-	var errs [2]error
-	for i, kind := range [...]string{"lemma", "feats"} {
+	var errs [3]error
+	for i, kind := range [...]string{"lemma", "feats", "xpos"} {
 		if byName[morphPrefix+kind] == nil {
 			continue
 		}
@@ -244,22 +246,20 @@ func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg 
 				errs[i] = err
 				return
 			}
-			if kind == "lemma" {
+			switch kind {
+			case "lemma":
 				tg.Lemmas, err = morph.LemmatizerFromData(d)
-			} else {
+			case "feats":
 				tg.Feats, err = morph.FeatsTaggerFromData(d)
+			default:
+				tg.XPOSTable, err = morph.XPOSTableFromData(d)
 			}
 			if err != nil {
 				errs[i] = fmt.Errorf("%w: classifier %q: %v", modelfmt.ErrCorrupt, morphPrefix+kind, err)
 			}
 		}})
 	}
-	return steps, func() error {
-		if errs[0] != nil {
-			return errs[0]
-		}
-		return errs[1]
-	}
+	return steps, func() error { return cmp.Or(errs[:]...) }
 }
 
 // packStrings returns the bytes of ss one after the other and their

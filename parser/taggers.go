@@ -13,12 +13,16 @@ import (
 // be parsed and come back fully annotated: UPOS, XPOS when the model has
 // an XPOS tagger (treebanks with XPOS), then LEMMA and FEATS from the
 // form and those tags when the model has a lemmatizer and a FEATS tagger
-// (parser/morph). Each may be nil. Immutable and safe for concurrent use.
+// (parser/morph), then XPOS from the form, UPOS and FEATS when the model
+// has an XPOS table instead of an XPOS tagger (a treebank whose XPOS tag
+// set is too large for a tagger). Each may be nil. Immutable and safe for
+// concurrent use.
 type Taggers struct {
-	UPOS   *tagger.Tagger
-	XPOS   *tagger.Tagger     // nil when the treebank has no XPOS
-	Lemmas *morph.Lemmatizer  // nil: LEMMA is not predicted
-	Feats  *morph.FeatsTagger // nil: FEATS is not predicted
+	UPOS      *tagger.Tagger
+	XPOS      *tagger.Tagger     // nil when the treebank has no XPOS or an XPOSTable
+	Lemmas    *morph.Lemmatizer  // nil: LEMMA is not predicted
+	Feats     *morph.FeatsTagger // nil: FEATS is not predicted
+	XPOSTable *morph.XPOSTable   // nil unless XPOS is predicted by lookup
 }
 
 // Fill predicts UPOS, XPOS and LEMMA for the words where they are absent
@@ -88,7 +92,8 @@ func (sc *tagScratch) tagUncertainty(i int) float64 {
 // morph predicts LEMMA and FEATS from the words' forms and (given or
 // predicted) tags, keeping given values: the LEMMA of each word where it
 // is absent, the FEATS of the sentence when no word has FEATS (where some
-// word has, the sentence's FEATS are given and "_" means no features).
+// word has, the sentence's FEATS are given and "_" means no features);
+// then, with an XPOS table, the XPOS of each word where it is absent.
 // The predictions are made for the whole sentence (the previous word's
 // prediction is a feature). With allLemmas, the predicted lemma of every
 // word, given or not, is left in sc.lemmas, and sc.lemmaGiven tells
@@ -129,6 +134,9 @@ func (t Taggers) morph(words []conllu.Word, sc *tagScratch, allLemmas bool) {
 			words[i].Feats = sc.pred[i]
 		}
 		sc.featsPredicted = true
+	}
+	if t.XPOSTable != nil {
+		t.XPOSTable.Fill(words)
 	}
 }
 

@@ -82,8 +82,10 @@ treebank. Tokens input has no tags to blank.
 
 A column is predicted only by a model with the component for it: XPOS by
 one with an XPOS tagger (trained on a treebank with XPOS, as the bundled
-model is), LEMMA by one with a lemmatizer, FEATS by one with a FEATS
-tagger. With other models the column stays "_" where it is not given.
+model is) or an XPOS table (a treebank whose XPOS tag set is too large
+for a tagger: the XPOS seen in training with the word's form, UPOS and
+FEATS), LEMMA by one with a lemmatizer, FEATS by one with a FEATS tagger.
+With other models the column stays "_" where it is not given.
 
 --beam K parses with a beam of width K (1 to 64; 1 is the greedy parser):
 it keeps the K best configurations at every step instead of one, about K

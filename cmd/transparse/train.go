@@ -34,7 +34,8 @@ func newTrainCmd() *cobra.Command {
 		Use:   "train --train T.conllu --dev D.conllu [--test X.conllu] -o MODEL [flags]",
 		Short: "Train a tagger and parser on a CoNLL-U treebank",
 		Long: `Train trains a UPOS tagger (and an XPOS tagger when the treebank has
-XPOS), a lemmatizer and a FEATS tagger (unless --no-morph) and a
+XPOS of at most 64 tags; with more, as positional tag sets have, an XPOS
+table that gives the XPOS seen with the form, UPOS and FEATS), a lemmatizer and a FEATS tagger (unless --no-morph) and a
 transition-based parser on the --train treebank, keeps the epoch that scores best on the --dev treebank, scores the
 result on --dev (and on --test when given) with gold tags and from plain
 tokens, stores those scores in the model card and saves the model to -o.

@@ -14,8 +14,8 @@
 //
 // Values: w form, lw lowercased form, p the word's main tag (its XPOS, or
 // its UPOS where it has no XPOS: for plain tokens, the XPOS the model's
-// XPOS tagger predicts, or the predicted UPOS when the model has no XPOS
-// tagger), u UPOS, x XPOS, lm lemma, m FEATS, cs the Case feature of
+// XPOS tagger or XPOS table predicts, or the predicted UPOS when the model
+// has neither), u UPOS, x XPOS, lm lemma, m FEATS, cs the Case feature of
 // FEATS, sf the form's last 3 characters, a / ax the form's ambiguity
 // class in the UPOS / XPOS tagger's dictionary (FillAnalyzed; 0 from
 // FillWords), c / c4 / c6 the form's path in the model's word clusters

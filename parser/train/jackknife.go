@@ -9,17 +9,19 @@ import (
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/form"
+	"github.com/transparse/transparse/parser/morph"
 )
 
 // jackknife returns copies of sents with UPOS (and XPOS) predicted by
 // taggers trained on the other folds and the other morphology removed, as
 // at parse time from plain tokens, and the words' ambiguity classes in
 // those taggers' dictionaries with their path codes in the word clusters
-// (opt.clusters; 0 without). With morph, LEMMA and FEATS are predicted
+// (opt.clusters; 0 without). With withMorph, LEMMA and FEATS are predicted
 // too, by a lemmatizer and a FEATS tagger trained on the other folds (on
-// their gold tags, as the model's), from the fold's predicted tags.
+// their gold tags, as the model's), from the fold's predicted tags; with
+// an XPOS table (opt.xposTable), XPOS by the fold's table after them.
 // The jackknife taggers train as many epochs as the taggers of like kept.
-func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, morph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, withMorph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
 	k := opt.Folds
 	out := make([]*conllu.Sentence, len(sents))
 	amb := make([][][3]uint64, len(sents))
@@ -45,7 +47,10 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 				}
 			}
 			tg, err := trainTaggers(part, dev, cols, opt, opt.Seed+int64(f)+1, false, like)
-			if err == nil && morph {
+			if err == nil && opt.xposTable {
+				tg.XPOSTable = morph.TrainXPOSTable(part)
+			}
+			if err == nil && withMorph {
 				err = trainMorph(part, opt, opt.Seed+int64(f)+1, false, &tg)
 			}
 			results <- res{f, tg, err}
@@ -72,7 +77,7 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 		}
 	}
 	what := strings.Join(cols, " and ")
-	if morph {
+	if withMorph {
 		what = strings.Join(cols, ", ") + ", LEMMA and FEATS"
 	}
 	fmt.Fprintf(opt.Log, "jackknifed %s for %d training sentences (%d folds) [%.0f s]\n", what, len(sents), k, time.Since(opt.start).Seconds())

@@ -18,6 +18,9 @@ import (
 // gets no lemmatizer (FEATS tagger); the log says so when verbose.
 func trainMorph(sents []*conllu.Sentence, opt Options, seed int64, verbose bool, tg *parser.Taggers) error {
 	lemmas, feats := morphColumns(sents)
+	if opt.xposTable {
+		sents = withoutXPOS(sents)
+	}
 	logf := func(format string, args ...any) {
 		if verbose {
 			fmt.Fprintf(opt.Log, format, args...)

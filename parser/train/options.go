@@ -180,6 +180,7 @@ type Options struct {
 
 	caseFeats  bool             // set by Train: the treebank marks Case on many words
 	plainMorph bool             // set by Train: the model predicts LEMMA or FEATS
+	xposTable  bool             // set by Train: XPOS is predicted by an XPOS table (tagColumns)
 	start      time.Time        // set by Train: when training started (for the log)
 	rep        *reporter        // set by Train: forwards to Progress
 	clusters   *tagger.Clusters // set by Train: read from ClustersPath

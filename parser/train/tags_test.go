@@ -46,7 +46,8 @@ func TestTagsDev(t *testing.T) {
 				opt.Seed = v
 			}
 			opt.Log = io.Discard
-			tg, err := trainTaggers(train, dev, tagColumns(train), opt, opt.Seed, false, parser.Taggers{})
+			cols, _, _ := tagColumns(train)
+			tg, err := trainTaggers(train, dev, cols, opt, opt.Seed, false, parser.Taggers{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -133,10 +133,17 @@ func Train(opt Options) (*parser.Model, error) {
 		trainGold()
 	} else {
 		// Taggers on all training data; jackknifed tags for the plain parser.
-		cols = tagColumns(trainSents)
+		var xposTags int
+		cols, opt.xposTable, xposTags = tagColumns(trainSents)
 		tg, err = trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true, parser.Taggers{})
 		if err != nil {
 			return nil, err
+		}
+		if opt.xposTable {
+			tg.XPOSTable = morph.TrainXPOSTable(trainSents)
+			fmt.Fprintf(opt.Log, "XPOS: %d tags, more than a tagger's %d: predicted from the form, UPOS and FEATS by a table (%d entries)\n",
+				xposTags, tagger.MaxTags, tg.XPOSTable.Len())
+			notes["xpos_table"] = fmt.Sprintf("%d tags, %d entries", xposTags, tg.XPOSTable.Len())
 		}
 		if !opt.NoMorph {
 			if err := trainMorph(trainSents, opt, opt.Seed, true, &tg); err != nil {
@@ -272,7 +279,11 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if tg.Lemmas != nil {
 		card.Options["lemma_dictionary"] = chooseDictionaryFirst(scorer, tg.Lemmas, devSents, opt)
-		if lc := morph.TrainLemmaCase(trainSents); lc != nil {
+		lcSents := trainSents
+		if opt.xposTable {
+			lcSents = withoutXPOS(trainSents)
+		}
+		if lc := morph.TrainLemmaCase(lcSents); lc != nil {
 			card.Options["lemma_case"] = chooseLemmaCase(scorer, tg.Lemmas, lc, devSents, opt)
 		}
 	}
@@ -292,6 +303,9 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if tg.Feats != nil {
 		cols = append(cols, "FEATS")
+	}
+	if tg.XPOSTable != nil {
+		cols = append(cols, "XPOS (by table)")
 	}
 	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
 		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
@@ -462,21 +476,44 @@ func caseShare(sents []*conllu.Sentence) float64 {
 }
 
 // tagColumns returns the columns to train taggers for: UPOS, and XPOS when
-// most training words have one.
-func tagColumns(sents []*conllu.Sentence) []string {
+// most training words have one and its tag set fits a tagger
+// (tagger.MaxTags). table reports a treebank whose XPOS is predicted by an
+// XPOS table instead (morph.XPOSTable): most words have one, from a larger
+// tag set, of xposTags tags.
+func tagColumns(sents []*conllu.Sentence) (cols []string, table bool, xposTags int) {
 	words, xpos := 0, 0
+	tags := map[string]bool{}
 	for _, s := range sents {
 		for _, w := range s.Words {
 			words++
 			if !conllu.Absent(w.XPOS) {
 				xpos++
+				tags[w.XPOS] = true
 			}
 		}
 	}
-	if 2*xpos > words {
-		return []string{tagger.UPOS, tagger.XPOS}
+	switch {
+	case 2*xpos <= words:
+		return []string{tagger.UPOS}, false, len(tags)
+	case len(tags) > tagger.MaxTags:
+		return []string{tagger.UPOS}, true, len(tags)
 	}
-	return []string{tagger.UPOS}
+	return []string{tagger.UPOS, tagger.XPOS}, false, len(tags)
+}
+
+// withoutXPOS returns copies of sents with their XPOS removed: what the
+// lemmatizer and FEATS tagger of a model with an XPOS table learn from,
+// since they run before the table gives XPOS.
+func withoutXPOS(sents []*conllu.Sentence) []*conllu.Sentence {
+	out := make([]*conllu.Sentence, len(sents))
+	for i, s := range sents {
+		c := cloneSentence(s)
+		for j := range c.Words {
+			c.Words[j].XPOS = "_"
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // readClusters reads the word clusters file at path.

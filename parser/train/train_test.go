@@ -462,7 +462,8 @@ func TestMorphTrained(t *testing.T) {
 	// but not always the gold ones (the folds' models have not seen them).
 	sents := readFix(t, fixTrain)
 	o.defaults()
-	jk, _, err := jackknife(sents, readFix(t, fixDev), tagColumns(sents), o, tg, true)
+	cols, _, _ := tagColumns(sents)
+	jk, _, err := jackknife(sents, readFix(t, fixDev), cols, o, tg, true)
 	if err != nil {
 		t.Fatal(err)
 	}

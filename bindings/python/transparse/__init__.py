@@ -412,7 +412,10 @@ class Token:
             tagger.
         xpos: the XPOS tag given, or the one predicted by the model's XPOS
             tagger (a model trained on a treebank with XPOS, as the bundled
-            English one), or ``"_"`` when the model has none.
+            English one) or by its XPOS table (a treebank whose XPOS tag
+            set is too large for a tagger: the XPOS seen in training with
+            the word's form, UPOS and FEATS), or ``"_"`` when the model has
+            neither.
         feats: the FEATS string, features ``Name=Value`` joined by ``|``
             (e.g. ``"Number=Sing|Person=3"``), or ``"_"`` for none: the one
             given, else the one predicted by the model's FEATS tagger when
