@@ -1,7 +1,8 @@
 // Package morph predicts the LEMMA and FEATS columns of CoNLL-U words from
 // their FORM, UPOS and XPOS (and, for FEATS, their LEMMA): a lemmatizer
 // and a FEATS tagger, trained on a treebank and stored beside the taggers
-// in a model file.
+// in a model file. For a treebank whose XPOS tag set is too large for a
+// tagger, XPOSTable gives XPOS from the FORM, UPOS and FEATS.
 //
 // Both are classifiers over classes learnt from the training data, in the
 // manner of UDPipe 1 and MorphoDiTa (Straka and Straková 2017, "Tokenizing,
