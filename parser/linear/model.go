@@ -139,8 +139,20 @@ func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
 		off int
 		n   int
 	}
-	var rows []row
-	var ent []mentry
+	// Sized for every weight of every row kept by MinUpdates, so that
+	// collecting them does not grow the slices by copying (the trainers of
+	// a large treebank hold hundreds of megabytes of weights).
+	nRows, nEnt := 0, 0
+	for _, t := range ts {
+		for i := range t.slots {
+			if sl := &t.slots[i]; sl.n != 0 && int(sl.upd) >= opt.MinUpdates {
+				nRows++
+				nEnt += int(sl.n)
+			}
+		}
+	}
+	rows := make([]row, 0, nRows)
+	ent := make([]mentry, 0, nEnt)
 	// One trainer: drop small weights now. Several: drop small means below.
 	minAbs, meanMin := opt.MinAbs, float32(0)
 	if len(ts) > 1 {
