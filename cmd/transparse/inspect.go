@@ -34,6 +34,9 @@ type inspectReport struct {
 	DefaultBeam int      `json:"default_beam"`
 	Deprels     []string `json:"deprels"`
 	UPOSTags    []string `json:"upos_tags"`
+	// XPOSTags are the tags of the model's XPOS tagger or XPOS table
+	// (parser.Model.XPOSTags), empty when it has neither.
+	XPOSTags []string `json:"xpos_tags"`
 }
 
 func newInspectCmd() *cobra.Command {
@@ -45,7 +48,8 @@ func newInspectCmd() *cobra.Command {
 treebank and transition system it was trained with, the training options,
 when and by which transparse version it was trained, and its scores on the
 development and test sets (with gold or predicted tags); then the size of
-the file and of its label and tag sets, and the default beam width: the
+the file and of its label and tag sets (XPOS: those of its XPOS tagger, or
+of its XPOS table, card option xpos_table), and the default beam width: the
 width "transparse parse" uses without --beam, K for a model trained with
 "transparse train --beam K" and 1 (the greedy parser) for others.
 
@@ -85,7 +89,7 @@ func newInspectReport(m *parser.Model, path string) *inspectReport {
 		Path: path, FileBytes: -1,
 		Name: c.Name, Treebank: c.Treebank, System: c.System, Options: c.Options,
 		TrainedAt: c.TrainedAt, Version: c.Version, Scores: c.Scores, Notes: c.Notes,
-		Deprels: m.Deprels(), UPOSTags: m.UPOSTags(), DefaultBeam: m.DefaultBeam(),
+		Deprels: m.Deprels(), UPOSTags: m.UPOSTags(), XPOSTags: m.XPOSTags(), DefaultBeam: m.DefaultBeam(),
 	}
 	if fi, err := os.Stat(path); err == nil {
 		r.FileBytes = fi.Size()
@@ -101,6 +105,9 @@ func newInspectReport(m *parser.Model, path string) *inspectReport {
 	}
 	if r.UPOSTags == nil {
 		r.UPOSTags = []string{}
+	}
+	if r.XPOSTags == nil {
+		r.XPOSTags = []string{}
 	}
 	return r
 }
@@ -124,6 +131,7 @@ func (r *inspectReport) String() string {
 	fmt.Fprintf(tw, "Version:\t%s\n", orNone(r.Version))
 	fmt.Fprintf(tw, "Deprels:\t%d\n", len(r.Deprels))
 	fmt.Fprintf(tw, "UPOS tags:\t%d\n", len(r.UPOSTags))
+	fmt.Fprintf(tw, "XPOS tags:\t%d\n", len(r.XPOSTags))
 	fmt.Fprintf(tw, "Default beam:\t%d\n", r.DefaultBeam)
 	if len(r.Options) == 0 {
 		fmt.Fprintf(tw, "Options:\t-\n")

@@ -596,13 +596,13 @@ func exerciseModel(t *testing.T, model string) {
 	if code != 0 {
 		t.Fatalf("inspect: exit status %d, stderr %q", code, stderr)
 	}
-	wantContains(t, "inspect", stdout, "Model file:", "Name:", "System:", "Trained at:", "Deprels:", "Scores")
+	wantContains(t, "inspect", stdout, "Model file:", "Name:", "System:", "Trained at:", "Deprels:", "XPOS tags:", "Scores")
 	code, stdout, _ = runCmd(t, "", "inspect", "--json", model)
 	var card inspectReport
 	if code != 0 || json.Unmarshal([]byte(stdout), &card) != nil {
 		t.Fatalf("inspect --json: exit status %d, output %s", code, stdout)
 	}
-	if card.Path != model || card.FileBytes <= 0 || len(card.Deprels) == 0 || card.System == "" {
+	if card.Path != model || card.FileBytes <= 0 || len(card.Deprels) == 0 || card.System == "" || len(card.XPOSTags) == 0 {
 		t.Errorf("inspect --json: %+v", card)
 	}
 }
