@@ -171,11 +171,17 @@ func modelDefaultBeam(h C.uintptr_t, out *C.int) error {
 	return nil
 }
 
+// tpgo_model_strings is tp_model_deprels (which 0), tp_model_upos_tags (1)
+// and tp_model_xpos_tags (2).
+//
 //export tpgo_model_strings
 func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, msg **C.char) (rc C.int) {
 	fn, outName := "tp_model_deprels", "labels"
-	if which == 1 {
+	switch which {
+	case 1:
 		fn, outName = "tp_model_upos_tags", "tags"
+	case 2:
+		fn, outName = "tp_model_xpos_tags", "tags"
 	}
 	defer recoverTo(fn, msg, &rc)
 	return finish(fn, msg, modelStrings(h, which, outName, out, n), C.TP_ERR_INTERNAL)
@@ -196,12 +202,18 @@ func modelStrings(h C.uintptr_t, which C.int, outName string, out ***C.char, n *
 		return err
 	}
 	defer e.mu.RUnlock()
-	t := &e.deprels
-	if which == 1 {
-		t = &e.upos
+	switch which {
+	case 0:
+		*out, *n = e.deprels.arr, C.size_t(e.deprels.n)
+	case 1:
+		*out, *n = e.upos.arr, C.size_t(e.upos.n)
+	default:
+		// The XPOS strings start with "_" (interned for results).
+		if e.xpos.n > 1 {
+			*out = (**C.char)(unsafe.Add(unsafe.Pointer(e.xpos.arr), unsafe.Sizeof((*C.char)(nil))))
+			*n = C.size_t(e.xpos.n - 1)
+		}
 	}
-	*out = t.arr
-	*n = C.size_t(t.n)
 	return nil
 }
 

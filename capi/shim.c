@@ -185,30 +185,34 @@ int tp_model_default_beam(const tp_model *model, int *width,
     return tp__finish(rc, msg, err);
 }
 
-int tp_model_deprels(const tp_model *model, const char *const **labels,
-                     size_t *n, tp_error **err) {
-    if (labels != NULL)
-        *labels = NULL;
+/* model_strings is tp_model_deprels (which 0), tp_model_upos_tags (1) and
+ * tp_model_xpos_tags (2), named fn. */
+static int model_strings(const char *fn, int which, const tp_model *model,
+                         const char *const **out, size_t *n, tp_error **err) {
+    if (out != NULL)
+        *out = NULL;
     if (n != NULL)
         *n = 0;
     if (tp__forked())
-        return tp__fork_error("tp_model_deprels", err);
+        return tp__fork_error(fn, err);
     char *msg = NULL;
-    int rc = tpgo_model_strings((uintptr_t)model, 0, (char ***)labels, n, &msg);
+    int rc = tpgo_model_strings((uintptr_t)model, which, (char ***)out, n, &msg);
     return tp__finish(rc, msg, err);
+}
+
+int tp_model_deprels(const tp_model *model, const char *const **labels,
+                     size_t *n, tp_error **err) {
+    return model_strings("tp_model_deprels", 0, model, labels, n, err);
 }
 
 int tp_model_upos_tags(const tp_model *model, const char *const **tags,
                        size_t *n, tp_error **err) {
-    if (tags != NULL)
-        *tags = NULL;
-    if (n != NULL)
-        *n = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_model_upos_tags", err);
-    char *msg = NULL;
-    int rc = tpgo_model_strings((uintptr_t)model, 1, (char ***)tags, n, &msg);
-    return tp__finish(rc, msg, err);
+    return model_strings("tp_model_upos_tags", 1, model, tags, n, err);
+}
+
+int tp_model_xpos_tags(const tp_model *model, const char *const **tags,
+                       size_t *n, tp_error **err) {
+    return model_strings("tp_model_xpos_tags", 2, model, tags, n, err);
 }
 
 int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,

@@ -406,6 +406,16 @@ TP_API int tp_model_deprels(const tp_model *model, const char *const **labels,
 TP_API int tp_model_upos_tags(const tp_model *model, const char *const **tags,
                               size_t *n, tp_error **err);
 
+/*
+ * tp_model_xpos_tags gives the XPOS tags the model can assign, in a fixed
+ * order: its XPOS tagger's, or, for a model trained on a treebank whose
+ * XPOS tag set is too large for a tagger, its XPOS table's (see tp_result);
+ * n == 0 (and *tags NULL) when the model predicts no XPOS. Arguments,
+ * ownership and errors as for tp_model_deprels.
+ */
+TP_API int tp_model_xpos_tags(const tp_model *model, const char *const **tags,
+                              size_t *n, tp_error **err);
+
 /* ======================================================================
  * Parsing
  * ====================================================================== */

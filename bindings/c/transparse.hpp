@@ -420,6 +420,7 @@ public:
 
     std::vector<std::string> deprels() const { return strings(tp_model_deprels); }
     std::vector<std::string> upos_tags() const { return strings(tp_model_upos_tags); }
+    std::vector<std::string> xpos_tags() const { return strings(tp_model_xpos_tags); }
 
     tp_model *get() const noexcept { return m_.get(); }
 

@@ -250,6 +250,9 @@ static void test_null_arguments(void) {
     EXPECT_ERR(tp_model_upos_tags(NULL, &names, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_upos_tags: model is NULL");
     EXPECT_ERR(tp_model_upos_tags(bogus, NULL, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_upos_tags: tags is NULL");
     EXPECT_ERR(tp_model_upos_tags(bogus, &names, NULL, &err), err, TP_ERR_ARGUMENT, "tp_model_upos_tags: n is NULL");
+    EXPECT_ERR(tp_model_xpos_tags(NULL, &names, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_xpos_tags: model is NULL");
+    EXPECT_ERR(tp_model_xpos_tags(bogus, NULL, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_xpos_tags: tags is NULL");
+    EXPECT_ERR(tp_model_xpos_tags(bogus, &names, NULL, &err), err, TP_ERR_ARGUMENT, "tp_model_xpos_tags: n is NULL");
 
     EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
     EXPECT_ERR(tp_parse(bogus, NULL, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
@@ -288,6 +291,7 @@ static void test_null_arguments(void) {
     CHECK(tp_model_card_json(NULL, &s, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_model_deprels(bogus, NULL, &n, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_model_upos_tags(bogus, &names, NULL, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_model_xpos_tags(bogus, &names, NULL, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_parse(bogus, NULL, 3, NULL, &res, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_parse_conllu(bogus, NULL, 1, &s, &len, NULL) == TP_ERR_ARGUMENT);
 
@@ -560,7 +564,8 @@ static int fork_child_checks(const char *model_path, const tp_model *m, tp_resul
     tp_error_free(err);
     if (tp_model_card_json(m, &s, NULL) != TP_ERR_FORK || s != NULL ||
         tp_model_deprels(m, &names, &n, NULL) != TP_ERR_FORK || names != NULL || n != 0 ||
-        tp_model_upos_tags(m, &names, &n, NULL) != TP_ERR_FORK)
+        tp_model_upos_tags(m, &names, &n, NULL) != TP_ERR_FORK ||
+        tp_model_xpos_tags(m, &names, &n, NULL) != TP_ERR_FORK || names != NULL || n != 0)
         bad |= 32;
     if (tp_model_free((tp_model *)m) != TP_ERR_FORK) bad |= 64;
     /* Pure C: works. */
@@ -954,6 +959,11 @@ static void test_with_model(const char *path) {
     CHECK(tp_model_upos_tags(m, &upos, &n_upos, &err) == TP_OK);
     CHECK(n_upos > 0 && upos != NULL);
     CHECK(contains(upos, n_upos, "NOUN"));
+    const char *const *xpos_set = NULL;
+    size_t n_xpos = 0;
+    CHECK(tp_model_xpos_tags(m, &xpos_set, &n_xpos, &err) == TP_OK);
+    CHECK(n_xpos > 0 && xpos_set != NULL);
+    CHECK(contains(xpos_set, n_xpos, "NN") && !contains(xpos_set, n_xpos, "_"));
 
     /* One sentence: a tree, labels from the model's sets. */
     tokens t;
@@ -968,7 +978,7 @@ static void test_with_model(const char *path) {
         int labels_ok = 1, root_label = 1;
         for (size_t i = 0; i < r->n_words; i++) {
             if (!r->deprels[i] || !contains(deprels, n_deprels, r->deprels[i]) || !r->upos[i] ||
-                !contains(upos, n_upos, r->upos[i]))
+                !contains(upos, n_upos, r->upos[i]) || !r->xpos[i] || !contains(xpos_set, n_xpos, r->xpos[i]))
                 labels_ok = 0;
             if (r->heads[i] == 0 && strcmp(r->deprels[i], "root") != 0)
                 root_label = 0;
@@ -1206,6 +1216,11 @@ static void test_with_model(const char *path) {
         EXPECT_ERR(tp_model_upos_tags(m, &upos, &n_upos, &err), err, TP_ERR_ARGUMENT,
                    "tp_model_upos_tags: model handle was freed or is invalid");
         CHECK(upos == NULL && n_upos == 0);
+        const char *const *xpos = (const char *const *)1;
+        size_t n_xpos = 1;
+        EXPECT_ERR(tp_model_xpos_tags(m, &xpos, &n_xpos, &err), err, TP_ERR_ARGUMENT,
+                   "tp_model_xpos_tags: model handle was freed or is invalid");
+        CHECK(xpos == NULL && n_xpos == 0);
         char *out = NULL;
         EXPECT_ERR(tp_parse_conllu(m, "", 0, &out, NULL, &err), err, TP_ERR_ARGUMENT, "freed");
         CHECK(tp_model_free(m) == TP_ERR_ARGUMENT);

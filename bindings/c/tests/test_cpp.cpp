@@ -211,6 +211,7 @@ int main(int argc, char **argv) {
             CHECK(!card.empty() && card[0] == '{');
             CHECK(!model.deprels().empty());
             CHECK(!model.upos_tags().empty());
+            CHECK(!model.xpos_tags().empty());
 
             // Saving and loading back gives the same parse.
             char tmpl[] = "/tmp/tp_cpp_XXXXXX";

@@ -130,6 +130,8 @@ def test_freed_handle(bogus_model):
         m.deprels
     with pytest.raises(transparse.ArgumentError, match="tp_model_upos_tags: model handle was freed"):
         m.upos_tags
+    with pytest.raises(transparse.ArgumentError, match="tp_model_xpos_tags: model handle was freed"):
+        m.xpos_tags
 
 
 def test_close_and_context_manager(bogus_model):

@@ -922,6 +922,14 @@ class Model:
         return self._strings(_lib.tp_model_upos_tags)
 
     @property
+    def xpos_tags(self):
+        """Tuple of the XPOS tags the model can assign (``tp_model_xpos_tags``):
+        its XPOS tagger's, or its XPOS table's for a model trained on a
+        treebank whose XPOS tag set is too large for a tagger; empty when
+        the model predicts no XPOS."""
+        return self._strings(_lib.tp_model_xpos_tags)
+
+    @property
     def default_beam(self):
         """The model's default beam width (``tp_model_default_beam``): the
         width of every parse given ``beam=None`` (the default). K for a

@@ -150,6 +150,9 @@ tp_model_deprels = _declare(
 tp_model_upos_tags = _declare(
     "tp_model_upos_tags", ctypes.c_int, _model, ctypes.POINTER(c_char_p_p), c_size_t_p, _err_out
 )
+tp_model_xpos_tags = _declare(
+    "tp_model_xpos_tags", ctypes.c_int, _model, ctypes.POINTER(c_char_p_p), c_size_t_p, _err_out
+)
 tp_model_default_beam = _declare(
     "tp_model_default_beam", ctypes.c_int, _model, ctypes.POINTER(ctypes.c_int), _err_out
 )
