@@ -111,15 +111,17 @@ func TrainXPOSTable(sents []*conllu.Sentence) *XPOSTable {
 	// UPOS's; lowercased form: its UPOS and FEATS's, where there is one),
 	// then those of level 1, against the lookup without them.
 	for k, x := range best {
-		switch k[0] {
-		case xposFormUPOS:
-			if y, ok := best[string(xposUPOSKeyOf(k))]; ok && y == x {
-				delete(best, k)
-			}
-		case xposLower:
-			if y, ok := best[string(xposFeatsKeyOf(k))]; ok && y == x {
-				delete(best, k)
-			}
+		var fallback string
+		switch f := keyFields(k); k[0] {
+		case xposFormUPOS: // form, UPOS
+			fallback = key(xposUPOS, f[1])
+		case xposLower: // lowercased form, UPOS, FEATS
+			fallback = key(xposFeats, f[1], f[2])
+		default:
+			continue
+		}
+		if y, ok := best[fallback]; ok && y == x {
+			delete(best, k)
 		}
 	}
 	t := &XPOSTable{tag: map[string]int32{}}
@@ -137,8 +139,7 @@ func TrainXPOSTable(sents []*conllu.Sentence) *XPOSTable {
 		if k[0] != xposForm {
 			continue
 		}
-		form, upos, feats := splitFormKey(k)
-		if t.lookupFrom(xposLower, form, upos, feats) == x {
+		if f := keyFields(k); t.lookupFrom(xposLower, f[0], f[1], f[2]) == x {
 			continue
 		}
 		i, _ := slices.BinarySearch(t.tags, x)
@@ -147,24 +148,8 @@ func TrainXPOSTable(sents []*conllu.Sentence) *XPOSTable {
 	return t
 }
 
-// splitFormKey returns the form, UPOS and FEATS of a level-1 key.
-func splitFormKey(k string) (form, upos, feats string) {
-	f := strings.SplitN(k[1:], "\t", 3)
-	return f[0], f[1], f[2]
-}
-
-// xposUPOSKeyOf returns the level-5 key of the UPOS of a level-4 key.
-func xposUPOSKeyOf(k string) []byte {
-	f := strings.SplitN(k[1:], "\t", 2)
-	return appendKey(nil, xposUPOS, f[1])
-}
-
-// xposFeatsKeyOf returns the level-3 key of the UPOS and FEATS of a
-// level-2 key.
-func xposFeatsKeyOf(k string) []byte {
-	f := strings.SplitN(k[1:], "\t", 3)
-	return appendKey(nil, xposFeats, f[1], f[2])
-}
+// keyFields returns the fields of a table key.
+func keyFields(k string) []string { return strings.Split(k[1:], "\t") }
 
 // Tags returns the tags the table can give, sorted. The slice must not be
 // modified.
