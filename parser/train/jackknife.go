@@ -51,7 +51,7 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 				tg.XPOSTable = morph.TrainXPOSTable(part)
 			}
 			if err == nil && withMorph {
-				err = trainMorph(part, opt, opt.Seed+int64(f)+1, false, &tg)
+				err = trainMorph(morphSents(part, opt), opt, opt.Seed+int64(f)+1, false, &tg)
 			}
 			results <- res{f, tg, err}
 		}(f)

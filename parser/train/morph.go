@@ -13,14 +13,12 @@ import (
 )
 
 // trainMorph trains the lemmatizer and the FEATS tagger (parser/morph) on
-// the gold FORM, UPOS, XPOS, LEMMA and FEATS columns of sents, side by
+// the gold FORM, UPOS, XPOS, LEMMA and FEATS columns of sents (as
+// morphSents gives them), side by
 // side, and sets them in tg. A treebank without lemmas (or without FEATS)
 // gets no lemmatizer (FEATS tagger); the log says so when verbose.
 func trainMorph(sents []*conllu.Sentence, opt Options, seed int64, verbose bool, tg *parser.Taggers) error {
 	lemmas, feats := morphColumns(sents)
-	if opt.xposTable {
-		sents = withoutXPOS(sents)
-	}
 	logf := func(format string, args ...any) {
 		if verbose {
 			fmt.Fprintf(opt.Log, format, args...)

@@ -119,6 +119,7 @@ func Train(opt Options) (*parser.Model, error) {
 	var gerr, perr error
 	var plainPrepared []example // the plain-token parser's examples
 	var tg parser.Taggers
+	morphTrain := trainSents   // what the lemmatizer and FEATS tagger learn from (morphSents)
 	var syntax *morph.Syntax   // the FEATS tagger's choice from the tree, until dev decides
 	var agree *morph.Agreement // verbs' Person and Number from their subjects, until dev decides
 	cols := []string{}
@@ -146,7 +147,8 @@ func Train(opt Options) (*parser.Model, error) {
 			notes["xpos_table"] = fmt.Sprintf("%d tags, %d entries", xposTags, tg.XPOSTable.Len())
 		}
 		if !opt.NoMorph {
-			if err := trainMorph(trainSents, opt, opt.Seed, true, &tg); err != nil {
+			morphTrain = morphSents(trainSents, opt)
+			if err := trainMorph(morphTrain, opt, opt.Seed, true, &tg); err != nil {
 				return nil, err
 			}
 			opt.plainMorph = tg.Lemmas != nil || tg.Feats != nil
@@ -279,11 +281,7 @@ func Train(opt Options) (*parser.Model, error) {
 	}
 	if tg.Lemmas != nil {
 		card.Options["lemma_dictionary"] = chooseDictionaryFirst(scorer, tg.Lemmas, devSents, opt)
-		lcSents := trainSents
-		if opt.xposTable {
-			lcSents = withoutXPOS(trainSents)
-		}
-		if lc := morph.TrainLemmaCase(lcSents); lc != nil {
+		if lc := morph.TrainLemmaCase(morphTrain); lc != nil {
 			card.Options["lemma_case"] = chooseLemmaCase(scorer, tg.Lemmas, lc, devSents, opt)
 		}
 	}
@@ -501,10 +499,14 @@ func tagColumns(sents []*conllu.Sentence) (cols []string, table bool, xposTags i
 	return []string{tagger.UPOS, tagger.XPOS}, false, len(tags)
 }
 
-// withoutXPOS returns copies of sents with their XPOS removed: what the
-// lemmatizer and FEATS tagger of a model with an XPOS table learn from,
-// since they run before the table gives XPOS.
-func withoutXPOS(sents []*conllu.Sentence) []*conllu.Sentence {
+// morphSents returns the sentences the lemmatizer, the FEATS tagger and
+// the lemmas' capitals learn from: sents, or, for a model with an XPOS
+// table (opt.xposTable), copies of them with their XPOS removed, since
+// they run before the table gives XPOS.
+func morphSents(sents []*conllu.Sentence, opt Options) []*conllu.Sentence {
+	if !opt.xposTable {
+		return sents
+	}
 	out := make([]*conllu.Sentence, len(sents))
 	for i, s := range sents {
 		c := cloneSentence(s)
