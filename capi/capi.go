@@ -241,6 +241,9 @@ const maxOptionsSize = 4096
 type callOptions struct {
 	opt   parser.ParseOptions
 	given bool
+	// spaceAfter is tp_parse_options.space_after (nil: not given): one
+	// byte per word of the call, 0 for SpaceAfter=No.
+	spaceAfter *C.uchar
 }
 
 // parseOptions translates the caller's options (nil: none given),
@@ -250,20 +253,54 @@ func parseOptions(o *C.tp_parse_options) (callOptions, error) {
 		return callOptions{}, nil
 	}
 	const known = C.sizeof_tp_parse_options
+	// The first version's struct ends before space_after.
+	first := uint64(unsafe.Offsetof(o.space_after))
 	size := uint64(o.size)
-	if size < known {
+	if size < first {
 		return callOptions{}, argErr("options->size is %d, less than sizeof(tp_parse_options) (%d): set it with TP_PARSE_OPTIONS_INIT", size, known)
 	}
 	if size > maxOptionsSize {
 		return callOptions{}, argErr("options->size is %d, more than %d", size, maxOptionsSize)
 	}
-	for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
-		if b != 0 {
-			return callOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
+	if size > known {
+		for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
+			if b != 0 {
+				return callOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
+			}
 		}
 	}
 	opt := parser.ParseOptions{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
-	return callOptions{opt, true}, nil
+	co := callOptions{opt: opt, given: true}
+	if size >= known {
+		co.spaceAfter = o.space_after
+	}
+	return co, nil
+}
+
+// noSpaceAfter is the MISC of a word the caller's space_after marks as
+// followed directly by the next word.
+const noSpaceAfter = "SpaceAfter=No"
+
+// setSpacing gives the n words the MISC that co.spaceAfter says (none
+// when it was not given).
+func (co callOptions) setSpacing(words []conllu.Word) {
+	if co.spaceAfter == nil {
+		return
+	}
+	for i, b := range unsafe.Slice(co.spaceAfter, len(words)) {
+		if b == 0 {
+			words[i].Misc = noSpaceAfter
+		}
+	}
+}
+
+// noSpacing refuses the space_after option in a function whose input is
+// a document (CoNLL-U gives spacing in MISC; the tokens format has none).
+func (co callOptions) noSpacing() error {
+	if co.spaceAfter != nil {
+		return argErr("options->space_after is for tp_parse_with and tp_parse_batch_with; a document gives spacing in MISC (SpaceAfter=No)")
+	}
+	return nil
 }
 
 // resolve returns the options to parse with on m: none given are the
@@ -388,6 +425,7 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 		return err
 	}
 	words := sc.words
+	co.setSpacing(words)
 	if n > 1 {
 		for k := range n {
 			for i := range words[offs[k]:offs[k+1]] {
@@ -785,6 +823,9 @@ func parseTextWith(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_opt
 		return argErr("text is NULL")
 	}
 	co, err := parseOptions(opts)
+	if err == nil {
+		err = co.noSpacing()
+	}
 	if err != nil {
 		return err
 	}

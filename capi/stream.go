@@ -61,6 +61,9 @@ func docParseOptions(o *C.tp_doc_options, popts *C.tp_parse_options) (parser.Doc
 	if err == nil {
 		co, err = parseOptions(popts)
 	}
+	if err == nil {
+		err = co.noSpacing()
+	}
 	return d, co, tokens, err
 }
 

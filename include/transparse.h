@@ -638,8 +638,9 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *   size         sizeof(tp_parse_options) as the caller compiled it:
  *                future versions append members, and a library reads
  *                only the members that size covers (members it does not
- *                know must be 0). Less than the first version's size is
- *                TP_ERR_ARGUMENT.
+ *                know must be 0). Less than the first version's size
+ *                (offsetof(tp_parse_options, space_after), the members
+ *                up to temperature) is TP_ERR_ARGUMENT.
  *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
  *                default width (tp_model_default_beam; 1 for a model
  *                without classifiers trained for the beam). 1: the greedy
@@ -663,6 +664,23 @@ TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
  *   temperature  scales the scores into the raw confidences' weights
  *                (score units of the classifier); 0: the library's
  *                default, with calibrated confidences; not negative.
+ *   space_after  NULL, or the spacing of the words in the text they were
+ *                tokenized from, for tp_parse_with and tp_parse_batch_with
+ *                only: an array of n_words bytes (tp_parse_batch_with:
+ *                aligned with forms, offsets[n_sentences] bytes), read
+ *                during the call only; 0 for a word the next one follows
+ *                without whitespace ("well" and "-" in "well-known",
+ *                "Dogs" in "Dogs."), nonzero for a word followed by
+ *                whitespace (for the last word of a sentence: by
+ *                whitespace or nothing). 0 is what MISC SpaceAfter=No
+ *                says in CoNLL-U, where the document functions read it;
+ *                a sentence gets the tags and tree the same sentence
+ *                gets as CoNLL-U with SpaceAfter=No on those words. A
+ *                model whose XPOS tagger reads spacing (the bundled one
+ *                does) tags a hyphen joining two words HYPH and a spaced
+ *                one as other punctuation. NULL: the spacing is unknown,
+ *                as for tp_parse. The document functions taking options
+ *                refuse it (TP_ERR_ARGUMENT).
  *
  * A confidence is a number in [0, 1] per word for its head and deprel
  * together. With the default temperature and a model that has confidence
@@ -691,9 +709,11 @@ typedef struct tp_parse_options {
     int kbest;
     int confidence;
     double temperature;
+    /* Appended after temperature: read only when size covers it. */
+    const unsigned char *space_after;
 } tp_parse_options;
 
-#define TP_PARSE_OPTIONS_INIT {sizeof(tp_parse_options), 0, 0, 0, 0.0}
+#define TP_PARSE_OPTIONS_INIT {sizeof(tp_parse_options), 0, 0, 0, 0.0, NULL}
 
 /*
  * tp_parse_with is tp_parse with options (NULL: tp_parse). Arguments,

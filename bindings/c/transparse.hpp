@@ -97,9 +97,12 @@ inline std::vector<const char *> c_strings(const std::vector<std::string> &v) {
 inline std::string version() { return tp_version(); }
 
 // Tags are optional per-word annotations: an empty vector means the column is
-// absent; an empty string or "_" means absent for that word.
+// absent; an empty string or "_" means absent for that word. space_after,
+// when not empty, says for each word whether whitespace follows it in the
+// text (false: CoNLL-U's SpaceAfter=No; see tp_parse_options.space_after).
 struct Tags {
     std::vector<std::string> upos, xpos, feats, lemma;
+    std::vector<bool> space_after;
 };
 
 // ParseOptions choose how Model::parse, parse_batch, parse_conllu and
@@ -435,6 +438,12 @@ private:
         tp_tags t = {nullptr, nullptr, nullptr, nullptr};
         if (tags)
             add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
+        std::vector<unsigned char> sp;
+        tp_parse_options so = TP_PARSE_OPTIONS_INIT;
+        if (tags && !tags->space_after.empty()) {
+            add_spacing(sp, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
+            o = with_spacing(so, o, sp);
+        }
         tp_result *r = nullptr;
         tp_error *err = nullptr;
         const char *const *fp = f.empty() ? nullptr : f.data();
@@ -465,6 +474,17 @@ private:
             for (std::size_t k = 0; k < sentences.size(); ++k)
                 add_tags(t, cols, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
                          "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
+        // Spacing where some sentence gives it: the others all spaced,
+        // which tags as unknown spacing does.
+        std::vector<unsigned char> sp;
+        tp_parse_options so = TP_PARSE_OPTIONS_INIT;
+        if (tags)
+            for (std::size_t k = 0; k < sentences.size(); ++k)
+                if (!(*tags)[k].space_after.empty())
+                    add_spacing(sp, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
+                                "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
+        if (!sp.empty())
+            o = with_spacing(so, o, sp);
         tp_result *r = nullptr;
         tp_error *err = nullptr;
         const char *const *fp = f.empty() ? nullptr : f.data();
@@ -507,6 +527,33 @@ private:
                 cols[c][from + i] = (*src[c])[i].c_str();
             *dst[c] = cols[c].data();
         }
+    }
+
+    // add_spacing sets the bytes of tags.space_after (one per form) in sp,
+    // for the n words starting at word from of total words (sp grown to
+    // total, the words of other sentences spaced); what prefixes the error
+    // for the wrong length.
+    static void add_spacing(std::vector<unsigned char> &sp, const Tags &tags, std::size_t total, std::size_t from,
+                            std::size_t n, const std::string &what) {
+        if (tags.space_after.size() != n)
+            throw Error(TP_ERR_ARGUMENT, what + "space_after has " + std::to_string(tags.space_after.size()) +
+                                             " entries for " + std::to_string(n) + " forms");
+        if (sp.empty())
+            sp.assign(total, 1);
+        for (std::size_t i = 0; i < n; ++i)
+            sp[from + i] = tags.space_after[i] ? 1 : 0;
+    }
+
+    // with_spacing returns the options o copied into so with space_after
+    // set to sp; for o NULL, the greedy parser of tp_parse (beam 1).
+    static const tp_parse_options *with_spacing(tp_parse_options &so, const tp_parse_options *o,
+                                                const std::vector<unsigned char> &sp) {
+        if (o)
+            so = *o;
+        else
+            so.beam = 1;
+        so.space_after = sp.data();
+        return &so;
     }
 
     typedef int (*strings_fn)(const tp_model *, const char *const **, std::size_t *, tp_error **);

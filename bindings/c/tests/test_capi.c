@@ -2555,6 +2555,170 @@ static void test_parse_options(tp_model *m) {
         tp_error_free(err);
 }
 
+/* conllu_words formats the words of CoNLL-U text as format_words does:
+ * one "head deprel upos xpos" line per word line (comments, multiword
+ * tokens and empty nodes skipped). */
+static char *conllu_words(const char *text) {
+    size_t cap = strlen(text) + 1, len = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t ll = end ? (size_t)(end - line) : strlen(line);
+        const char *col[10] = {0};
+        size_t cl[10] = {0};
+        int nc = 0;
+        for (const char *c = line; nc < 10 && c <= line + ll;) {
+            const char *tab = memchr(c, '\t', (size_t)(line + ll - c));
+            col[nc] = c;
+            cl[nc++] = tab ? (size_t)(tab - c) : (size_t)(line + ll - c);
+            if (!tab)
+                break;
+            c = tab + 1;
+        }
+        if (nc == 10 && line[0] != '#' && strcspn(col[0], "-.\t") == cl[0])
+            len += (size_t)snprintf(out + len, cap - len, "%.*s\t%.*s\t%.*s\t%.*s\n", (int)cl[6], col[6],
+                                    (int)cl[7], col[7], (int)cl[3], col[3], (int)cl[4], col[4]);
+        line += ll + (end != NULL);
+    }
+    return out;
+}
+
+/* tp_parse_options.space_after: a sentence passed as tokens with its
+ * spacing gets the tags and tree tp_parse_conllu gives it with
+ * SpaceAfter=No in MISC (every sentence of EWT test, and a hyphenated
+ * word); the bundled model's XPOS tagger reads it (some words of EWT test
+ * tag otherwise without it). A caller compiled before the member existed
+ * (a smaller size) parses as before; the document functions refuse it. */
+static void test_spacing(tp_model *m, const char *path) {
+    tp_error *err = NULL;
+    tp_result *r = NULL, *plain = NULL;
+    const char *forms[] = {"I", "found", "the", "office", "to", "be", "very", "clean", "and", "professional", "-",
+                           "looking", "."};
+    unsigned char sp[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1};
+    size_t n = sizeof forms / sizeof *forms;
+    const char *doc = "1\tI\t_\t_\t_\t_\t_\t_\t_\t_\n2\tfound\t_\t_\t_\t_\t_\t_\t_\t_\n3\tthe\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "4\toffice\t_\t_\t_\t_\t_\t_\t_\t_\n5\tto\t_\t_\t_\t_\t_\t_\t_\t_\n6\tbe\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "7\tvery\t_\t_\t_\t_\t_\t_\t_\t_\n8\tclean\t_\t_\t_\t_\t_\t_\t_\t_\n9\tand\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                      "10\tprofessional\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n11\t-\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n"
+                      "12\tlooking\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n13\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    o.space_after = sp;
+    char *out = NULL;
+    int rc = tp_parse_with(m, forms, n, NULL, &o, &r, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    rc = tp_parse_conllu(m, doc, strlen(doc), &out, NULL, &err);
+    CHECK(rc == TP_OK);
+    if (rc == TP_OK) {
+        char *got = format_words(r, 0, n), *want = conllu_words(out);
+        CHECKF(strcmp(got, want) == 0, "space_after:\n%s\nCoNLL-U:\n%s", got, want);
+        free(got);
+        free(want);
+        tp_string_free(out);
+    } else
+        tp_error_free(err);
+    tp_result_free(r);
+
+    /* The first version's struct, without space_after: accepted, the
+     * greedy tree; one byte short of it: refused. */
+    struct {
+        size_t size;
+        int beam, kbest, confidence;
+        double temperature;
+    } first = {0, 1, 0, 0, 0.0};
+    first.size = sizeof first;
+    CHECK(sizeof first == offsetof(tp_parse_options, space_after));
+    rc = tp_parse(m, forms, n, NULL, &plain, &err);
+    CHECK(rc == TP_OK);
+    rc = tp_parse_with(m, forms, n, NULL, (const tp_parse_options *)(const void *)&first, &r, &err);
+    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
+    if (rc == TP_OK && plain) {
+        char *a = format_words(plain, 0, n), *b = format_words(r, 0, n);
+        CHECK(strcmp(a, b) == 0);
+        free(a);
+        free(b);
+        tp_result_free(r);
+    } else if (rc != TP_OK)
+        tp_error_free(err);
+    tp_result_free(plain);
+    first.size--;
+    r = NULL;
+    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, (const tp_parse_options *)(const void *)&first, &r, &err), err,
+               TP_ERR_ARGUMENT, "options->size is 31");
+    CHECK(r == NULL);
+
+    /* The document functions take spacing from MISC only. */
+    EXPECT_ERR(tp_parse_conllu_with(m, doc, strlen(doc), &o, &out, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_conllu_with: options->space_after is for tp_parse_with");
+    EXPECT_ERR(tp_parse_tokens_with(m, "a b\n", 4, &o, &out, NULL, &err), err, TP_ERR_ARGUMENT, "space_after");
+    tp_doc_options d = {TP_FORMAT_CONLLU, TP_ON_ERROR_STOP, 0, 1};
+    EXPECT_ERR(tp_parse_document_with(m, doc, strlen(doc), &d, &o, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "space_after");
+    tp_stream *st = NULL;
+    EXPECT_ERR(tp_stream_open_with(m, str_read, NULL, NULL, &o, &st, &err), err, TP_ERR_ARGUMENT, "space_after");
+    CHECK(st == NULL);
+
+    /* EWT test: every sentence as tokens with its spacing, against the
+     * document with forms and MISC only. */
+    treebank tb;
+    if (!need_treebank(path, &tb, "space_after on EWT"))
+        return;
+    size_t cap = tb.text_len + 64 * tb.words + 64, len = 0;
+    char *text = malloc(cap);
+    for (size_t k = 0; k < tb.n; k++) {
+        for (size_t i = 0; i < tb.s[k].n; i++)
+            len += (size_t)snprintf(text + len, cap - len, "%zu\t%s\t_\t_\t_\t_\t_\t_\t_\t%s\n", i + 1,
+                                    tb.s[k].forms[i], tb.s[k].space_after[i] ? "_" : "SpaceAfter=No");
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    rc = tp_parse_conllu(m, text, len, &out, NULL, &err);
+    CHECK(rc == TP_OK);
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        free(text);
+        free_treebank(&tb);
+        return;
+    }
+    char *want = conllu_words(out);
+    tp_string_free(out);
+    size_t at = 0, differ = 0, xpos_moved = 0;
+    for (size_t k = 0; k < tb.n; k++) {
+        const ud_sentence *s = &tb.s[k];
+        o.space_after = s->space_after;
+        if (tp_parse_with(m, s->forms, s->n, NULL, &o, &r, NULL) != TP_OK ||
+            tp_parse(m, s->forms, s->n, NULL, &plain, NULL) != TP_OK) {
+            CHECKF(0, "sentence %zu not parsed", k);
+            break;
+        }
+        char *got = format_words(r, 0, s->n);
+        size_t gl = strlen(got);
+        if (strncmp(want + at, got, gl) != 0)
+            differ++;
+        at += gl;
+        for (size_t i = 0; i < s->n; i++)
+            xpos_moved += strcmp(r->xpos[i], plain->xpos[i]) != 0;
+        free(got);
+        tp_result_free(r);
+        tp_result_free(plain);
+    }
+    CHECKF(differ == 0 && want[at] == '\0', "%zu of %zu sentences differ from tp_parse_conllu", differ, tb.n);
+    char *card = NULL;
+    if (tp_model_card_json(m, &card, NULL) == TP_OK) {
+        if (strstr(card, "\"no_xpos_spacing\":\"false\""))
+            CHECKF(xpos_moved > 0, "no XPOS differs with and without space_after on %zu words", tb.words);
+        tp_string_free(card);
+    }
+    printf("    space_after: %zu sentences as tp_parse_conllu gives them; %zu XPOS differ without it\n", tb.n,
+           xpos_moved);
+    free(want);
+    free(text);
+    free_treebank(&tb);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -2586,6 +2750,7 @@ int main(int argc, char **argv) {
             test_parse_tokens(m);
             test_lemma_feats(m);
             test_parse_options(m);
+            test_spacing(m, ewt);
             test_documents(m);
             test_stream_one_thread_at_a_time(m);
             test_batch(m, ewt);

@@ -207,6 +207,43 @@ int main(int argc, char **argv) {
             CHECK(model.parse_conllu("1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n\n", o).find("\tConfidence=") !=
                   std::string::npos);
 
+            // Tags::space_after: the tags and tree of the sentence given as
+            // CoNLL-U with SpaceAfter=No on the same words, in parse and
+            // parse_batch (with and without options); a wrong length throws.
+            {
+                const std::vector<std::string> hw = {"I", "found", "the", "office", "to", "be", "very", "clean",
+                                                     "and", "professional", "-", "looking", "."};
+                transparse::Tags sp;
+                sp.space_after = {true, true, true, true, true, true, true, true, true, false, false, false, true};
+                std::string doc;
+                for (std::size_t i = 0; i < hw.size(); ++i)
+                    doc += std::to_string(i + 1) + "\t" + hw[i] + "\t_\t_\t_\t_\t_\t_\t_\t" +
+                           (sp.space_after[i] ? "_" : "SpaceAfter=No") + "\n";
+                const std::string out = model.parse_conllu(doc + "\n");
+                transparse::Result a = model.parse(hw, &sp), b = model.parse(hw, transparse::ParseOptions(), &sp);
+                const std::vector<transparse::Tags> bt = {transparse::Tags(), sp};
+                transparse::BatchResult c = model.parse_batch({{"Hi"}, hw}, &bt);
+                std::size_t line = 0, same = 0;
+                for (std::size_t at = 0; at < out.size() && line < hw.size(); ++line) {
+                    std::size_t end = out.find('\n', at);
+                    std::vector<std::string> col;
+                    for (std::size_t p = at, q; col.size() < 10; p = q + 1) {
+                        q = out.find('\t', p);
+                        col.push_back(out.substr(p, (q == std::string::npos || q > end ? end : q) - p));
+                        if (q == std::string::npos || q > end)
+                            break;
+                    }
+                    at = end + 1;
+                    if (col.size() == 10 && col[4] == a.xpos(line) && col[4] == b.xpos(line) &&
+                        col[4] == c.xpos(1, line) && std::stoi(col[6]) == a.head(line) &&
+                        a.head(line) == c.head(1, line) && col[7] == a.deprel(line))
+                        same++;
+                }
+                CHECK(same == hw.size());
+                sp.space_after.pop_back();
+                EXPECT_THROW(model.parse(hw, &sp), TP_ERR_ARGUMENT, "space_after has 12 entries for 13 forms");
+            }
+
             std::string card = model.card_json();
             CHECK(!card.empty() && card[0] == '{');
             CHECK(!model.deprels().empty());

@@ -16,6 +16,7 @@
 typedef struct {
     size_t n;
     const char **forms, **lemma, **upos, **xpos, **feats;
+    unsigned char *space_after; /* 0 where MISC has SpaceAfter=No, else 1 */
 } ud_sentence;
 
 typedef struct {
@@ -26,6 +27,15 @@ typedef struct {
     size_t n;     /* sentences */
     size_t words; /* words in all */
 } treebank;
+
+/* has_space_after_no tells whether the MISC column misc has the item
+ * SpaceAfter=No. */
+static inline int has_space_after_no(const char *misc) {
+    for (const char *p = misc; (p = strstr(p, "SpaceAfter=No")) != NULL; p++)
+        if ((p == misc || p[-1] == '|') && (p[13] == '\0' || p[13] == '|'))
+            return 1;
+    return 0;
+}
 
 /* read_treebank returns 1 with the sentences of the file at path in tb, 0
  * if it cannot be read or has no sentence (tb is then still freeable). */
@@ -97,12 +107,14 @@ static inline int read_treebank(const char *path, treebank *tb) {
             cur.upos = realloc(cur.upos, cur_cap * sizeof *cur.upos);
             cur.xpos = realloc(cur.xpos, cur_cap * sizeof *cur.xpos);
             cur.feats = realloc(cur.feats, cur_cap * sizeof *cur.feats);
+            cur.space_after = realloc(cur.space_after, cur_cap);
         }
         cur.forms[cur.n] = cols[1];
         cur.lemma[cur.n] = cols[2];
         cur.upos[cur.n] = cols[3];
         cur.xpos[cur.n] = cols[4];
         cur.feats[cur.n] = cols[5];
+        cur.space_after[cur.n] = !has_space_after_no(cols[9]);
         cur.n++;
     }
     return tb->n > 0;
@@ -115,6 +127,7 @@ static inline void free_treebank(treebank *tb) {
         free(tb->s[i].upos);
         free(tb->s[i].xpos);
         free(tb->s[i].feats);
+        free(tb->s[i].space_after);
     }
     free(tb->s);
     free(tb->buf);

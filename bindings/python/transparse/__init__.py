@@ -675,13 +675,13 @@ def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=
     ], score)
 
 
-def _parse_options(beam, k, confidence, default_beam):
+def _parse_options(beam, k, confidence, default_beam, space_after=None):
     """The tp_parse_options of Model.parse's keyword arguments (beam None:
-    0, the model's default width), or None when they ask for nothing but
-    the model's default parse and that is the greedy parser (default_beam
-    1), which the functions without options give. The library checks the
-    values (ArgumentError)."""
-    if beam is None and k is None and not confidence and default_beam == 1:
+    0, the model's default width; space_after: a C byte array or None), or
+    None when they ask for nothing but the model's default parse and that
+    is the greedy parser (default_beam 1), which the functions without
+    options give. The library checks the values (ArgumentError)."""
+    if beam is None and k is None and not confidence and default_beam == 1 and space_after is None:
         return None
     for name, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
@@ -691,7 +691,22 @@ def _parse_options(beam, k, confidence, default_beam):
     o.beam = 0 if beam is None else max(min(beam, 2**31 - 1), -(2**31))  # the C int; the library names the value
     o.kbest = 0 if k is None else max(min(k, 2**31 - 1), -(2**31))
     o.confidence = 1 if confidence else 0
+    if space_after is not None:
+        o.space_after = ctypes.cast(space_after, ctypes.POINTER(ctypes.c_ubyte))
     return o
+
+
+def _spacing(where, values, n):
+    """The space_after argument (a sequence of n truth values: whitespace
+    after the word) as a C byte array, checked; None stays None."""
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"transparse: {where}: space_after must be a sequence of bools, not {type(values).__name__}")
+    values = list(values)
+    if len(values) != n:
+        raise ArgumentError(f"{where}: space_after has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
+    return (ctypes.c_ubyte * n)(*(1 if v else 0 for v in values))
 
 
 def _kbest(forms, out, conf, trees, j, start, end):
@@ -947,7 +962,8 @@ class Model:
 
     # -- parsing --
 
-    def parse(self, words, upos=None, xpos=None, feats=None, lemma=None, *, beam=None, k=None, confidence=False):
+    def parse(self, words, upos=None, xpos=None, feats=None, lemma=None, *, space_after=None, beam=None, k=None,
+              confidence=False):
         """Parse one tokenized sentence.
 
         Args:
@@ -962,6 +978,14 @@ class Model:
                 word selects the gold-tag classifier (the other columns
                 completed first), anything less the plain-token one; the
                 header's ``tp_tags`` gives the full rule.
+            space_after: None (spacing unknown), or a sequence of n truth
+                values: whether whitespace follows each word in the text
+                it was tokenized from (spaCy's ``bool(token.whitespace_)``;
+                False is CoNLL-U's ``SpaceAfter=No``). A model whose XPOS
+                tagger reads spacing (the bundled one) then tags and
+                parses the sentence as it does the same sentence given as
+                CoNLL-U with that MISC (``tp_parse_options.space_after``):
+                a hyphen joining two words is ``HYPH``.
             beam: the beam width K (``tp_parse_with``), 1 to
                 :data:`MAX_BEAM`; 1: the greedy parser; None (or 0): the
                 model's :attr:`default_beam`, which is 1 for a model
@@ -991,8 +1015,8 @@ class Model:
                 line break (the message names it, e.g. ``"tp_parse:
                 forms[3] is not valid UTF-8"``), a NUL character; a sentence
                 without tags for a model without a tagger.
-            ArgumentError: a tag list of the wrong length; closed model; a
-                beam or k out of range (``"tp_parse_with: invalid parse
+            ArgumentError: a tag or space_after list of the wrong length;
+                closed model; a beam or k out of range (``"tp_parse_with: invalid parse
                 options: beam width 65: want 1 to 64 (0: the model's
                 default, 1)"``).
             TypeError: a word that is not a string; a beam or k that is not
@@ -1003,6 +1027,9 @@ class Model:
             raise TypeError("transparse: parse needs a sequence of words, not a single string")
         words = list(words)
         n = len(words)
+        spacing = _spacing("parse", space_after, n)
+        if spacing is not None:
+            opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
         given = [None if v is None else _column_list("parse", k, v, n)
@@ -1058,8 +1085,8 @@ class Model:
             sentences: an iterable of sentences, each either a sequence of
                 word forms (as for :meth:`parse`) or a mapping with the key
                 ``"words"`` and optionally ``"upos"``, ``"xpos"``,
-                ``"feats"``, ``"lemma"`` (the keyword arguments of
-                :meth:`parse`).
+                ``"feats"``, ``"lemma"``, ``"space_after"`` (the keyword
+                arguments of :meth:`parse`).
             beam, k, confidence: as for :meth:`parse`, for every sentence.
 
         Returns:
@@ -1074,8 +1101,8 @@ class Model:
                 index in the batch and its place (``"tp_parse_batch:
                 forms[17] is not valid UTF-8 (sentence 3, word 2)"``,
                 sentences counted from 0), or the sentence.
-            ArgumentError: a tag list of the wrong length (naming the
-                sentence); closed model; a beam or k out of range, as for
+            ArgumentError: a tag or space_after list of the wrong length
+                (naming the sentence); closed model; a beam or k out of range, as for
                 :meth:`parse` (``"tp_parse_batch_with: ..."``).
             TypeError: a sentence that is a string, or a word that is not;
                 a beam or k that is not an int.
@@ -1113,6 +1140,17 @@ class Model:
                     col.extend(_column_list(f"parse_many: sentence {j}", name, v, n))
             cols.append(_column(name, col))
         tags = _tags(cols)
+        # Spacing where some sentence gives it; a sentence without it is
+        # all spaced, which tags as unknown spacing does.
+        spacing = None
+        if any(t.get("space_after") is not None for t in given):
+            flat = []
+            for j, t in enumerate(given):
+                n = offsets[j + 1] - offsets[j]
+                sp = _spacing(f"parse_many: sentence {j}", t.get("space_after"), n)
+                flat.extend([1] * n if sp is None else sp)
+            spacing = (ctypes.c_ubyte * total)(*flat)
+            opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
         ns = len(offsets) - 1
         if opts is None:

@@ -89,7 +89,8 @@ class tp_result(ctypes.Structure):
 
 
 class tp_parse_options(ctypes.Structure):
-    """struct tp_parse_options: beam width, k best trees, confidences."""
+    """struct tp_parse_options: beam width, k best trees, confidences,
+    the words' spacing."""
 
     _fields_ = [
         ("size", ctypes.c_size_t),
@@ -97,6 +98,7 @@ class tp_parse_options(ctypes.Structure):
         ("kbest", ctypes.c_int),
         ("confidence", ctypes.c_int),
         ("temperature", ctypes.c_double),
+        ("space_after", ctypes.POINTER(ctypes.c_ubyte)),
     ]
 
 
