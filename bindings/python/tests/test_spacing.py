@@ -60,12 +60,24 @@ def test_hyphen(model):
         assert s[10].xpos == "HYPH"
 
 
+def test_tokens_keep_the_spacing(model):
+    s = model.parse(HYPHENATED, space_after=HYPHENATED_SPACING, confidence=True)
+    assert [t.space_after for t in s] == HYPHENATED_SPACING
+    misc = [line.split("\t")[9] for line in s.to_conllu().splitlines() if line]
+    assert [m.startswith("SpaceAfter=No|Confidence=") for m in misc] == [not sp for sp in HYPHENATED_SPACING]
+    assert all(m.startswith("Confidence=") for m, sp in zip(misc, HYPHENATED_SPACING) if sp)
+    assert all(t.space_after is None for t in model.parse(HYPHENATED))
+    best = model.parse(HYPHENATED, space_after=HYPHENATED_SPACING, beam=2, k=2)
+    assert all([t.space_after for t in tree] == HYPHENATED_SPACING for tree in best)
+
+
 def test_batch_mixes_sentences_with_and_without(model):
     batch = [["Hi", "!"], {"words": HYPHENATED, "space_after": HYPHENATED_SPACING}, {"words": ["Go", "."]}]
     got = model.parse_many(batch, confidence=True)
     one = [model.parse(["Hi", "!"]), model.parse(HYPHENATED, space_after=HYPHENATED_SPACING), model.parse(["Go", "."])]
     assert token_rows(got) == token_rows(one)
     assert all(t.confidence is not None for s in got for t in s)
+    assert [[t.space_after for t in s] for s in got] == [[None, None], HYPHENATED_SPACING, [None, None]]
 
 
 def test_errors(model):

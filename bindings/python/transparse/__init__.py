@@ -435,6 +435,10 @@ class Token:
             without calibrators or a non-default ``temperature``, the raw
             number that ranks the arcs of one deprel. See the header's
             ``tp_parse_options``.
+        space_after: ``None`` unless the parse was given the spacing
+            (``Model.parse(..., space_after=...)``): then whether
+            whitespace follows the word in the text, as given;
+            :meth:`to_conllu` writes ``False`` as ``SpaceAfter=No``.
 
     The values are those of the library's result (``tp_result``): given
     columns are kept as given, word by word, and the others predicted.
@@ -449,6 +453,7 @@ class Token:
     head: int
     deprel: str
     confidence: float = None
+    space_after: bool = None
 
     @property
     def feats_dict(self):
@@ -471,10 +476,16 @@ class Token:
 
     def to_conllu(self):
         """Return the CoNLL-U line of this token (ten tab-separated columns,
-        no line terminator); MISC is ``Confidence=0.931`` (three decimals,
-        as the library writes it) when :attr:`confidence` is set, else
-        ``_``."""
-        misc = "_" if self.confidence is None else "Confidence=%.3f" % self.confidence
+        no line terminator); MISC is ``SpaceAfter=No`` when
+        :attr:`space_after` is False, then ``Confidence=0.931`` (three
+        decimals, as the library writes it) when :attr:`confidence` is
+        set, joined by ``|``, else ``_``."""
+        items = []
+        if self.space_after is False:
+            items.append("SpaceAfter=No")
+        if self.confidence is not None:
+            items.append("Confidence=%.3f" % self.confidence)
+        misc = "|".join(items) or "_"
         cols = (str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats,
                 str(self.head), self.deprel, "_", misc)
         return "\t".join(c if c else "_" for c in cols)
@@ -645,21 +656,28 @@ def _decode_all(bs):
 _new = object.__new__
 
 
-def _token(id, form, lemma, upos, xpos, feats, head, deprel, confidence=None):
+def _token(id, form, lemma, upos, xpos, feats, head, deprel, confidence=None, space_after=None):
     """Token(...) without the frozen dataclass's __init__, which sets each
     field through object.__setattr__ (about half the cost of building a
     result); the instance is the same."""
     t = _new(Token)
     t.__dict__.update(id=id, form=form, lemma=lemma, upos=upos, xpos=xpos, feats=feats, head=head, deprel=deprel,
-                      confidence=confidence)
+                      confidence=confidence, space_after=space_after)
     return t
 
 
-def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=None, score=None):
+def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=None, score=None, space=None):
     """The Sentence of words start..end-1 of a parse: the forms as str and
-    the result's lists (see Model._call), and the confidences (a list, or
-    None) and tree score of tp_parse_with; heads are 1-based within the
+    the result's lists (see Model._call), the confidences (a list, or
+    None) and tree score of tp_parse_with, and the spacing given (a C byte
+    array aligned with the forms, or None); heads are 1-based within the
     sentence."""
+    if space is not None:
+        return Sentence([
+            _token(i - start + 1, forms[i], lemma[i], upos[i], xpos[i], feats[i], heads[i], deprels[i],
+                   None if conf is None else conf[i], space[i] != 0)
+            for i in range(start, end)
+        ], score)
     # A list, not a generator: tuple() of a generator over-allocates and
     # shrinks, which leaves the freed tuples on free lists of sizes that
     # are never asked for again: the resident memory of a long run creeps
@@ -709,13 +727,13 @@ def _spacing(where, values, n):
     return (ctypes.c_ubyte * n)(*(1 if v else 0 for v in values))
 
 
-def _kbest(forms, out, conf, trees, j, start, end):
+def _kbest(forms, out, conf, trees, j, start, end, space=None):
     """The k best trees of sentence j (words start..end-1) of a parse with
-    options: out and conf as for _sentence, trees as Model._call gives
-    them; a sentence with fewer trees than the result has scores -inf
-    for the missing ones (tp_parse_batch_with)."""
-    best = _sentence(forms, *out, start, end, conf, trees[0][2][j])
-    return [best] + [_sentence(forms, heads, deprels, *out[2:], start, end, None, scores[j])
+    options: out, conf and space as for _sentence, trees as Model._call
+    gives them; a sentence with fewer trees than the result has scores
+    -inf for the missing ones (tp_parse_batch_with)."""
+    best = _sentence(forms, *out, start, end, conf, trees[0][2][j], space)
+    return [best] + [_sentence(forms, heads, deprels, *out[2:], start, end, None, scores[j], space)
                      for heads, deprels, scores in trees[1:] if scores[j] != -math.inf]
 
 
@@ -1045,8 +1063,8 @@ class Model:
         conf, trees = extra
         forms_s = _forms(words, encoded)
         if k is None:
-            return _sentence(forms_s, *out, 0, n, conf)
-        return _kbest(forms_s, out, conf, trees, 0, 0, n)
+            return _sentence(forms_s, *out, 0, n, conf, None, spacing)
+        return _kbest(forms_s, out, conf, trees, 0, 0, n, spacing)
 
     def _call(self, fn, n, extra=None, n_sentences=1):
         """Call fn(handle, result, err) (a tp_parse function with its other
@@ -1162,9 +1180,13 @@ class Model:
             h, forms, offs, ns, tags, ctypes.byref(opts), res, err), total, extra, ns)
         conf, trees = extra
         forms_s = _forms(words, encoded)
+
+        def space(j):  # the spacing of sentence j's tokens, if given
+            return spacing if spacing is not None and given[j].get("space_after") is not None else None
+
         if k is None:
-            return [_sentence(forms_s, *out, offsets[j], offsets[j + 1], conf) for j in range(ns)]
-        return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1]) for j in range(ns)]
+            return [_sentence(forms_s, *out, offsets[j], offsets[j + 1], conf, None, space(j)) for j in range(ns)]
+        return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1], space(j)) for j in range(ns)]
 
     def parse_conllu(self, text, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
         """Parse every sentence of a CoNLL-U document.
