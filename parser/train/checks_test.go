@@ -74,6 +74,7 @@ func TestChecksBeforeTraining(t *testing.T) {
 	noHeads := writeSents(t, dir, "noheads.conllu", trainS[:20], func(w *conllu.Word) { w.Head = -1 })
 	noDeprels := writeSents(t, dir, "nodeprels.conllu", trainS[:20], func(w *conllu.Word) { w.Deprel = "_" })
 	devNoHeads := writeSents(t, dir, "devnoheads.conllu", devS, func(w *conllu.Word) { w.Head = -1 })
+	noUPOS := writeSents(t, dir, "noupos.conllu", trainS, func(w *conllu.Word) { w.UPOS = "_" })
 	out := filepath.Join(dir, "m.tpm")
 	cases := []struct {
 		name string
@@ -90,6 +91,7 @@ func TestChecksBeforeTraining(t *testing.T) {
 		{"empty dev", func(o *Options) { o.DevPath = empty }, "train: dev treebank " + empty + " has no sentences"},
 		{"unannotated dev", func(o *Options) { o.DevPath = devNoHeads }, "train: dev treebank " + devNoHeads + " has no annotated sentence"},
 		{"unannotated test", func(o *Options) { o.TestPath = devNoHeads }, "train: test treebank"},
+		{"train without UPOS", func(o *Options) { o.TrainPath = noUPOS }, "train: " + noUPOS + ": no training word has a UPOS tag"},
 		{"output is a directory", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
 		{"output in a missing directory", func(o *Options) { o.Output = filepath.Join(dir, "x", "m.tpm") }, "train: output: the directory"},
 		{"empty training set after max_sentences", func(o *Options) {

@@ -82,6 +82,9 @@ func Train(opt Options) (*parser.Model, error) {
 		}
 	}
 	notes := map[string]string{}
+	if !opt.GoldOnly && !hasUPOS(trainSents) {
+		return nil, fmt.Errorf("train: %s: no training word has a UPOS tag: the taggers learn from UPOS (gold_only trains a parser for tagged input alone)", opt.TrainPath)
+	}
 	if !opt.GoldOnly && opt.Folds > len(trainSents) {
 		if len(trainSents) < 2 {
 			return nil, fmt.Errorf("train: %s: %d training sentence: jackknifing the taggers needs at least 2 (or gold_only)", opt.TrainPath, len(trainSents))
@@ -339,6 +342,18 @@ func readTreebank(what, path string) ([]*conllu.Sentence, error) {
 		}
 	}
 	return nil, fmt.Errorf("train: %s treebank %s has no annotated sentence (every word with a HEAD and a DEPREL): nothing to learn or score", what, path)
+}
+
+// hasUPOS reports whether some word of sents has a UPOS tag.
+func hasUPOS(sents []*conllu.Sentence) bool {
+	for _, s := range sents {
+		for _, w := range s.Words {
+			if !conllu.Absent(w.UPOS) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // annotated reports whether every word of s has a HEAD and a DEPREL.
