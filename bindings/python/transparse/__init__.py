@@ -1039,6 +1039,16 @@ class Model:
                 default, 1)"``).
             TypeError: a word that is not a string; a beam or k that is not
                 an int.
+
+        A dash with spaces around it ("Great service - high class!") is
+        punctuation of its own; tokens alone do not tell it from a hyphen:
+
+        >>> words = ["Great", "service", "-", "high", "class", "!"]
+        >>> with Model.load("models/en_ewt.tpm") as model:
+        ...     plain = model.parse(words)
+        ...     spaced = model.parse(words, space_after=[True, True, True, True, False, True])
+        >>> plain[2].xpos, spaced[2].xpos, spaced[4].space_after
+        ('HYPH', ',', False)
         """
         opts = _parse_options(beam, k, confidence, self._default_beam)
         if isinstance(words, (str, bytes)):
