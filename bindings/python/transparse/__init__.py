@@ -1050,14 +1050,12 @@ class Model:
         >>> plain[2].xpos, spaced[2].xpos, spaced[4].space_after
         ('HYPH', ',', False)
         """
-        opts = _parse_options(beam, k, confidence, self._default_beam)
         if isinstance(words, (str, bytes)):
             raise TypeError("transparse: parse needs a sequence of words, not a single string")
         words = list(words)
         n = len(words)
         spacing = _spacing("parse", space_after, n)
-        if spacing is not None:
-            opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
+        opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
         given = [None if v is None else _column_list("parse", k, v, n)
