@@ -127,9 +127,9 @@
  *    words. tp_parse_conllu and tp_parse_tokens (and larger batches) make
  *    garbage in proportion to their input, which the collector reclaims
  *    once it amounts to a quarter of the loaded models (the
- *    library runs its collector at GOGC=25, and less often while a call
- *    loads or trains a model; setting the GOGC environment
- *    variable before the library is loaded overrides both), so a
+ *    library runs its collector at GOGC=25, also while a call trains,
+ *    and less often while calls only load models; setting the GOGC
+ *    environment variable before the library is loaded overrides both), so a
  *    long-running host's resident memory stays near the size of its
  *    loaded models.
  */

@@ -226,11 +226,14 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 }
 
 // parseGCPercent is the collector's percentage while parse streams a
-// document (unless GOGC is set), as in the C library (capi/gc.go): the
-// loaded model is most of the live heap, and at the Go default (100) the
-// garbage of a long document would be let grow to the model's size again
-// before a collection, so resident memory would grow with the model and
-// not with the sentence being parsed.
+// document and while train trains (unless GOGC is set), as in the C
+// library (capi/gc.go). In parse the loaded model is most of the live
+// heap, and at the Go default (100) the garbage of a long document would
+// be let grow to the model's size again before a collection, so resident
+// memory would grow with the model and not with the sentence being
+// parsed; in train the garbage is the old copies of growing weight arenas
+// and the jackknife folds' taggers, and collecting sooner lowers the peak
+// resident memory by about a quarter at no measurable cost in time.
 const parseGCPercent = 25
 
 // collectOften sets the collector to parseGCPercent unless GOGC is set.

@@ -84,6 +84,7 @@ path of the saved model is printed on standard output.
 			if o.progress == "always" || (o.progress == "auto" && isTerminal(stderr)) {
 				opt.Progress = newBars(stderr).report
 			}
+			collectOften()
 			m, err := train.Train(opt)
 			var oe *train.OptionError
 			if errors.As(err, &oe) {

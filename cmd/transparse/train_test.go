@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -53,4 +56,27 @@ func TestTrainFlagsMatchOptions(t *testing.T) {
 			t.Errorf("flag --%s is not an option of train.Options", fl.Name)
 		}
 	})
+}
+
+// train runs the collector at parseGCPercent (unless GOGC is set), as the
+// C library's tp_train does: a lower peak resident memory than the Go
+// default's at the same speed (docs/decisions.md).
+func TestTrainCollectsOften(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set in the environment: train leaves the collector alone")
+	}
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	dir := t.TempDir()
+	// The training fails at its first check (the file is missing), after
+	// the collector is set.
+	code, _, stderr := runCmd(t, "", "train", "--train", filepath.Join(dir, "nope.conllu"),
+		"--dev", filepath.Join(dir, "nope.conllu"), "-o", filepath.Join(dir, "m.tpm"))
+	if code == 0 {
+		t.Fatalf("train of a missing treebank succeeded; stderr:\n%s", stderr)
+	}
+	p := debug.SetGCPercent(old)
+	if p != parseGCPercent {
+		t.Errorf("GC percent after train: %d, want %d", p, parseGCPercent)
+	}
 }
