@@ -716,15 +716,16 @@ def _parse_options(beam, k, confidence, default_beam, space_after=None):
 
 def _spacing(where, values, n):
     """The space_after argument (a sequence of n truth values: whitespace
-    after the word) as a C byte array, checked; None stays None."""
+    after the word) as the bytes of tp_parse_options.space_after (a list
+    of n 0s and 1s), checked; None stays None."""
     if values is None:
         return None
     if isinstance(values, (str, bytes)):
         raise TypeError(f"transparse: {where}: space_after must be a sequence of bools, not {type(values).__name__}")
-    values = list(values)
+    values = [1 if v else 0 for v in values]
     if len(values) != n:
         raise ArgumentError(f"{where}: space_after has {len(values)} items for {n} words", _lib.TP_ERR_ARGUMENT)
-    return (ctypes.c_ubyte * n)(*(1 if v else 0 for v in values))
+    return values
 
 
 def _kbest(forms, out, conf, trees, j, start, end, space=None):
@@ -1055,6 +1056,8 @@ class Model:
         words = list(words)
         n = len(words)
         spacing = _spacing("parse", space_after, n)
+        if spacing is not None:
+            spacing = (ctypes.c_ubyte * n)(*spacing)
         opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
