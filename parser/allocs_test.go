@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -14,7 +15,7 @@ import (
 // is kept the first time it is predicted). Sentences with long and
 // non-ASCII words are added, whose lowercasing once allocated.
 func TestParseAllocatesNothing(t *testing.T) {
-	if raceEnabled() {
+	if testenv.Race {
 		t.Skip("the race detector allocates")
 	}
 	m, sents := bundledSlice(t)

@@ -37,6 +37,9 @@ func parseAll(t *testing.T, m *Model, v *Variant, sents []*conllu.Sentence) ([]i
 // is the bundled gold-tag parser's own weights on the first 30 of its
 // templates (the same keys: a template's key depends on its index).
 func TestCascade(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only, over whole treebanks: checked without -race")
+	}
 	m := testModel(t)
 	sents, err := conllu.ReadFile(testenv.UDFiles(t, "en_ewt-ud-dev.conllu")[0])
 	if err != nil {

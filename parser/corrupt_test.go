@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,21 +31,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 )
-
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
 
 // attemptTimeout is how long one load may take before it counts as a hang:
 // a tiny model loads in about a millisecond.
@@ -205,7 +193,7 @@ func TestCorruptModels(t *testing.T) {
 	// stride-th; flips per model and kind. The race detector makes each
 	// load about five times slower: a quarter of the sample then.
 	dense, stride, flipsSmall, flipsFull := 1536, 61, 1000, 250
-	if raceEnabled() {
+	if testenv.Race {
 		dense, stride, flipsSmall, flipsFull = 256, 241, 250, 60
 	}
 	flips := func(small bool) int {

@@ -17,6 +17,9 @@ import (
 // original, and a document that claims shared keys without a UPOS tagger,
 // or with keys of its own, is rejected.
 func TestSharedDictionaryKeys(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only, over whole treebanks: checked without -race")
+	}
 	m := testModel(t)
 	if m.taggers.UPOS == nil || m.taggers.XPOS == nil {
 		t.Skip("model without two taggers")

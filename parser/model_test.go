@@ -25,6 +25,9 @@ func testModel(t *testing.T) *Model {
 // gold tags and from plain tokens) is a tree: one root, no cycle, every word
 // with a head.
 func TestEveryParseIsATree(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only, over whole treebanks: checked without -race")
+	}
 	m := testModel(t)
 	for _, f := range testenv.UDFiles(t, "*-ud-[dt]e*.conllu") {
 		sents, err := conllu.ReadFile(f)

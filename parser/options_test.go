@@ -39,6 +39,9 @@ func fixtureSentences(t *testing.T) (gold, plain [][]conllu.Word) {
 // what Parse writes, every column, with gold tags and from plain tokens;
 // Trees[0] is that tree and the confidences are in [0, 1].
 func TestOptionsK1IsParse(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only, over every fixture sentence: checked without -race")
+	}
 	m := testModel(t)
 	gold, plain := fixtureSentences(t)
 	var r ParseResult
@@ -115,6 +118,9 @@ func checkOptionsResult(t *testing.T, words []conllu.Word, r *ParseResult, opt P
 // agreeing with its subjects), and
 // K = 8 gets up to 8 distinct trees.
 func TestOptionsBeamTrees(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only, beam searches of every fixture sentence: checked without -race")
+	}
 	m := testModel(t)
 	gold, plain := fixtureSentences(t)
 	var r ParseResult

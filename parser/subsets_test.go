@@ -12,7 +12,8 @@ import (
 // Any subset of {UPOS, XPOS, LEMMA, FEATS} given gold, the other columns
 // blank, parses at least as well (LAS) as plain tokens: Parse predicts the
 // absent columns and GoldInput chooses the classifier. On EWT dev when the
-// treebank is present (the committed dev slice without it, or with -short).
+// treebank is present (the committed dev slice without it, with -short or
+// under -race).
 // The rule holds for models that predict LEMMA and FEATS; an older model
 // keeps HasMorphology's rule, which does not (the test skips it).
 func TestGivenColumnSubsets(t *testing.T) {
@@ -27,7 +28,7 @@ func TestGivenColumnSubsets(t *testing.T) {
 	// eleven words (gold FEATS alone have parsed it 0.28 below plain
 	// tokens, and the full dev treebank 0.06 above).
 	path, slack := testenv.Fixture(t, "en_ewt-dev-slice.conllu"), 0.3
-	if !testing.Short() {
+	if !testing.Short() && !testenv.Race {
 		path = testenv.UDFilesOrFixture(t, "en_ewt-ud-dev.conllu")[0]
 		if path != testenv.Fixture(t, "en_ewt-dev-slice.conllu") {
 			slack = 0

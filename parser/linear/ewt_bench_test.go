@@ -183,7 +183,7 @@ func TestBundledModelStats(t *testing.T) {
 		}
 		load := time.Since(start)
 		sample := 8
-		if linear.RaceEnabled {
+		if testenv.Race {
 			sample = 64 // the race detector makes parsing 10 times slower
 		}
 		r := record(t, name, sample)

@@ -162,7 +162,7 @@ func TestModelMatchesReference(t *testing.T) {
 		{3000, 300, 64, Float32, false}, {1, 5, 32, Int16, false}, {0, 5, 64, Int16, false},
 	}
 	for _, c := range cfgs {
-		if raceEnabled {
+		if testenv.Race {
 			c.n /= 8 // fewer cases: the race detector makes them 10 times slower
 		}
 		m, ref := randomModelClusters(t, rng, c.n, c.classes, c.keyBits, c.prec, c.clusters)

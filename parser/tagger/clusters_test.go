@@ -192,6 +192,9 @@ func TestClustersStored(t *testing.T) {
 // training data lacks: trained on 2,000 EWT sentences, a UPOS tagger with
 // them tags the dev words outside its training data better.
 func TestClustersHelpUnknownWords(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only (one training run): checked without -race")
+	}
 	tg := bundledTagger(t, UPOS)
 	if tg.clusters == nil {
 		t.Fatal("the bundled UPOS tagger has no clusters")

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -73,6 +74,9 @@ func TestReconcileChoosesBestSeenPair(t *testing.T) {
 // the share of words with both tags right, and that the pairs survive
 // the model file.
 func TestReconcileEWT(t *testing.T) {
+	if testenv.Race {
+		t.Skip("computes only (one training run): checked without -race")
+	}
 	u, dev := smallTagger(t)
 	train := readEWT(t, "train")[:2000]
 	x, err := Train(train, nil, Options{Column: XPOS, Epochs: 4, Seed: 1})

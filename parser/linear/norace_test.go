@@ -1,5 +1,0 @@
-//go:build !race
-
-package linear
-
-const raceEnabled = false
