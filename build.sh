@@ -175,10 +175,11 @@ suite() {
     local name=$1
     shift
     say "test: $name"
+    local start=$SECONDS
     if "$@"; then
-        printf '    ok: %s\n' "$name"
+        printf '    ok: %s (%d s)\n' "$name" $((SECONDS - start))
     else
-        printf '    FAILED: %s\n' "$name"
+        printf '    FAILED: %s (%d s)\n' "$name" $((SECONDS - start))
         failed_suites+=("$name")
     fi
 }
