@@ -18,7 +18,8 @@ func TestTrainTemplates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
 	}
-	train := absPath(t, testenv.UDFile(t, "en_ewt-ud-train.conllu"))
+	train := absPath(t, testenv.Fixture(t, "en_ewt-train-150.conllu"))
+	dev := absPath(t, testenv.Fixture(t, "en_ewt-dev-40.conllu"))
 	dir := t.TempDir()
 	gold := []string{"s0.w+s0.p", "n0.w+n0.p", "s0.p+n0.p", "n0l.d", "s0.u+n0.u"}
 	plain := []string{"s0.w", "n0.w", "s0.p+n0.p", "n0.a", "s0.ax+n0.ax", "s1.p+s0.p"}
@@ -27,7 +28,7 @@ func TestTrainTemplates(t *testing.T) {
 	fast := []string{"s0.p+n0.p", "n0l.d"}
 	fastFile := writeFile(t, dir, "fast.txt", strings.Join(fast, "\n"))
 	model := filepath.Join(dir, "m.tpm")
-	code, _, stderr := runCmd(t, "", "train", "--train", train, "--dev", train, "--max-sentences", "100",
+	code, _, stderr := runCmd(t, "", "train", "--train", train, "--dev", dev, "--max-sentences", "100",
 		"--epochs", "1", "--tagger-epochs", "1", "--folds", "2", "--progress", "never",
 		"--gold-templates", goldFile, "--plain-templates", plainFile, "--gold-fast-templates", fastFile,
 		"--fast-max-loss", "100", "-o", model)
