@@ -14,8 +14,8 @@ import (
 // makes garbage (tp_parse_conllu, loading another model). The library runs
 // at parseGCPercent instead, unless the host sets GOGC in the environment,
 // which keeps a long-running host's resident memory near the size of its
-// models at no cost in speed. Training runs at the same percentage
-// (trainGCPercent), also while loads are in flight: it leaves large
+// models at no cost in speed. Training runs at the same percentage, also
+// while loads are in flight: it leaves large
 // garbage behind as it goes (a weight arena's old copy each time the
 // arena grows, the jackknife folds' taggers once they have tagged their
 // part), and at the Go default its heap would grow by the size of its
@@ -27,7 +27,6 @@ import (
 // docs/decisions.md has the measurements behind the settings.
 const (
 	parseGCPercent = 25
-	trainGCPercent = 25
 	// loadGCPercent: a load keeps nearly all it allocates until it ends
 	// (the model; the decompressed document and decoded blobs are read
 	// to the last classifier), so a collection during a load finds almost
@@ -94,13 +93,11 @@ func building(n *int) (done func()) {
 	}
 }
 
-// set applies the percentage for the calls in flight (gc.mu held).
+// set applies the percentage for the calls in flight (gc.mu held):
+// loadGCPercent while only loads are, parseGCPercent otherwise.
 func (g *gcState) set() {
 	p := parseGCPercent
-	switch {
-	case g.trains > 0:
-		p = trainGCPercent
-	case g.loads > 0:
+	if g.loads > 0 && g.trains == 0 {
 		p = loadGCPercent
 	}
 	if p != g.percent {
