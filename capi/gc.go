@@ -15,15 +15,15 @@ import (
 // at parseGCPercent instead, unless the host sets GOGC in the environment,
 // which keeps a long-running host's resident memory near the size of its
 // models at no cost in speed. Training runs at the same percentage, also
-// while loads are in flight: it leaves large
-// garbage behind as it goes (a weight arena's old copy each time the
-// arena grows, the jackknife folds' taggers once they have tagged their
-// part), and at the Go default its heap would grow by the size of its
-// live data before a collection freed that; collecting sooner lowers its
-// peak resident memory by about a quarter at no measurable cost in time,
-// since the live data is mostly pointer-free arenas that a collection
-// marks in a few steps. A load keeps nearly all it allocates, so while
-// only loads are in flight the collector runs at loadGCPercent.
+// while loads are in flight: it leaves large garbage behind as it goes (a
+// weight arena's old copy each time the arena grows, the jackknife folds'
+// taggers once they have tagged their part), and at the Go default its heap
+// would grow by the size of its live data before a collection freed that;
+// collecting sooner lowers its peak resident memory by about a quarter at
+// no measurable cost in time, since the live data is mostly pointer-free
+// arenas that a collection marks in a few steps. A load keeps nearly all it
+// allocates, so while only loads are in flight the collector runs at
+// loadGCPercent.
 // docs/decisions.md has the measurements behind the settings.
 const (
 	parseGCPercent = 25
