@@ -9,15 +9,18 @@
 #       bin/transparse             the command line (if cmd/transparse exists)
 #       bindings/c/examples/parse  the C example, built through pkg-config
 #       bindings/python/transparse/libtransparse.so.0  copy for the Python package
-#   ./build.sh test              build, then: go vet + go test ./... (and -race
+#   ./build.sh test [SUITE...]   build, then: go vet + go test ./... (and -race
 #                                on the parser, linear, tagger, capi packages),
 #                                each fuzz target briefly (a count of runs;
 #                                $FUZZTIME overrides it), header
 #                                and ABI checks, C and C++ tests, the example,
 #                                Python tests and the docstrings' examples
 #                                (doctests), the install test (needs cmake).
-#                                Runs every suite, then exits
-#                                non-zero if any failed.
+#                                Runs every suite (or only the SUITEs
+#                                named: go_vet, go_test, go_race,
+#                                go_portable, go_fuzz, header, abi, c, cpp,
+#                                cpp_asan, example, python, install), then
+#                                exits non-zero if any failed.
 #   ./build.sh install PREFIX    install the library, headers, transparse.pc,
 #                                the CMake package, the CLI and its man pages
 #                                and the default model under PREFIX (FHS
@@ -171,7 +174,7 @@ build() {
 
 # Suites of `test`: each runs even if an earlier one failed.
 failed_suites=()
-suite() {
+run_suite() {
     local name=$1
     shift
     say "test: $name"
@@ -391,6 +394,13 @@ t_install() { TP_BUILT=1 "$ROOT/build.sh" test-install; }
 run_tests() {
     build
     if [[ -f $MODEL ]]; then say "model for tests: $MODEL"; else say "no model at $MODEL: tests that need one are skipped"; fi
+    # ./build.sh test SUITE...: only the suites named, by their function's
+    # name without t_ (go_vet, go_test, ..., c, cpp, python, install).
+    local only=" $* "
+    suite() {
+        [[ $only == "  " || $only == *" ${2#t_} "* ]] || return 0
+        run_suite "$@"
+    }
     suite "go vet ./..." t_go_vet
     suite "go test ./..." t_go_test
     suite "go test -race (parser, linear, tagger, capi)" t_go_race
@@ -724,7 +734,7 @@ clean() {
 cmd=${1:-build}
 case $cmd in
 build) build ;;
-test) run_tests ;;
+test) shift; run_tests "$@" ;;
 install) install_to "${2:-}" ;;
 uninstall) uninstall_from "${2:-}" ;;
 test-install) test_install ;;
