@@ -1,7 +1,7 @@
 // Package testenv is what the tests and benchmarks of several packages
 // share: the bundled model's document, skipping (or, in CI, failing) when
-// data is missing, and a steadier clock for benchmarks. Only tests import
-// it.
+// data is missing, skipping the experiments unless built with -tags
+// experiment, and a steadier clock for benchmarks. Only tests import it.
 package testenv
 
 import (
@@ -22,6 +22,19 @@ func SkipOrFail(tb testing.TB, format string, args ...any) {
 		tb.Fatalf(format, args...)
 	}
 	tb.Skipf(format, args...)
+}
+
+// Experiment skips tb unless the test binary was built with -tags
+// experiment. It marks the measurements and long runs that the ordinary
+// test run leaves out: they train or parse whole treebanks, or run for
+// hours, and are run one at a time when a change needs their figures
+// (docs/benchmarks.md lists them). They are compiled in every build, so
+// that they keep up with the code they measure.
+func Experiment(tb testing.TB) {
+	tb.Helper()
+	if !experiment {
+		tb.Skip("an experiment: run it with go test -tags experiment")
+	}
 }
 
 // UDDir is $TRANSPARSE_UD_DIR, or the shared Universal Dependencies

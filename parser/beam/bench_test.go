@@ -16,7 +16,8 @@ import (
 // same without its fast classifier, and beam search with the bundled
 // gold-tag classifier at K = 2, 4, 8, 16 (parser.Model.ParseWithOptions;
 // K = 1 there is the greedy parser), all in one run so that their words/s
-// compare ($TRANSPARSE_BEAM_CLF: another classifier for the beam).
+// compare. With $TRANSPARSE_MODEL naming a model trained with --beam, the
+// beam decodes with that model's globally trained classifier.
 func BenchmarkParse(b *testing.B) {
 	m := bundled(b)
 	sents, err := conllu.ReadFile(testenv.UDFile(b, "en_ewt-ud-test.conllu"))
@@ -52,10 +53,10 @@ func BenchmarkParse(b *testing.B) {
 	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
 	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
 	for _, k := range []int{2, 4, 8, 16} {
-		bm, opt := beamParser(b, m, k, false)
+		opt := parser.ParseOptions{Beam: k, Temperature: temperature}
 		var r parser.ParseResult
 		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) {
-			run(b, func(w []conllu.Word) error { return bm.ParseWithOptions(w, opt, &r) })
+			run(b, func(w []conllu.Word) error { return m.ParseWithOptions(w, opt, &r) })
 		})
 	}
 }

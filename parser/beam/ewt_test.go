@@ -1,17 +1,13 @@
 package beam_test
 
 import (
-	"encoding/gob"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
@@ -100,15 +96,13 @@ func TestConfidenceRanks(t *testing.T) {
 	}
 }
 
-// The tests below measure on the full EWT treebanks and run only when asked:
+// The tests below measure on the full EWT treebanks: experiments, run
+// only when built with -tags experiment (testenv.Experiment):
 //
-//	TRANSPARSE_BEAM_EWT=1 go test ./parser/beam -run TestEWTBeamGreedyModel -v
-//	TRANSPARSE_BEAM_TRAIN=8 go test ./parser/beam -run TestEWTGlobal -v -timeout 3h
+//	go test -tags experiment ./parser/beam -run TestEWTBeamGreedyModel -v
+//	go test -tags experiment ./parser/beam -run 'TestEWTGlobal$' -v -timeout 3h
 //
-// (TRANSPARSE_BEAM_EPOCHS, default 12; TRANSPARSE_BEAM_SENTENCES limits
-// the training sentences; TRANSPARSE_BEAM_UPDATE=early for early update;
-// TRANSPARSE_BEAM_TEMPLATES=all for every template of feature.ForSystem
-// instead of the bundled model's selection).
+// TestEWTGlobalEarlyUpdate is the same training with early update.
 
 func ewt(t *testing.T, split string) []*conllu.Sentence {
 	sents, err := conllu.ReadFile(testenv.UDFile(t, "en_ewt-ud-"+split+".conllu"))
@@ -118,70 +112,11 @@ func ewt(t *testing.T, split string) []*conllu.Sentence {
 	return sents
 }
 
-// widths is $TRANSPARSE_BEAM_KS (comma-separated), or 1, 2, 4, 8, 16.
-func widths() []int {
-	var ks []int
-	for _, f := range strings.Split(os.Getenv("TRANSPARSE_BEAM_KS"), ",") {
-		if k, err := strconv.Atoi(f); err == nil && k > 0 {
-			ks = append(ks, k)
-		}
-	}
-	if len(ks) == 0 {
-		return []int{1, 2, 4, 8, 16}
-	}
-	return ks
-}
+// widths are the beam widths TestEWTBeamGreedyModel decodes at.
+var widths = []int{1, 2, 4, 8, 16}
 
-// envInt is the integer value of $name, or def.
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-// saveClf writes clf to path (gob of its modelfmt.Classifier), for
-// measurements that read it back with TRANSPARSE_BEAM_CLF.
-func saveClf(t testing.TB, path string, clf *linear.Model, templates, classes []string) {
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := gob.NewEncoder(f).Encode(clf.Classifier("parser.gold.beam", templates, classes)); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// beamParser is m, or, when $TRANSPARSE_BEAM_CLF names a classifier saved
-// by saveClf, a gold-tags-only model of m's class table with that
-// classifier; and the options of width k with the temperature of
-// $TRANSPARSE_BEAM_T (default 10) and confidences if conf.
-func beamParser(t testing.TB, m *parser.Model, k int, conf bool) (*parser.Model, parser.ParseOptions) {
-	opt := parser.ParseOptions{Beam: k, Confidence: conf, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
-	path := os.Getenv("TRANSPARSE_BEAM_CLF")
-	if path == "" {
-		return m, opt
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c modelfmt.Classifier
-	if err := gob.NewDecoder(f).Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	clf, err := linear.FromClassifier(&c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ext, err := feature.New(c.Templates)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return withClassifier(m, ext, clf), opt
-}
+// temperature is the temperature of the measurements' confidences.
+const temperature = 10
 
 // withClassifier is a gold-tags-only model of m's class table and
 // encoding whose gold-tag classifier is clf over ext.
@@ -195,15 +130,13 @@ func withClassifier(m *parser.Model, ext *feature.Extractor, clf *linear.Model) 
 // classifier trained greedily. The best width must not lose to K = 1 by
 // more than a point.
 func TestEWTBeamGreedyModel(t *testing.T) {
-	if os.Getenv("TRANSPARSE_BEAM_EWT") == "" {
-		t.Skip("set TRANSPARSE_BEAM_EWT=1 to measure on EWT dev")
-	}
+	testenv.Experiment(t)
 	m := bundled(t)
 	dev := ewt(t, "dev")
 	var las1, best float64
-	for _, k := range widths() {
-		bm, opt := beamParser(t, m, k, true)
-		las, words, speed := parseAll(t, bm, opt, dev)
+	for _, k := range widths {
+		opt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: temperature}
+		las, words, speed := parseAll(t, m, opt, dev)
 		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
 		if k == 1 {
 			las1 = las
@@ -215,28 +148,28 @@ func TestEWTBeamGreedyModel(t *testing.T) {
 	}
 }
 
-// TestEWTGlobal trains a gold-tag classifier for a beam of width
-// $TRANSPARSE_BEAM_TRAIN on EWT train with the bundled model's templates
-// and class table, selects the epoch on dev, and logs every epoch's dev
-// LAS, the best epoch's test LAS, speed and confidence deciles. Global
-// training must beat its first epoch on dev.
+// TestEWTGlobal trains a gold-tag classifier for a beam of width 8 on EWT
+// train with max-violation updates; see ewtGlobal.
 func TestEWTGlobal(t *testing.T) {
-	k := envInt("TRANSPARSE_BEAM_TRAIN", 0)
-	if k < 1 {
-		t.Skip("set TRANSPARSE_BEAM_TRAIN=K to train on EWT")
-	}
+	testenv.Experiment(t)
+	ewtGlobal(t, 8, beam.MaxViolation)
+}
+
+// TestEWTGlobalEarlyUpdate is TestEWTGlobal with early update.
+func TestEWTGlobalEarlyUpdate(t *testing.T) {
+	testenv.Experiment(t)
+	ewtGlobal(t, 8, beam.EarlyUpdate)
+}
+
+// ewtGlobal trains a gold-tag classifier for a beam of width k on EWT
+// train, 12 epochs with update upd, with the bundled model's templates
+// and class table, selects the epoch on dev, and logs every epoch's dev
+// LAS, its confidence deciles, and its dev and test LAS and speed at
+// widths 1, k/2, k and 2k. Global training must beat its first epoch on dev.
+func ewtGlobal(t *testing.T, k int, upd beam.Update) {
 	m := bundled(t)
 	c, ext := m.Classes(), m.Variant(true).Ext
-	if os.Getenv("TRANSPARSE_BEAM_TEMPLATES") == "all" {
-		var err error
-		if ext, err = feature.New(feature.ForSystem(c.Sys.Name(), true)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	train, dev := ewt(t, "train"), ewt(t, "dev")
-	if n := envInt("TRANSPARSE_BEAM_SENTENCES", 0); n > 0 && n < len(train) {
-		train = train[:n]
-	}
 	start := time.Now()
 	var exs []*beam.Example
 	for _, s := range train {
@@ -247,17 +180,13 @@ func TestEWTGlobal(t *testing.T) {
 			exs = append(exs, ex)
 		}
 	}
-	upd := beam.MaxViolation
-	if os.Getenv("TRANSPARSE_BEAM_UPDATE") == "early" {
-		upd = beam.EarlyUpdate
-	}
 	t.Logf("K=%d %v: %d training examples of %d sentences", k, upd, len(exs), len(train))
 	var first float64
 	var bestWords []scored
-	opt := beam.TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
-		Freeze: linear.FreezeOptions{MinUpdates: envInt("TRANSPARSE_BEAM_MIN_UPDATES", 1), KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
+	opt := beam.TrainOptions{K: k, Epochs: 12, Update: upd, Seed: 1,
+		Freeze: linear.FreezeOptions{MinUpdates: 1, KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
 	opt.Dev = func(clf *linear.Model) float64 {
-		popt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		popt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: temperature}
 		las, words, speed := parseAll(t, withClassifier(m, ext, clf), popt, dev)
 		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
 		if first == 0 {
@@ -276,16 +205,13 @@ func TestEWTGlobal(t *testing.T) {
 		t.Logf("epoch %2d: gold reached %.1f%%, dev LAS %.2f%s [%.0f s]", epoch, 100*reached, las, mark, time.Since(start).Seconds())
 	}
 	clf, _ := beam.Train(c, ext, exs, opt)
-	if path := os.Getenv("TRANSPARSE_BEAM_SAVE"); path != "" {
-		saveClf(t, path, clf, ext.Templates(), c.Names())
-	}
 	t.Logf("best dev LAS %.2f, trained in %.0f s; accuracy by confidence decile %s", bestLAS, time.Since(start).Seconds(), binsString(bins(words, 10)))
 	for _, kk := range slices.Compact([]int{1, k / 2, k, 2 * k}) {
 		if kk < 1 {
 			continue
 		}
 		p := withClassifier(m, ext, clf)
-		popt := parser.ParseOptions{Beam: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		popt := parser.ParseOptions{Beam: kk, Temperature: temperature}
 		las, _, speed := parseAll(t, p, popt, dev)
 		tl, _, _ := parseAll(t, p, popt, ewt(t, "test"))
 		t.Logf("trained K=%d, decoded K=%d: dev LAS %.2f, test LAS %.2f, %.0f words/s", k, kk, las, tl, speed)
