@@ -4,14 +4,13 @@ package parser_test
 // the damage happens to leave a valid model, a model that works) — never a
 // panic, a hang, or memory out of proportion to the file.
 //
-// CI runs a sample (TestCorruptModels takes a few seconds). The long run
-// behind the figures in the closing note is
+// CI runs a sample (TestCorruptModels takes a few seconds). The long run,
+// an experiment (testenv.Experiment), is
 //
-//	TRANSPARSE_CORRUPT_LONG=20000 go test -run '^TestCorruptModels$' -v -timeout 2h ./parser/
+//	go test -tags experiment -run '^TestCorruptModelsLong$' -v -timeout 2h ./parser/
 //
-// which tries every truncation length of each model and the given number
-// of damaged copies per model and kind (20,000 if the value is not a
-// number) instead of a few hundred.
+// which tries every truncation length of each model and 20,000 damaged
+// copies per model and kind instead of a few hundred.
 
 import (
 	"bytes"
@@ -26,7 +25,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -188,7 +186,6 @@ func damage(rng *rand.Rand, b []byte) []byte {
 //     parser.FromDocument;
 //   - every header field set to extreme values.
 func TestCorruptModels(t *testing.T) {
-	long := os.Getenv("TRANSPARSE_CORRUPT_LONG") != ""
 	// The sample CI runs: every truncation below dense, then every
 	// stride-th; flips per model and kind. The race detector makes each
 	// load about five times slower: a quarter of the sample then.
@@ -196,19 +193,30 @@ func TestCorruptModels(t *testing.T) {
 	if testenv.Race {
 		dense, stride, flipsSmall, flipsFull = 256, 241, 250, 60
 	}
-	flips := func(small bool) int {
+	corruptModels(t, dense, stride, func(small bool) int {
 		if small {
 			return flipsSmall
 		}
 		return flipsFull
+	})
+}
+
+// TestCorruptModelsLong is TestCorruptModels over every truncation length
+// and 20,000 damaged copies per model and kind: an experiment, run with
+// -timeout 2h.
+func TestCorruptModelsLong(t *testing.T) {
+	testenv.Experiment(t)
+	if total := corruptModels(t, math.MaxInt, 1, func(bool) int { return 20000 }); total < 10000 {
+		t.Errorf("only %d damaged files and documents tried, want at least 10,000", total)
 	}
-	if long {
-		n, err := strconv.Atoi(os.Getenv("TRANSPARSE_CORRUPT_LONG"))
-		if err != nil || n <= 0 {
-			n = 20000
-		}
-		flips = func(bool) int { return n }
-	}
+}
+
+// corruptModels damages the tiny models as TestCorruptModels says:
+// truncation at every length below dense and at every stride-th above it,
+// flips(small) damaged copies of the file and of the document per model
+// (small: the shrunk copies), and the header fields. It returns how many
+// damaged files and documents it tried.
+func corruptModels(t *testing.T, dense, stride int, flips func(small bool) int) int {
 	rng := rand.New(rand.NewSource(4))
 	models := tiny(t)
 	type input struct {
@@ -233,7 +241,7 @@ func TestCorruptModels(t *testing.T) {
 		start := time.Now()
 		step := 1
 		for n := 0; n < len(in.file); n += step {
-			if !long && n >= dense {
+			if n >= dense {
 				step = stride // a prime: truncations fall everywhere in the chunks
 			}
 			loadBounded(t, st, fmt.Sprintf("%s truncated to %d", in.name, n), in.file[:n])
@@ -280,10 +288,15 @@ func TestCorruptModels(t *testing.T) {
 		st.report(t, in.name+": document damaged (valid checksums)", time.Since(start))
 	}
 
-	// Header fields: magic, version and document length set to extreme
-	// values.
+	corruptHeader(t, models[0].small)
+	t.Logf("%d damaged files and documents in all", total)
+	return total
+}
+
+// corruptHeader loads file with its magic, version and document length
+// set to extreme values: none may load.
+func corruptHeader(t *testing.T, file []byte) {
 	st := &corruptStats{messages: map[string]int{}}
-	file := models[0].small
 	for _, v := range []uint32{0, modelfmt.FormatVersion + 1, modelfmt.FormatVersion + 2, 255, math.MaxUint32} {
 		c := bytes.Clone(file)
 		binary.LittleEndian.PutUint32(c[8:], v)
@@ -305,10 +318,6 @@ func TestCorruptModels(t *testing.T) {
 		t.Errorf("%d files with a damaged header loaded", st.loaded)
 	}
 	st.report(t, "header fields", 0)
-	t.Logf("%d damaged files and documents in all", total)
-	if long && total < 10000 {
-		t.Errorf("only %d damaged files and documents tried, want at least 10,000", total)
-	}
 }
 
 // A model from a newer format version and a file that is not a model each
