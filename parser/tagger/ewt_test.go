@@ -50,32 +50,25 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestEWTFull trains on all of EWT train with the default options and
-// reports the training time, dev accuracy, classifier size and tagging
-// speed; with TAGGER_EWT=test it also reports test accuracy (tune on dev,
-// report test once). TAGGER_COLUMN=XPOS trains the XPOS tagger, and
-// TAGGER_CLUSTERS=FILE a tagger with the word clusters of FILE
-// (scripts/clusters/fetch.sh makes one). Run with
+// TestEWTFull trains the UPOS and the XPOS tagger (one subtest each) on
+// all of EWT train with the default options and the bundled model's word
+// clusters, and reports the training time, dev and test accuracy,
+// classifier size and tagging speed. It is an experiment
+// (testenv.Experiment); run one tagger with
 //
-//	TAGGER_EWT=1 go test -run EWTFull -v ./parser/tagger/
+//	go test -tags experiment -run 'EWTFull/UPOS' -v ./parser/tagger/
 func TestEWTFull(t *testing.T) {
-	mode := os.Getenv("TAGGER_EWT")
-	if mode == "" {
-		t.Skip("set TAGGER_EWT=1 (or =test) to train on all of EWT")
+	testenv.Experiment(t)
+	clusters := bundledTagger(t, "UPOS").clusters
+	for _, col := range []string{"UPOS", "XPOS"} {
+		t.Run(col, func(t *testing.T) { ewtFull(t, Options{Seed: 1, Log: os.Stderr, Column: col, Clusters: clusters}) })
 	}
+}
+
+// ewtFull trains a tagger with opt on EWT train and reports it as
+// TestEWTFull says.
+func ewtFull(t *testing.T, opt Options) {
 	train, dev := readEWT(t, "train"), readEWT(t, "dev")
-	opt := Options{Seed: 1, Log: os.Stderr, Column: os.Getenv("TAGGER_COLUMN")}
-	if p := os.Getenv("TAGGER_CLUSTERS"); p != "" {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt.Clusters, err = ReadClusters(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	start := time.Now()
 	tg, err := Train(train, dev, opt)
 	if err != nil {
@@ -104,8 +97,6 @@ func TestEWTFull(t *testing.T) {
 		bestCPU = max(bestCPU, float64(words)/(cpuTime()-c0).Seconds())
 	}
 	t.Logf("tagging speed, one goroutine, best of 10 passes over dev: %.0f words/s (wall), %.0f words per CPU second", bestWall, bestCPU)
-	if mode == "test" {
-		acc, n := tg.Accuracy(readEWT(t, "test"))
-		t.Logf("test %s %.2f%% (%d words)", tg.Column(), 100*acc, n)
-	}
+	acc, n = tg.Accuracy(readEWT(t, "test"))
+	t.Logf("test %s %.2f%% (%d words)", tg.Column(), 100*acc, n)
 }
