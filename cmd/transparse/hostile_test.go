@@ -16,25 +16,21 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 )
 
-// runAsCLIEnv makes the test binary run the command line instead of the
-// tests (see TestMain), so that tests can measure a whole process.
-const runAsCLIEnv = "TRANSPARSE_TEST_RUN_CLI"
-
-// peakRSSFileEnv names a file where such a child writes its peak resident
-// memory (VmHWM, in kB) when the command ends: getrusage's maxrss would
-// count the test process's memory, which the child shares until it
-// executes.
-const peakRSSFileEnv = "TRANSPARSE_TEST_PEAK_RSS_FILE"
+// runAsCLI, as the test binary's first argument, makes it run the command
+// line instead of the tests (see TestMain), so that tests can measure a
+// whole process. The second argument names a file where such a child
+// writes its peak resident memory (VmHWM, in kB) when the command ends
+// (getrusage's maxrss would count the test process's memory, which the
+// child shares until it executes); the command's arguments follow.
+const runAsCLI = "-transparse.run-cli"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(runAsCLIEnv) != "" {
-		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-		if f := os.Getenv(peakRSSFileEnv); f != "" {
-			status, _ := os.ReadFile("/proc/self/status")
-			for _, line := range strings.Split(string(status), "\n") {
-				if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-					os.WriteFile(f, []byte(strings.TrimSuffix(strings.TrimSpace(rest), " kB")), 0o644)
-				}
+	if len(os.Args) > 2 && os.Args[1] == runAsCLI {
+		code := run(os.Args[3:], os.Stdin, os.Stdout, os.Stderr)
+		status, _ := os.ReadFile("/proc/self/status")
+		for _, line := range strings.Split(string(status), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				os.WriteFile(os.Args[2], []byte(strings.TrimSuffix(strings.TrimSpace(rest), " kB")), 0o644)
 			}
 		}
 		os.Exit(code)
@@ -47,9 +43,8 @@ func TestMain(m *testing.M) {
 // wall time and peak resident memory.
 func cliProcess(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string, wall time.Duration, maxRSS int64) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
 	rssFile := filepath.Join(t.TempDir(), "peak-rss")
-	cmd.Env = append(os.Environ(), runAsCLIEnv+"=1", peakRSSFileEnv+"="+rssFile)
+	cmd := exec.Command(os.Args[0], append([]string{runAsCLI, rssFile}, args...)...)
 	if stdin != "" {
 		f, err := os.Open(stdin)
 		if err != nil {
