@@ -3,6 +3,8 @@ package main
 import (
 	"runtime/debug"
 	"testing"
+
+	"github.com/transparse/transparse/internal/gcpolicy"
 )
 
 // gcPercent returns the collector's percentage now.
@@ -12,8 +14,8 @@ func gcPercent() int {
 	return p
 }
 
-// The collector runs at loadGCPercent while only loads are in flight and
-// at parseGCPercent otherwise (a training in flight included), however
+// The collector runs at gcpolicy.LoadPercent while only loads are in
+// flight and at gcpolicy.Percent otherwise (a training in flight included), however
 // the calls overlap.
 func TestGCPercentFollowsCalls(t *testing.T) {
 	if !gc.managed {
@@ -25,18 +27,18 @@ func TestGCPercentFollowsCalls(t *testing.T) {
 			t.Errorf("%s: GC percent %d, want %d", when, got, want)
 		}
 	}
-	check("idle", parseGCPercent)
+	check("idle", gcpolicy.Percent)
 	load1 := loading()
-	check("one load", loadGCPercent)
+	check("one load", gcpolicy.LoadPercent)
 	load2 := loading()
 	train := growing()
-	check("two loads and a training", parseGCPercent)
+	check("two loads and a training", gcpolicy.Percent)
 	load1()
-	check("a load and a training", parseGCPercent)
+	check("a load and a training", gcpolicy.Percent)
 	train()
-	check("a load", loadGCPercent)
+	check("a load", gcpolicy.LoadPercent)
 	load2()
-	check("idle again", parseGCPercent)
+	check("idle again", gcpolicy.Percent)
 	if gc.loads != 0 || gc.trains != 0 {
 		t.Errorf("counts left at %d loads, %d trainings", gc.loads, gc.trains)
 	}

@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/gcpolicy"
 	"github.com/transparse/transparse/parser"
 )
 
@@ -150,7 +149,7 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 				// Only a --kbest above the model's default width, without --beam.
 				return usage("invalid --kbest %d: want 0 to the beam width (the model's default, %d, without --beam)", o.kbest, m.DefaultBeam())
 			}
-			collectOften()
+			gcpolicy.CollectOften()
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
@@ -223,24 +222,6 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 			display, st.Skipped, st.Sentences)
 	}
 	return err
-}
-
-// parseGCPercent is the collector's percentage while parse streams a
-// document and while train trains (unless GOGC is set), as in the C
-// library (capi/gc.go). In parse the loaded model is most of the live
-// heap, and at the Go default (100) the garbage of a long document would
-// be let grow to the model's size again before a collection, so resident
-// memory would grow with the model and not with the sentence being
-// parsed; in train the garbage is the old copies of growing weight arenas
-// and the jackknife folds' taggers, and collecting sooner lowers the peak
-// resident memory by about a quarter at no measurable cost in time.
-const parseGCPercent = 25
-
-// collectOften sets the collector to parseGCPercent unless GOGC is set.
-func collectOften() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(parseGCPercent)
-	}
 }
 
 // isCoNLLUName reports whether a file name says CoNLL-U (*.conllu).

@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/gcpolicy"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/train"
 	"github.com/transparse/transparse/parser/transition"
@@ -84,7 +85,7 @@ path of the saved model is printed on standard output.
 			if o.progress == "always" || (o.progress == "auto" && isTerminal(stderr)) {
 				opt.Progress = newBars(stderr).report
 			}
-			collectOften()
+			gcpolicy.CollectOften()
 			m, err := train.Train(opt)
 			var oe *train.OptionError
 			if errors.As(err, &oe) {

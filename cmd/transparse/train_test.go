@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/transparse/transparse/internal/gcpolicy"
 	"github.com/transparse/transparse/parser/train"
 )
 
@@ -58,7 +59,7 @@ func TestTrainFlagsMatchOptions(t *testing.T) {
 	})
 }
 
-// train runs the collector at parseGCPercent (unless GOGC is set), as the
+// train runs the collector at gcpolicy.Percent (unless GOGC is set), as the
 // C library's tp_train does: a lower peak resident memory than the Go
 // default's at the same speed (docs/decisions.md).
 func TestTrainCollectsOften(t *testing.T) {
@@ -76,7 +77,7 @@ func TestTrainCollectsOften(t *testing.T) {
 		t.Fatalf("train of a missing treebank succeeded; stderr:\n%s", stderr)
 	}
 	p := debug.SetGCPercent(old)
-	if p != parseGCPercent {
-		t.Errorf("GC percent after train: %d, want %d", p, parseGCPercent)
+	if p != gcpolicy.Percent {
+		t.Errorf("GC percent after train: %d, want %d", p, gcpolicy.Percent)
 	}
 }
