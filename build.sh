@@ -211,8 +211,7 @@ t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/
 # executions (about 5-10 s of this machine's rate) rather than a duration.
 # A duration (-fuzztime=10s) races Go's fuzz coordinator against its own
 # deadline and can fail with a bare "context deadline exceeded" and no
-# input (go.dev/issue/75804, fixed in Go 1.27; CI failed on it twice with
-# go1.26.8); a count has no deadline. FUZZTIME overrides every budget
+# input (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline. FUZZTIME overrides every budget
 # (e.g. FUZZTIME=5m for a long run; see the targets' doc comments).
 # Minimizing a new input is limited to 1s: by default a worker may spend
 # 60s shrinking one large model document. A failing input is written to
