@@ -20,7 +20,9 @@
 #                                named: go_vet, go_test, go_race,
 #                                go_portable, go_fuzz, header, abi, c, cpp,
 #                                cpp_asan, example, python, install), then
-#                                exits non-zero if any failed.
+#                                prints how many Go and Python tests were
+#                                skipped and why (grouped by what is missing),
+#                                and exits non-zero if any suite failed.
 #   ./build.sh install PREFIX    install the library, headers, transparse.pc,
 #                                the CMake package, the CLI and its man pages
 #                                and the default model under PREFIX (FHS
@@ -188,7 +190,17 @@ run_suite() {
 }
 
 t_go_vet() { "$GO" vet ./...; }
-t_go_test() { "$GO" test ./...; }
+# The skipped tests of go_test and python are counted in $SKIPS and
+# summed up, by reason, at the end of `test` (scripts/skips.py); run_tests
+# makes the file, /dev/null stands for it elsewhere.
+SKIPS=/dev/null
+t_go_test() {
+    if command -v "$PYTHON" >/dev/null; then
+        "$GO" test -json ./... | "$PYTHON" scripts/skips.py go "$SKIPS"
+    else
+        "$GO" test ./...
+    fi
+}
 # The packages that run inside a host's threads, under the race detector.
 t_go_race() { "$GO" test -race -timeout 30m ./parser/ ./parser/linear/ ./parser/tagger/ ./capi/; }
 # The portable (non-amd64) scoring kernels, and a 32-bit int: the 386 build
@@ -199,8 +211,7 @@ t_go_portable() { GOARCH=386 CGO_ENABLED=0 "$GO" test ./parser/linear/ ./parser/
 # executions (about 5-10 s of this machine's rate) rather than a duration.
 # A duration (-fuzztime=10s) races Go's fuzz coordinator against its own
 # deadline and can fail with a bare "context deadline exceeded" and no
-# input (go.dev/issue/75804, fixed in Go 1.27; CI failed on it twice with
-# go1.26.8); a count has no deadline. FUZZTIME overrides every budget
+# input (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline. FUZZTIME overrides every budget
 # (e.g. FUZZTIME=5m for a long run; see the targets' doc comments).
 # Minimizing a new input is limited to 1s: by default a worker may spend
 # 60s shrinking one large model document. A failing input is written to
@@ -313,8 +324,14 @@ t_example() {
 
 t_python() {
     command -v "$PYTHON" >/dev/null || { echo "python not found"; return 1; }
+    local out rc=0
+    out=$(mktemp)
     PYTHONPATH="$ROOT/bindings/python${PYTHONPATH:+:$PYTHONPATH}" TRANSPARSE_MODEL="$MODEL" \
-        "$PYTHON" -m pytest -q -p no:cacheprovider bindings/python/tests bindings/python/transparse
+        "$PYTHON" -m pytest -q -rs -p no:cacheprovider bindings/python/tests bindings/python/transparse |
+        tee "$out" || rc=$?
+    "$PYTHON" scripts/skips.py pytest "$out" "$SKIPS"
+    rm -f "$out"
+    return $rc
 }
 
 # install → consumers → uninstall, in a temporary prefix: a C program built
@@ -397,6 +414,7 @@ run_tests() {
     # ./build.sh test SUITE...: only the suites named, by their function's
     # name without t_ (go_vet, go_test, ..., c, cpp, python, install).
     local only=" $* "
+    SKIPS=$(mktemp)
     suite() {
         [[ $only == "  " || $only == *" ${2#t_} "* ]] || return 0
         run_suite "$@"
@@ -414,6 +432,11 @@ run_tests() {
     suite "C example (bindings/c/examples/parse)" t_example
     suite "Python tests and doctests (bindings/python)" t_python
     suite "install, consumers (pkg-config, CMake), uninstall" t_install
+    if [[ $only == "  " || $only == *" go_test "* || $only == *" python "* ]] && command -v "$PYTHON" >/dev/null; then
+        printf '\n'
+        "$PYTHON" scripts/skips.py summary "$SKIPS"
+    fi
+    rm -f "$SKIPS"
     if ((${#failed_suites[@]})); then
         printf '\nFAILED suites:\n'
         printf '  %s\n' "${failed_suites[@]}"

@@ -1,6 +1,12 @@
 // transparse.hpp -- header-only C++ wrapper over the transparse C API.
 //
-//   #include <transparse.hpp>   // with -I<repo>/bindings/c and pkg-config flags
+//   #include <transparse.hpp>
+//
+// Installed (./build.sh install, or the libtransparse-dev package), it sits
+// next to transparse.h in the include directory: `pkg-config --cflags --libs
+// transparse`, or CMake's find_package(transparse) with the target
+// transparse::transparse, give the flags. From an uninstalled build tree,
+// add -I<repo>/bindings/c to the flags of lib/pkgconfig/transparse.pc.
 //
 //   auto model = transparse::Model::load("en_ewt.tpm");
 //   transparse::Result r = model.parse({"I", "saw", "her", "."});

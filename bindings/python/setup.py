@@ -89,7 +89,9 @@ def ensure_library():
         ext += f" -Wl,--version-script={vscript}"
     cmd = [
         go, "build", "-buildmode=c-shared", "-trimpath",
-        f"-ldflags=-extldflags='{ext}'",
+        # Go splits -ldflags into fields and honours quotes only around a
+        # whole field: the quoted value is a field of its own.
+        f"-ldflags=-extldflags '{ext}'",
         "-o", str(lib), "./capi",
     ]
     print("transparse: building the library:", " ".join(cmd), f"(in {root})", file=sys.stderr)

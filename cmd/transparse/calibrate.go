@@ -24,7 +24,9 @@ development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
 at beam width K (default: the model's default width, "transparse
 inspect"; 1 for a model without beam classifiers). The parsers' weights and
-trees are unchanged.`,
+trees are unchanged.
+
+` + modelHelp,
 		Example: `  transparse calibrate -m en_ewt.tpm my-dev.conllu -o en_ewt-mine.tpm
   transparse eval -m en_ewt-mine.tpm --confidence my-test.conllu`,
 		Args: cobra.ExactArgs(1),
@@ -56,7 +58,7 @@ trees are unchanged.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&model, "model", "m", "", "the model to calibrate (default: see \"transparse parse --help\")")
+	f.StringVarP(&model, "model", "m", "", "the model to calibrate (default: $"+ModelEnv+", else models/en_ewt.tpm, see above)")
 	f.StringVarP(&out, "output", "o", "", "write the calibrated model here")
 	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's default width)")
 	return cmd

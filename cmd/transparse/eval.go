@@ -125,7 +125,7 @@ standard input.
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+" or the installed en_ewt model)")
+	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+", else models/en_ewt.tpm, see above)")
 	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so the model predicts UPOS and XPOS")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")

@@ -53,9 +53,10 @@ of its XPOS table, card option xpos_table), and the default beam width: the
 width "transparse parse" uses without --beam, K for a model trained with
 "transparse train --beam K" and 1 (the greedy parser) for others.
 
-Without MODEL it inspects $` + ModelEnv + `, or else the default model
-models/en_ewt.tpm looked for in the executable's directory, its parent,
-../share/transparse and the current directory.`,
+Without MODEL it inspects the default model: $` + ModelEnv + `, or else the
+first models/en_ewt.tpm found beside the executable (in its directory, in
+../share/transparse, in its parent), then ./models/en_ewt.tpm of the
+current directory.`,
 		Example: `  transparse inspect models/en_ewt.tpm
   transparse inspect --json models/en_ewt.tpm | jq .scores`,
 		Args: cobra.MaximumNArgs(1),

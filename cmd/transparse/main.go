@@ -123,9 +123,8 @@ Dependencies. It trains models on CoNLL-U treebanks, parses CoNLL-U or
 pre-tokenized text to CoNLL-U, and scores parses with the CoNLL 2018 shared
 task metrics (UAS, LAS, CLAS) given gold tokenization.
 
-Commands that need a model take -m MODEL; without it they use the model
-named by the TRANSPARSE_MODEL environment variable, else the default model
-models/en_ewt.tpm installed next to the executable.
+Commands that need a model take -m MODEL.
+` + modelHelp + `
 
 Errors are printed as "transparse: <message>". Exit status: 0 on success,
 1 when a command fails, 2 for a usage error.`,

@@ -178,9 +178,9 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 }
 
 // modelHelp is the paragraph on model lookup shared by several commands.
-const modelHelp = `Without -m the model is $` + ModelEnv + `, or else models/en_ewt.tpm looked for
-in the executable's directory, its parent, ../share/transparse and the
-current directory.`
+const modelHelp = `Without -m the model is $` + ModelEnv + `, or else the first models/en_ewt.tpm
+found beside the executable (in its directory, in ../share/transparse, in
+its parent), then ./models/en_ewt.tpm of the current directory.`
 
 // parseRun parses a sequence of inputs with one model.
 type parseRun struct {

@@ -20,11 +20,14 @@ CLI = REPO / "bin" / "transparse"
 C_EXAMPLE = REPO / "bindings" / "c" / "examples" / "parse"
 
 
-def _need(path):
+def _need(path, how):
+    """Skip the test (fail it in CI) when path is missing; how says how to
+    get it."""
     if not path.exists():
+        msg = f"{path} is missing ({how})"
         if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing (run ./build.sh first)")
-        pytest.skip(f"{path} is missing (run ./build.sh first)")
+            pytest.fail(msg)
+        pytest.skip(msg)
 
 
 def _sentences(text):
@@ -50,9 +53,9 @@ def _run(cmd, stdin_path):
 
 @pytest.fixture(scope="module")
 def ewt_test():
-    _need(EWT_TEST)
-    _need(CLI)
-    _need(C_EXAMPLE)
+    _need(EWT_TEST, "the UD English EWT treebank: copy en_ewt-ud-test.conllu of UD_English-EWT, from universaldependencies.org, there")
+    _need(CLI, "the command line: ./build.sh builds it")
+    _need(C_EXAMPLE, "the C example: ./build.sh builds it")
     return EWT_TEST.read_text(encoding="utf-8")
 
 

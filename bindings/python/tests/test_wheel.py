@@ -1,6 +1,6 @@
 """The Python package as users install it: the wheel of ./build.sh wheel in a
-fresh virtual environment without network, and pip install of a source tree
-that has no built library.
+fresh virtual environment without network, pip install of a source tree
+that has no built library, and pip install in a fresh git clone.
 
 These tests build wheels and virtual environments (pip fetches setuptools
 for the build from the package index, as for any pyproject build; the wheel
@@ -90,7 +90,12 @@ def test_wheel_installs_offline_and_parses(wheel, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = run([py, "-c", PARSE], cwd=elsewhere).stdout.splitlines()
-    site = str(tmp_path / "venv")
+    check_parse(out, tmp_path / "venv")
+
+
+def check_parse(out, venv_dir):
+    """out: PARSE's lines; the library and the model came from venv_dir."""
+    site = str(venv_dir)
     assert out[0].startswith(site), f"library loaded from {out[0]}, not from the venv"
     assert out[1].startswith(site) and out[1].endswith("models/en_ewt.tpm"), out[1]
     rows = [line.split("\t") for line in out[2:] if line]
@@ -121,23 +126,24 @@ def test_unbuilt_tree_outside_a_clone_stops_with_a_clear_message(tmp_path):
     assert "No module named 'transparse'" in imp.stderr, imp.stderr
 
 
-def test_unbuilt_clone_builds_the_library_with_go(tmp_path):
-    if shutil.which("go") is None:
-        pytest.skip("needs Go")
-    # A clone that was never built: the Go sources (linked, to save the
-    # copy) and a bindings/python without the library.
+def test_pip_install_in_a_fresh_clone_builds_the_library_with_go(tmp_path):
+    # What a user does without ./build.sh: git clone, a venv, pip install
+    # ./bindings/python. The clone is of the committed HEAD, with every file
+    # the build reads (packaging/'s version script among them); setup.py
+    # builds the library with Go and bundles the model.
+    if shutil.which("go") is None or shutil.which("git") is None:
+        pytest.skip("needs Go and git")
+    if not (REPO / ".git").exists():
+        pytest.skip(f"{REPO} is not a git checkout, so it cannot be cloned")
+    run(["git", "clone", "--quiet", REPO, tmp_path / "clone"])
     clone = tmp_path / "clone"
-    clone.mkdir()
-    for name in ("go.mod", "go.sum", "capi", "include", "internal", "modelfmt", "parser", "render", "models"):
-        if (REPO / name).exists():
-            (clone / name).symlink_to(REPO / name)
-    (clone / "bindings").mkdir()
-    copy_package(clone / "bindings" / "python")
-    py = venv(tmp_path / "venv")
-    p = pip(py, "install", "-v", clone / "bindings" / "python")
+    assert not list((clone / "bindings" / "python").rglob("libtransparse*"))
+    run([sys.executable, "-m", "venv", "v"], cwd=clone)
+    py = clone / "v" / "bin" / "python"
+    p = run([clone / "v" / "bin" / "pip", "install", "--disable-pip-version-check", "-v",
+             "./bindings/python"], cwd=clone)
     assert "building the library" in p.stdout + p.stderr
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = run([py, "-c", PARSE], cwd=elsewhere).stdout.splitlines()
-    assert out[0].startswith(str(tmp_path / "venv")), out[0]
-    assert len([line for line in out[2:] if line]) == 7
+    check_parse(out, clone / "v")
