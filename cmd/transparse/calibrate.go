@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/outfile"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 )
 
@@ -35,6 +37,9 @@ trees are unchanged.`,
 			if beam < 0 || beam > parser.MaxBeam {
 				return usage("invalid --beam %d: want 1 to %d", beam, parser.MaxBeam)
 			}
+			if err := checkModelOutput(cmd, out, model, args...); err != nil {
+				return err
+			}
 			m, _, err := loadModel(model)
 			if err != nil {
 				return err
@@ -60,4 +65,20 @@ trees are unchanged.`,
 	f.StringVarP(&out, "output", "o", "", "write the calibrated model here")
 	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's default width)")
 	return cmd
+}
+
+// checkModelOutput checks, before any work, that a model can be saved at
+// out: not over an input (the model, resolved as loadModel does, or one
+// of inputs), and where a model file can be written.
+func checkModelOutput(cmd *cobra.Command, out, model string, inputs ...string) error {
+	if path, _, err := resolveModel(model); err == nil {
+		inputs = append(inputs, path)
+	}
+	if err := inputGuard(cmd, inputs...).Check(out); err != nil {
+		return err
+	}
+	if _, err := modelfmt.ResolveSavePath(out); err != nil {
+		return err
+	}
+	return outfile.CheckWritable(out)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,91 @@ func TestEvalRefusesUnscorable(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, barePath)
 	if code != 0 || strings.Contains(stdout, "Tags:        gold") || !strings.Contains(stdout, "GOLD has no tags") {
 		t.Errorf("eval -m of untagged GOLD: exit %d, stderr %q, stdout\n%s", code, stderr, stdout)
+	}
+}
+
+// No command writes over its own input: an output that names an input,
+// directly, through a symbolic link or as a hard link, is refused before
+// any work, and the input is left as it was. Render -o DIR replaces a
+// symbolic link it finds in DIR instead of writing through it.
+func TestHostileOutputOverInput(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	gold := writeFile(t, dir, "g.conllu", goldCoNLLU)
+	link := filepath.Join(dir, "link.conllu")
+	hard := filepath.Join(dir, "hard.conllu")
+	if err := os.Symlink("g.conllu", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(gold, hard); err != nil {
+		t.Fatal(err)
+	}
+	modelCopy := filepath.Join(dir, "m.tpm")
+	data, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(modelCopy, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tpl := writeFile(t, dir, "tpl.txt", "s0.w\n")
+	trainArgs := []string{"train", "--train", gold, "--dev", gold, "--epochs", "1", "--tagger-epochs", "1", "--progress", "never"}
+	for _, args := range [][]string{
+		{"render", "--html", gold, gold},
+		{"render", "--html", link, gold},
+		{"render", "--html", hard, gold},
+		{"eval", "-m", modelCopy, "-o", gold, gold},
+		{"eval", "-m", modelCopy, "-o", link, gold},
+		{"eval", "-m", modelCopy, "-o", modelCopy, gold},
+		{"calibrate", "-m", modelCopy, "-o", gold, gold},
+		{"calibrate", "-m", modelCopy, "-o", modelCopy, gold},
+		{"prune", "--weight-bits", "8", modelCopy, "-o", modelCopy},
+		append(trainArgs, "-o", gold),
+		append(trainArgs, "--test", hard, "-o", hard),
+		append(trainArgs, "--gold-templates", tpl, "-o", tpl),
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, "refusing to write over it") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal", args, code, stderr)
+		}
+		if got, _ := os.ReadFile(gold); string(got) != goldCoNLLU {
+			t.Fatalf("%v: the input was written over", args)
+		}
+		if got, _ := os.ReadFile(modelCopy); !bytes.Equal(got, data) {
+			t.Fatalf("%v: the model was written over", args)
+		}
+		if got, _ := os.ReadFile(tpl); string(got) != "s0.w\n" {
+			t.Fatalf("%v: the templates were written over", args)
+		}
+	}
+
+	// A symbolic link in render's directory is replaced, not written
+	// through.
+	out := filepath.Join(dir, "svg")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(gold, filepath.Join(out, "0001.svg")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "", "render", "-o", out, gold); code != 0 {
+		t.Fatalf("render -o: exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(gold); string(got) != goldCoNLLU {
+		t.Fatal("render -o wrote through a symbolic link")
+	}
+	if fi, err := os.Lstat(filepath.Join(out, "0001.svg")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("render -o: 0001.svg is %v, %v; want a regular file", fi, err)
+	}
+}
+
+// Calibrate checks that it can write its output before it reads anything.
+func TestHostileCalibrateChecksOutputFirst(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "no", "such", "m.tpm")
+	code, _, stderr := runCmd(t, "", "calibrate", "-m", model, "-o", out, filepath.Join(dir, "missing.conllu"))
+	if code != 1 || !strings.Contains(stderr, "cannot write "+out) {
+		t.Errorf("exit %d, stderr %q; want the output's error first", code, stderr)
 	}
 }

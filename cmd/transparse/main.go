@@ -127,6 +127,11 @@ Commands that need a model take -m MODEL; without it they use the model
 named by the TRANSPARSE_MODEL environment variable, else the default model
 models/en_ewt.tpm installed next to the executable.
 
+Output files are written to a temporary file renamed over the target, so
+a failed command leaves an old file whole; a command refuses, before any
+work, an output that is the same file as one of its inputs (after
+symbolic links; hard links too).
+
 Errors are printed as "transparse: <message>". Exit status: 0 on success,
 1 when a command fails, 2 for a usage error.`,
 		Example: `  transparse parse sentences.txt > parsed.conllu

@@ -39,6 +39,9 @@ of the unpruned model.`,
 			if out == "" {
 				return usage("-o OUT is required")
 			}
+			if err := inputGuard(cmd, args[0]).Check(out); err != nil {
+				return err
+			}
 			doc, err := modelfmt.ReadFile(args[0])
 			if err != nil {
 				return err
