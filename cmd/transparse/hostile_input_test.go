@@ -303,3 +303,20 @@ func TestHostileCalibrateChecksOutputFirst(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the output's error first", code, stderr)
 	}
 }
+
+// Prune refuses thresholds that are not numbers of 0 or more, and drops
+// every weight under a huge one (no overflow keeps them all).
+func TestHostilePruneThresholds(t *testing.T) {
+	model := bundledModel(t)
+	out := filepath.Join(t.TempDir(), "p.tpm")
+	for _, v := range []string{"NaN", "Inf", "-Inf", "-1"} {
+		code, _, stderr := runCmd(t, "", "prune", "--gold-min-abs", v, model, "-o", out)
+		if code != 2 || !strings.Contains(stderr, "want a finite number, 0 or more") {
+			t.Errorf("--gold-min-abs %s: exit %d, stderr %q", v, code, stderr)
+		}
+	}
+	code, _, stderr := runCmd(t, "", "prune", "--gold-min-abs", "1e18", model, "-o", out)
+	if code != 0 || !strings.Contains(stderr, "parser.gold min_abs 1e+18: 0 of ") {
+		t.Errorf("--gold-min-abs 1e18: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -39,6 +39,14 @@ of the unpruned model.`,
 			if out == "" {
 				return usage("-o OUT is required")
 			}
+			for _, f := range []struct {
+				name string
+				v    float32
+			}{{"gold-min-abs", gold}, {"plain-min-abs", plain}, {"tagger-min-abs", tagger}} {
+				if err := linear.CheckMinAbs(f.v); err != nil {
+					return usage("--%s: %v", f.name, err)
+				}
+			}
 			if err := inputGuard(cmd, args[0]).Check(out); err != nil {
 				return err
 			}
