@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -318,5 +320,32 @@ func TestHostilePruneThresholds(t *testing.T) {
 	code, _, stderr := runCmd(t, "", "prune", "--gold-min-abs", "1e18", model, "-o", out)
 	if code != 0 || !strings.Contains(stderr, "parser.gold min_abs 1e+18: 0 of ") {
 		t.Errorf("--gold-min-abs 1e18: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Calibrate refuses data that the model parses (nearly) all wrong: the
+// fitted confidences would all be 0. The error counts the arcs.
+func TestHostileCalibrateDegenerate(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		for j, w := range []string{"the", "cat", "sat", "on", "mats"} {
+			head, rel := "5", "vocative"
+			if j == 4 {
+				head, rel = "0", "root"
+			}
+			b.WriteString(wordLine(strconv.Itoa(j+1), w, head, rel))
+		}
+		b.WriteString("\n")
+	}
+	dev := writeFile(t, dir, "wrong.conllu", b.String())
+	out := filepath.Join(dir, "out.tpm")
+	code, _, stderr := runCmd(t, "", "calibrate", "-m", model, dev, "-o", out)
+	if code != 1 || !regexp.MustCompile(`has \d right and \d+ wrong arcs; fitting confidences needs at least 10 of each`).MatchString(stderr) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a model was written")
 	}
 }
