@@ -349,3 +349,20 @@ func TestHostileCalibrateDegenerate(t *testing.T) {
 		t.Error("a model was written")
 	}
 }
+
+// Render refuses a sentence over its word limit at once, naming it.
+func TestHostileRenderLongSentence(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# sent_id = long\n" + wordLine("1", "w", "0", "root"))
+	for i := 2; i <= 1001; i++ {
+		b.WriteString(wordLine(strconv.Itoa(i), "w", "1", "dep"))
+	}
+	in := writeFile(t, dir, "long.conllu", b.String()+"\n")
+	for _, args := range [][]string{{"render", "-o", filepath.Join(dir, "svg"), in}, {"render", "--html", "-", in}} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, `render: sentence "long" has 1001 words; at most 1000 are drawn`) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

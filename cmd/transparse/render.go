@@ -36,7 +36,9 @@ all of them go into one HTML page, each with its sent_id and text as
 caption ("-" writes the page to standard output).
 
 The pictures are drawn from HEAD, DEPREL and UPOS as they are in the input:
-parse first to draw a parser's trees.`,
+parse first to draw a parser's trees. A sentence of more than 1000 words
+is an error: placing its arcs takes time that grows with the square of
+its length, and so wide a picture cannot be read.`,
 		Example: `  # One SVG file per sentence:
   transparse render -o trees/ en_ewt-ud-dev.conllu
 
