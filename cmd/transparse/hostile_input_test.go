@@ -366,3 +366,17 @@ func TestHostileRenderLongSentence(t *testing.T) {
 		}
 	}
 }
+
+// Pre-tokenized text with old Mac OS line ends (a lone CR) is one
+// sentence a line, as with LF or CRLF.
+func TestHostileTokensCRLineEnds(t *testing.T) {
+	model := bundledModel(t)
+	code, stdout, stderr := runCmd(t, "The cat sleeps .\rDogs bark .\r\nBirds sing .\r", "parse", "-m", model)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	sents := readCoNLLU(t, "parse", stdout)
+	if len(sents) != 3 || len(sents[0].Words) != 4 || len(sents[1].Words) != 3 {
+		t.Errorf("%d sentences:\n%s", len(sents), stdout)
+	}
+}
