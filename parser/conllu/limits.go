@@ -38,10 +38,26 @@ type sentenceSize struct {
 	bytes, commentBytes int
 }
 
-// checkLimits returns an *Error when adding line to s would take it over
-// a limit; kind is the line's kind: '#' a comment, 'w' a word, 'e' an
-// empty node, 'm' a multiword token.
-func (r *Reader) checkLimits(s *Sentence, line []byte, kind byte) error {
+// lineKind is the kind of a non-blank line of CoNLL-U: '#' a comment,
+// 'm' a multiword token, 'e' an empty node, 'w' a word (or a malformed
+// line).
+func lineKind(line []byte) byte {
+	id, _, _ := bytes.Cut(line, []byte{'\t'})
+	switch {
+	case line[0] == '#':
+		return '#'
+	case bytes.IndexByte(id, '-') >= 0:
+		return 'm'
+	case bytes.IndexByte(id, '.') >= 0:
+		return 'e'
+	}
+	return 'w'
+}
+
+// checkLimits returns an *Error when adding the non-blank line to s would
+// take it over a limit.
+func (r *Reader) checkLimits(s *Sentence, line []byte) error {
+	kind := lineKind(line)
 	r.size.bytes += len(line)
 	var msg string
 	switch {

@@ -198,27 +198,17 @@ func (r *Reader) parseLine(s *Sentence, line []byte) error {
 	if bytes.IndexByte(line, '\r') >= 0 {
 		return lr.errorf("line contains a carriage return")
 	}
+	if err := r.checkLimits(s, line); err != nil {
+		return err
+	}
 	if line[0] == '#' {
 		if len(s.Words)+len(s.Multiword)+len(s.Empty) > 0 {
 			return lr.errorf("comment line after token lines; comments must come before the first token line of a sentence")
-		}
-		if err := r.checkLimits(s, line, '#'); err != nil {
-			return err
 		}
 		s.Comments = append(s.Comments, string(line))
 		return nil
 	}
 
-	kind := byte('w')
-	switch id, _, _ := bytes.Cut(line, []byte{'\t'}); {
-	case bytes.IndexByte(id, '-') >= 0:
-		kind = 'm'
-	case bytes.IndexByte(id, '.') >= 0:
-		kind = 'e'
-	}
-	if err := r.checkLimits(s, line, kind); err != nil {
-		return err
-	}
 	text := string(line)
 	var f [10]string
 	if n := split(text, &f); n != 10 {
