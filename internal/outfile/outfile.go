@@ -115,15 +115,17 @@ func resolve(path string) (string, error) {
 // removed. A file that is neither (a device, a FIFO such as /dev/stdout)
 // is written in place. The writer write gets is buffered.
 func Write(path string, write func(w io.Writer) error) error {
-	target, err := resolve(path)
-	if err != nil {
-		return err
-	}
-	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+	// Stat follows links the way open does, /proc's links to pipes
+	// included (/dev/stdout); resolve is only for regular files.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
 			return fmt.Errorf("%s is a directory", path)
 		}
-		return writeInPlace(target, write)
+		return writeInPlace(path, write)
+	}
+	target, err := resolve(path)
+	if err != nil {
+		return err
 	}
 	return Replace(target, write)
 }
@@ -205,17 +207,15 @@ func writeInPlace(path string, write func(w io.Writer) error) error {
 // file: path (after its links) is a directory, or its directory does not
 // exist or is not writable. It creates and removes a file to find out.
 func CheckWritable(path string) error {
-	target, err := resolve(path)
-	if err != nil {
-		return err
-	}
-	if fi, err := os.Stat(target); err == nil {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
 			return fmt.Errorf("%s is a directory", path)
 		}
-		if !fi.Mode().IsRegular() {
-			return nil
-		}
+		return nil
+	}
+	target, err := resolve(path)
+	if err != nil {
+		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), ".transparse-check-*")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,31 @@ func TestWrite(t *testing.T) {
 	}
 	if err := CheckWritable(filepath.Join(dir, "new")); err != nil {
 		t.Errorf("CheckWritable: %v", err)
+	}
+}
+
+// A device or a pipe reached through /proc's links (/dev/stdout) is
+// written in place.
+func TestWriteDevice(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	path := "/proc/self/fd/" + strconv.Itoa(int(w.Fd()))
+	if _, err := os.Stat(path); err != nil {
+		w.Close()
+		t.Skip(err)
+	}
+	if err := CheckWritable(path); err != nil {
+		t.Errorf("CheckWritable: %v", err)
+	}
+	err = Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "through the pipe"); return err })
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(r); string(got) != "through the pipe" {
+		t.Errorf("read %q", got)
 	}
 }
