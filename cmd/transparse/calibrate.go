@@ -26,8 +26,8 @@ development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
 at beam width K (default: the model's default width, "transparse
 inspect"; 1 for a model without beam classifiers). The parsers' weights and
-trees are unchanged. Each parser must get at least 10 arcs of DEV right and
-10 wrong: on data it parses all right (or all wrong) every confidence would
+trees are unchanged. Each parser must get some arcs of DEV right and some
+wrong: on data it parses all right (or all wrong) every confidence would
 become 1 (or 0), so calibrate refuses it, counting the arcs.`,
 		Example: `  transparse calibrate -m en_ewt.tpm my-dev.conllu -o en_ewt-mine.tpm
   transparse eval -m en_ewt-mine.tpm --confidence my-test.conllu`,

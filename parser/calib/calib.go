@@ -155,8 +155,8 @@ const slopePrior = 0.01
 const prior = 4.0
 
 // MinArcs is the fewest right arcs, and the fewest wrong arcs, that Fit
-// fits a calibrator on.
-const MinArcs = 10
+// fits a calibrator on: both outcomes must be seen.
+const MinArcs = 1
 
 // Fit fits a Calibrator for labels deprel ids to the samples by maximum
 // likelihood, with a Gaussian prior on each deprel's offsets from the
