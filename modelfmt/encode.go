@@ -1,7 +1,6 @@
 package modelfmt
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/golang/snappy"
 	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/transparse/transparse/internal/outfile"
 )
 
 // Validate checks the rules every Model must follow: System is not empty,
@@ -112,51 +113,18 @@ func WriteFile(path string, m *Model) (err error) {
 	if err != nil {
 		return withPath(err, path)
 	}
-	ioErr := func(op string, e error) error {
-		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("%s: %w", op, unwrapPathError(e))}
+	var encErr error
+	err = outfile.Replace(target, func(w io.Writer) error {
+		encErr = writeContainer(w, doc)
+		return encErr
+	})
+	if encErr != nil {
+		return withPath(encErr, path)
 	}
-	perm := os.FileMode(0o644)
-	if fi, statErr := os.Stat(target); statErr == nil && fi.Mode().IsRegular() {
-		perm = fi.Mode().Perm()
+	if pe, ok := err.(*fs.PathError); ok {
+		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("%s: %w", pe.Op, pe.Err)}
 	}
-	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return ioErr("create temporary file", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := writeContainer(bw, doc); err != nil {
-		return withPath(err, path)
-	}
-	if err := bw.Flush(); err != nil {
-		return ioErr("write", err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return ioErr("chmod", err)
-	}
-	if err := f.Sync(); err != nil {
-		return ioErr("sync", err)
-	}
-	if err := f.Close(); err != nil {
-		return ioErr("close", err)
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return ioErr("rename", err)
-	}
-	// Make the rename itself durable; not every system can sync a
-	// directory, so failure here is not an error.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return err
 }
 
 // maxLinks is the longest chain of symbolic links ResolveSavePath follows

@@ -15,7 +15,9 @@
 // are not known where the picture is drawn; columns get a margin for it.
 //
 // SVG writes one sentence as a standalone SVG document; HTML writes a page
-// of many. Both are safe for concurrent use (they keep no state).
+// of many. Both are safe for concurrent use (they keep no state). A
+// sentence has at most MaxWords words: placing the arcs takes time
+// quadratic in the number of words, and a wider picture cannot be read.
 package render
 
 import (
@@ -32,6 +34,11 @@ import (
 
 	"github.com/transparse/transparse/parser/conllu"
 )
+
+// MaxWords is the most words of a sentence that SVG draws; a longer
+// sentence is an error. At MaxWords words the picture is some 50,000
+// units wide and drawn in milliseconds.
+const MaxWords = 1000
 
 // Layout constants, in SVG user units (pixels at 100% zoom).
 const (
@@ -238,10 +245,13 @@ func title(s *conllu.Sentence) string {
 // SVG writes sentence s as a standalone SVG document (UTF-8, no XML
 // declaration, so that it can also be inlined in HTML). Words whose HEAD is
 // "_" get no arc; a HEAD beyond the sentence is an error. A sentence
-// without words is an error.
+// without words, or with more than MaxWords, is an error.
 func SVG(w io.Writer, s *conllu.Sentence) error {
 	if s == nil || len(s.Words) == 0 {
 		return fmt.Errorf("render: the sentence has no words")
+	}
+	if n := len(s.Words); n > MaxWords {
+		return fmt.Errorf("render: sentence %s has %d words; at most %d are drawn", name(s), n, MaxWords)
 	}
 	l, err := newLayout(s)
 	if err != nil {

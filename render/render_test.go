@@ -3,9 +3,11 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -203,6 +205,43 @@ func TestHTMLPage(t *testing.T) {
 	for _, s := range ss {
 		if !strings.Contains(out, s.SentID()) {
 			t.Errorf("no caption with %s", s.SentID())
+		}
+	}
+}
+
+// longSentence has n words, each headed by the first.
+func longSentence(n int) *conllu.Sentence {
+	s := &conllu.Sentence{Comments: []string{"# sent_id = long"}}
+	for i := 1; i <= n; i++ {
+		w := conllu.Word{ID: i, Form: "w", UPOS: "X", Head: 1, Deprel: "dep"}
+		if i == 1 {
+			w.Head, w.Deprel = 0, "root"
+		}
+		s.Words = append(s.Words, w)
+	}
+	return s
+}
+
+// A sentence of 1000 words is drawn in well under a second; a longer one
+// is refused at once (the layout is quadratic), naming the limit.
+func TestSVGWordLimit(t *testing.T) {
+	start := time.Now()
+	if err := SVG(io.Discard, longSentence(1000)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("1000 words took %v", d)
+	}
+	for _, n := range []int{1001, 40000} {
+		s := longSentence(n)
+		start := time.Now()
+		err := SVG(io.Discard, s)
+		want := fmt.Sprintf(`render: sentence "long" has %d words; at most 1000 are drawn`, n)
+		if err == nil || err.Error() != want {
+			t.Errorf("%d words: %v; want %q", n, err, want)
+		}
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Errorf("%d words: refused after %v", n, d)
 		}
 	}
 }

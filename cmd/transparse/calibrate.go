@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/outfile"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 )
 
@@ -24,7 +26,9 @@ development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
 at beam width K (default: the model's default width, "transparse
 inspect"; 1 for a model without beam classifiers). The parsers' weights and
-trees are unchanged.
+trees are unchanged. Each parser must get some arcs of DEV right and some
+wrong: on data it parses all right (or all wrong) every confidence would
+become 1 (or 0), so calibrate refuses it, counting the arcs.
 
 ` + modelHelp,
 		Example: `  transparse calibrate -m en_ewt.tpm my-dev.conllu -o en_ewt-mine.tpm
@@ -36,6 +40,9 @@ trees are unchanged.
 			}
 			if beam < 0 || beam > parser.MaxBeam {
 				return usage("invalid --beam %d: want 1 to %d", beam, parser.MaxBeam)
+			}
+			if err := checkModelOutput(cmd, out, model, args...); err != nil {
+				return err
 			}
 			m, _, err := loadModel(model)
 			if err != nil {
@@ -62,4 +69,20 @@ trees are unchanged.
 	f.StringVarP(&out, "output", "o", "", "write the calibrated model here")
 	f.IntVar(&beam, "beam", 0, "also fit the beam's confidences at this width (default: the model's default width)")
 	return cmd
+}
+
+// checkModelOutput checks, before any work, that a model can be saved at
+// out: not over an input (the model, resolved as loadModel does, or one
+// of inputs), and where a model file can be written.
+func checkModelOutput(cmd *cobra.Command, out, model string, inputs ...string) error {
+	if path, _, err := resolveModel(model); err == nil {
+		inputs = append(inputs, path)
+	}
+	if err := inputGuard(cmd, inputs...).Check(out); err != nil {
+		return err
+	}
+	if _, err := modelfmt.ResolveSavePath(out); err != nil {
+		return err
+	}
+	return outfile.CheckWritable(out)
 }

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/outfile"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
@@ -205,6 +205,11 @@ func evalFiles(cmd *cobra.Command, goldPath, predPath string) (*evalReport, erro
 }
 
 func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport, error) {
+	if modelPath, _, err := resolveModel(o.model); err == nil {
+		if err := inputGuard(cmd, goldPath, modelPath).Check(o.output); err != nil {
+			return nil, err
+		}
+	}
 	m, modelPath, err := loadModel(o.model)
 	if err != nil {
 		return nil, err
@@ -260,11 +265,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 		pred[k] = &c
 	}
 	if o.output != "" {
-		var out bytes.Buffer
-		if err := conllu.WriteAll(&out, pred); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(o.output, out.Bytes(), 0o666); err != nil {
+		if err := outfile.Write(o.output, func(w io.Writer) error { return conllu.WriteAll(w, pred) }); err != nil {
 			return nil, err
 		}
 	}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,5 +217,166 @@ func TestEvalRefusesUnscorable(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "", "eval", "-m", model, barePath)
 	if code != 0 || strings.Contains(stdout, "Tags:        gold") || !strings.Contains(stdout, "GOLD has no tags") {
 		t.Errorf("eval -m of untagged GOLD: exit %d, stderr %q, stdout\n%s", code, stderr, stdout)
+	}
+}
+
+// No command writes over its own input: an output that names an input,
+// directly, through a symbolic link or as a hard link, is refused before
+// any work, and the input is left as it was. Render -o DIR replaces a
+// symbolic link it finds in DIR instead of writing through it.
+func TestHostileOutputOverInput(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	gold := writeFile(t, dir, "g.conllu", goldCoNLLU)
+	link := filepath.Join(dir, "link.conllu")
+	hard := filepath.Join(dir, "hard.conllu")
+	if err := os.Symlink("g.conllu", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(gold, hard); err != nil {
+		t.Fatal(err)
+	}
+	modelCopy := filepath.Join(dir, "m.tpm")
+	data, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(modelCopy, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tpl := writeFile(t, dir, "tpl.txt", "s0.w\n")
+	trainArgs := []string{"train", "--train", gold, "--dev", gold, "--epochs", "1", "--tagger-epochs", "1", "--progress", "never"}
+	for _, args := range [][]string{
+		{"render", "--html", gold, gold},
+		{"render", "--html", link, gold},
+		{"render", "--html", hard, gold},
+		{"eval", "-m", modelCopy, "-o", gold, gold},
+		{"eval", "-m", modelCopy, "-o", link, gold},
+		{"eval", "-m", modelCopy, "-o", modelCopy, gold},
+		{"calibrate", "-m", modelCopy, "-o", gold, gold},
+		{"calibrate", "-m", modelCopy, "-o", modelCopy, gold},
+		{"prune", "--weight-bits", "8", modelCopy, "-o", modelCopy},
+		append(trainArgs, "-o", gold),
+		append(trainArgs, "--test", hard, "-o", hard),
+		append(trainArgs, "--gold-templates", tpl, "-o", tpl),
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, "refusing to write over it") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal", args, code, stderr)
+		}
+		if got, _ := os.ReadFile(gold); string(got) != goldCoNLLU {
+			t.Fatalf("%v: the input was written over", args)
+		}
+		if got, _ := os.ReadFile(modelCopy); !bytes.Equal(got, data) {
+			t.Fatalf("%v: the model was written over", args)
+		}
+		if got, _ := os.ReadFile(tpl); string(got) != "s0.w\n" {
+			t.Fatalf("%v: the templates were written over", args)
+		}
+	}
+
+	// A symbolic link in render's directory is replaced, not written
+	// through.
+	out := filepath.Join(dir, "svg")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(gold, filepath.Join(out, "0001.svg")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "", "render", "-o", out, gold); code != 0 {
+		t.Fatalf("render -o: exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(gold); string(got) != goldCoNLLU {
+		t.Fatal("render -o wrote through a symbolic link")
+	}
+	if fi, err := os.Lstat(filepath.Join(out, "0001.svg")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("render -o: 0001.svg is %v, %v; want a regular file", fi, err)
+	}
+}
+
+// Calibrate checks that it can write its output before it reads anything.
+func TestHostileCalibrateChecksOutputFirst(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "no", "such", "m.tpm")
+	code, _, stderr := runCmd(t, "", "calibrate", "-m", model, "-o", out, filepath.Join(dir, "missing.conllu"))
+	if code != 1 || !strings.Contains(stderr, "cannot write "+out) {
+		t.Errorf("exit %d, stderr %q; want the output's error first", code, stderr)
+	}
+}
+
+// Prune refuses thresholds that are not numbers of 0 or more, and drops
+// every weight under a huge one (no overflow keeps them all).
+func TestHostilePruneThresholds(t *testing.T) {
+	model := bundledModel(t)
+	out := filepath.Join(t.TempDir(), "p.tpm")
+	for _, v := range []string{"NaN", "Inf", "-Inf", "-1"} {
+		code, _, stderr := runCmd(t, "", "prune", "--gold-min-abs", v, model, "-o", out)
+		if code != 2 || !strings.Contains(stderr, "want a finite number, 0 or more") {
+			t.Errorf("--gold-min-abs %s: exit %d, stderr %q", v, code, stderr)
+		}
+	}
+	code, _, stderr := runCmd(t, "", "prune", "--gold-min-abs", "1e18", model, "-o", out)
+	if code != 0 || !strings.Contains(stderr, "parser.gold min_abs 1e+18: 0 of ") {
+		t.Errorf("--gold-min-abs 1e18: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Calibrate refuses data that the model parses all wrong: the fitted
+// confidences would all be 0. The error counts the arcs.
+func TestHostileCalibrateDegenerate(t *testing.T) {
+	model := bundledModel(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		for j, w := range []string{"the", "cat", "sat", "on", "mats"} {
+			head, rel := "5", "vocative"
+			if j == 4 {
+				head, rel = "0", "root"
+			}
+			b.WriteString(wordLine(strconv.Itoa(j+1), w, head, rel))
+		}
+		b.WriteString("\n")
+	}
+	dev := writeFile(t, dir, "wrong.conllu", b.String())
+	out := filepath.Join(dir, "out.tpm")
+	code, _, stderr := runCmd(t, "", "calibrate", "-m", model, dev, "-o", out)
+	if code != 1 || !regexp.MustCompile(`has 0 right and 25 wrong arcs; fitting confidences needs at least 1 of each`).MatchString(stderr) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a model was written")
+	}
+}
+
+// Render refuses a sentence over its word limit at once, naming it.
+func TestHostileRenderLongSentence(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# sent_id = long\n" + wordLine("1", "w", "0", "root"))
+	for i := 2; i <= 1001; i++ {
+		b.WriteString(wordLine(strconv.Itoa(i), "w", "1", "dep"))
+	}
+	in := writeFile(t, dir, "long.conllu", b.String()+"\n")
+	for _, args := range [][]string{{"render", "-o", filepath.Join(dir, "svg"), in}, {"render", "--html", "-", in}} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, `render: sentence "long" has 1001 words; at most 1000 are drawn`) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+// Pre-tokenized text with old Mac OS line ends (a lone CR) is one
+// sentence a line, as with LF or CRLF.
+func TestHostileTokensCRLineEnds(t *testing.T) {
+	model := bundledModel(t)
+	code, stdout, stderr := runCmd(t, "The cat sleeps .\rDogs bark .\r\nBirds sing .\r", "parse", "-m", model)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	sents := readCoNLLU(t, "parse", stdout)
+	if len(sents) != 3 || len(sents[0].Words) != 4 || len(sents[1].Words) != 3 {
+		t.Errorf("%d sentences:\n%s", len(sents), stdout)
 	}
 }

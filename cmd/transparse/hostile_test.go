@@ -197,3 +197,35 @@ func TestEmptyInputEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// A sentence of a million word lines (25 MB) is refused as it is read:
+// within seconds and with the memory of a small parse plus a little, not
+// hundreds of MB. With --on-error skip the sentences after it are parsed
+// and the output says which lines were dropped.
+func TestHostileParseHugeSentence(t *testing.T) {
+	model := needModel(t)
+	dir := t.TempDir()
+	small := writeFile(t, dir, "small.conllu", "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+	var b strings.Builder
+	b.WriteString("# sent_id = big\n")
+	for i := 1; i <= 1000000; i++ {
+		b.WriteString(strconv.Itoa(i) + "\tw\t_\t_\t_\t_\t_\t_\t_\t_\n")
+	}
+	b.WriteString("\n1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+	big := writeFile(t, dir, "big.conllu", b.String())
+	b.Reset()
+	_, _, _, _, base := cliProcess(t, "", "parse", "-t", "1", "-m", model, small)
+	code, _, stderr, wall, rss := cliProcess(t, "", "parse", "-t", "1", "-m", model, big)
+	t.Logf("%v, peak RSS %.1f MB (a small parse: %.1f MB)", wall, float64(rss)/1e6, float64(base)/1e6)
+	if code != 1 || !strings.Contains(stderr, "big.conllu:10003: sentence has more than 10001 words (the limit is 10000)") {
+		t.Errorf("exit status %d, stderr %q", code, stderr)
+	}
+	if rss-base > 64<<20 || wall > 5*time.Second {
+		t.Errorf("peak RSS %.1f MB over a small parse's, %v", float64(rss-base)/1e6, wall)
+	}
+	code, out, stderr, _, _ := cliProcess(t, "", "parse", "-t", "1", "--on-error", "skip", "-m", model, big)
+	if code != 0 || !strings.Contains(out, "# sent_id = big\n# transparse_dropped = lines 2-1000001 of "+big+" (1000000 token lines) not copied") ||
+		!strings.Contains(out, "1\tHi\t") {
+		t.Errorf("--on-error skip: exit status %d, stderr %q, output %.300q", code, stderr, out)
+	}
+}

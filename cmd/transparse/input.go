@@ -3,8 +3,11 @@ package main
 import (
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
+
+	"github.com/transparse/transparse/internal/outfile"
 )
 
 // openInput opens the input file called name, or the command's standard
@@ -19,4 +22,15 @@ func openInput(cmd *cobra.Command, name string) (io.Reader, string, func(), erro
 		return nil, "", nil, err
 	}
 	return f, name, func() { f.Close() }, nil
+}
+
+// inputGuard returns a guard of the command's inputs (outfile.Guard): the
+// files named, and for "-" standard input when it is a file.
+func inputGuard(cmd *cobra.Command, names ...string) *outfile.Guard {
+	g := &outfile.Guard{}
+	g.Add(names...)
+	if f, ok := cmd.InOrStdin().(*os.File); ok && slices.Contains(names, "-") {
+		g.AddFile("<stdin>", f)
+	}
+	return g
 }

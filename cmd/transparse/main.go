@@ -126,6 +126,11 @@ task metrics (UAS, LAS, CLAS) given gold tokenization.
 Commands that need a model take -m MODEL.
 ` + modelHelp + `
 
+Output files are written to a temporary file renamed over the target, so
+a failed command leaves an old file whole; a command refuses, before any
+work, an output that is the same file as one of its inputs (after
+symbolic links; hard links too).
+
 Errors are printed as "transparse: <message>". Exit status: 0 on success,
 1 when a command fails, 2 for a usage error.`,
 		Example: `  transparse parse sentences.txt > parsed.conllu

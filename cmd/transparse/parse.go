@@ -71,8 +71,12 @@ so a short input uses few.
 parser rejects (over TP_MAX_WORDS words, say): "stop" (default) ends the
 parse with the error; "skip" copies the sentence through unparsed, after a
 "# transparse_error = ..." comment naming the error and its line, goes on,
-and reports the number skipped on standard error. Errors that end the input
-(an unreadable file, a line over 1 MiB) stop either way.
+and reports the number skipped on standard error. A sentence over the
+reader's limits (more than 10001 word lines, 1000 comment lines or 32 MiB;
+a token line over 10001 tokens) is refused as it is read, without holding
+it in memory: "skip" writes its comments and a "# transparse_dropped =
+lines A-B ..." comment naming the lines not copied. Errors that end the
+input (an unreadable file, a line over 1 MiB) stop either way.
 
 --no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input (words and empty nodes) before parsing, so that the model annotates

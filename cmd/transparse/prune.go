@@ -39,6 +39,9 @@ of the unpruned model.`,
 			if out == "" {
 				return usage("-o OUT is required")
 			}
+			if err := checkPrune(cmd, args[0], out, gold, plain, tagger); err != nil {
+				return err
+			}
 			doc, err := modelfmt.ReadFile(args[0])
 			if err != nil {
 				return err
@@ -118,4 +121,19 @@ func parserOf(name string) string {
 		}
 	}
 	return name
+}
+
+// checkPrune checks, before any work, the thresholds of the flags
+// --gold-min-abs, --plain-min-abs and --tagger-min-abs (a usage error),
+// and that the output out is not the input model.
+func checkPrune(cmd *cobra.Command, model, out string, gold, plain, tagger float32) error {
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"gold-min-abs", gold}, {"plain-min-abs", plain}, {"tagger-min-abs", tagger}} {
+		if err := linear.CheckMinAbs(f.v); err != nil {
+			return usage("--%s: %v", f.name, err)
+		}
+	}
+	return inputGuard(cmd, model).Check(out)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transparse/transparse/internal/outfile"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/render"
 )
@@ -35,7 +36,9 @@ all of them go into one HTML page, each with its sent_id and text as
 caption ("-" writes the page to standard output).
 
 The pictures are drawn from HEAD, DEPREL and UPOS as they are in the input:
-parse first to draw a parser's trees.`,
+parse first to draw a parser's trees. A sentence of more than 1000 words
+is an error: placing its arcs takes time that grows with the square of
+its length, and so wide a picture cannot be read.`,
 		Example: `  # One SVG file per sentence:
   transparse render -o trees/ en_ewt-ud-dev.conllu
 
@@ -57,54 +60,58 @@ parse first to draw a parser's trees.`,
 	return cmd
 }
 
-func renderFiles(cmd *cobra.Command, o renderOptions, args []string) (err error) {
-	var page *render.HTMLPage
-	n := 0
-	each := func(s *conllu.Sentence) error {
-		n++
-		if page != nil {
-			return page.Add(s)
-		}
-		return writeSVG(filepath.Join(o.outDir, fmt.Sprintf("%04d.svg", n)), s)
-	}
-	if o.html != "" {
-		var w io.Writer
-		if o.html == "-" {
-			w = cmd.OutOrStdout()
-		} else {
-			f, err := os.Create(o.html)
-			if err != nil {
-				return err
-			}
-			defer func() {
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-			}()
-			w = f
-		}
-		bw := bufio.NewWriter(w)
-		defer func() {
-			if ferr := bw.Flush(); err == nil {
-				err = ferr
-			}
-		}()
-		if page, err = render.NewHTMLPage(bw, "transparse trees"); err != nil {
+func renderFiles(cmd *cobra.Command, o renderOptions, args []string) error {
+	guard := inputGuard(cmd, args...)
+	if o.html == "" {
+		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 			return err
 		}
-	} else if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+		n := 0
+		return renderAll(cmd, args, func(s *conllu.Sentence) error {
+			n++
+			path := filepath.Join(o.outDir, fmt.Sprintf("%04d.svg", n))
+			if err := guard.CheckEntry(path); err != nil {
+				return err
+			}
+			// A symbolic link left in the directory is replaced, not
+			// written through.
+			return outfile.Replace(path, func(w io.Writer) error { return render.SVG(w, s) })
+		})
+	}
+	if err := guard.Check(o.html); err != nil {
 		return err
 	}
+	page := func(w io.Writer) error {
+		p, err := render.NewHTMLPage(w, "transparse trees")
+		if err != nil {
+			return err
+		}
+		if err := renderAll(cmd, args, p.Add); err != nil {
+			return err
+		}
+		return p.Close()
+	}
+	if o.html == "-" {
+		bw := bufio.NewWriter(cmd.OutOrStdout())
+		if err := page(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return outfile.Write(o.html, page)
+}
+
+// renderAll calls each for every sentence of the inputs, and fails when
+// there is none.
+func renderAll(cmd *cobra.Command, args []string, each func(*conllu.Sentence) error) error {
+	n := 0
 	for _, name := range args {
-		if err := renderFile(cmd, name, each); err != nil {
+		if err := renderFile(cmd, name, func(s *conllu.Sentence) error { n++; return each(s) }); err != nil {
 			return err
 		}
 	}
 	if n == 0 {
 		return errors.New("the input has no sentences")
-	}
-	if page != nil {
-		return page.Close()
 	}
 	return nil
 }
@@ -130,21 +137,4 @@ func renderFile(cmd *cobra.Command, name string, each func(*conllu.Sentence) err
 			return fmt.Errorf("%s:%d: %w", display, cr.SentenceLine(), err)
 		}
 	}
-}
-
-func writeSVG(path string, s *conllu.Sentence) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := render.SVG(bw, s); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

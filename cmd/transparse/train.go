@@ -69,6 +69,10 @@ path of the saved model is printed on standard output.
 			if o.Output == "" {
 				return usage("train: output: the path is empty")
 			}
+			if err := inputGuard(cmd, o.TrainPath, o.DevPath, o.TestPath, o.ClustersPath, o.goldTemplates,
+				o.plainTemplates, o.goldFastTemplates, o.plainFastTemplates).Check(o.Output); err != nil {
+				return err
+			}
 			for _, f := range []struct {
 				list *[]string
 				path string

@@ -154,6 +154,10 @@ const slopePrior = 0.01
 // gets about the overall rate.
 const prior = 4.0
 
+// MinArcs is the fewest right arcs, and the fewest wrong arcs, that Fit
+// fits a calibrator on: both outcomes must be seen.
+const MinArcs = 1
+
 // Fit fits a Calibrator for labels deprel ids to the samples by maximum
 // likelihood, with a Gaussian prior on each deprel's offsets from the
 // common bias and slope, so that a deprel seen on a handful of arcs gets
@@ -162,10 +166,19 @@ const prior = 4.0
 // B and T at most 0, so that the order of one deprel's arcs stays that of
 // their raw confidence, and a tag in doubt never raises it. Samples
 // without tag uncertainty (given tags) leave T at 0. Fit needs at least
-// one sample.
+// MinArcs right and MinArcs wrong arcs: on arcs all right (or all wrong)
+// the fit would give every arc a confidence of 1 (or 0), so such samples
+// are refused with an error that counts them.
 func Fit(samples []Sample, labels int) (*Calibrator, error) {
-	if len(samples) == 0 {
-		return nil, fmt.Errorf("calib: no arcs to fit on")
+	right := 0
+	for _, s := range samples {
+		if s.Right {
+			right++
+		}
+	}
+	if wrong := len(samples) - right; right < MinArcs || wrong < MinArcs {
+		return nil, fmt.Errorf("calib: the parse has %d right and %d wrong arcs; fitting confidences needs at least %d of each "+
+			"(calibrate on more data, or on data the parser finds harder)", right, wrong, MinArcs)
 	}
 	nb := labels + 1
 	c := &Calibrator{B: make([]float64, nb), Bias: make([]float64, nb)}

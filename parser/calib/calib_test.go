@@ -2,9 +2,11 @@ package calib
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -181,5 +183,35 @@ func TestTagUncertainty(t *testing.T) {
 			t.Fatalf("TagUncertainty(%v) = %v, not below %v", m, u, prev)
 		}
 		prev = u
+	}
+}
+
+// Arcs all right or all wrong are refused with their counts: the fit
+// would make every confidence 1 or 0.
+func TestFitDegenerate(t *testing.T) {
+	truth := &Calibrator{A: 1, B: []float64{-1, -1, -1}, Bias: []float64{0, 0, 0}}
+	samples := synthetic(truth, 3, 2000, 7)
+	var right, wrong []Sample
+	for _, s := range samples {
+		if s.Right {
+			right = append(right, s)
+		} else {
+			wrong = append(wrong, s)
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		samples []Sample
+		msg     string
+	}{
+		{"all right", right, fmt.Sprintf("%d right and 0 wrong arcs; fitting confidences needs at least 1 of each", len(right))},
+		{"all wrong", wrong, fmt.Sprintf("0 right and %d wrong arcs", len(wrong))},
+	} {
+		if _, err := Fit(c.samples, 3); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.msg)
+		}
+	}
+	if _, err := Fit(append(right[:len(right):len(right)], wrong[:1]...), 3); err != nil {
+		t.Errorf("one wrong: %v", err)
 	}
 }

@@ -10,6 +10,10 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	// LimitExceeded is set when the input is refused for going over a
+	// limit of a sentence (MaxWords, MaxComments, ...), not for being
+	// malformed.
+	LimitExceeded bool
 }
 
 // Error returns the message in the form "conllu: file:line: msg", leaving out

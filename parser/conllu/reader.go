@@ -29,7 +29,9 @@ var columns = [10]string{"ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD",
 // its words); a comment line after a token line; and a sentence without any
 // word (only comments, or only empty nodes). A sentence whose HEADs are all
 // "_" is valid: it is unannotated input for the parser. Reader does not
-// require a single root (see CheckTree), nor check the other columns.
+// require a single root (see CheckTree), nor check the other columns. A
+// sentence over one of the limits of a sentence (MaxWords, MaxComments,
+// ...) gives an *Error with LimitExceeded at the line that goes over it.
 //
 // Reader is lenient in a few ways that do not lose information: the last
 // sentence need not be followed by a blank line, blank lines between
@@ -56,6 +58,9 @@ type Reader struct {
 
 	keep bool   // keep the lines of the current sentence in raw
 	raw  []byte // its lines so far, each followed by "\n" (KeepLines)
+
+	size sentenceSize // what the limits count (limits.go)
+	over bool         // the current sentence went over a limit
 }
 
 // KeepLines makes r keep the lines of the sentence it is reading, so that
@@ -67,12 +72,17 @@ func (r *Reader) KeepLines() { r.keep = true }
 // SkipRest reads the rest of the sentence that Next rejected last, up to
 // and including its blank line, and returns every non-blank line of that
 // sentence as read (with KeepLines; without it, nil), each followed by
-// "\n". It returns the final error of the input if there is one (a line
-// longer than MaxLineLength, an error of the underlying reader; io.EOF is
-// not an error here). The next call of Next reads the sentence after it.
+// "\n". For a sentence refused for going over a limit (an *Error with
+// LimitExceeded) it returns instead the sentence's comments and a comment
+// line (DroppedComment) naming the lines that are not returned: the rest
+// of such a sentence is read and counted, never kept. It returns the final
+// error of the input if there is one (a line longer than MaxLineLength,
+// an error of the underlying reader; io.EOF is not an error here). The
+// next call of Next reads the sentence after it.
 func (r *Reader) SkipRest() ([]byte, error) {
 	if r.skip {
 		r.skip = false
+		last := r.lr.n
 		for {
 			line, err := r.lr.next()
 			if err != nil {
@@ -82,7 +92,13 @@ func (r *Reader) SkipRest() ([]byte, error) {
 			if len(line) == 0 {
 				break
 			}
-			r.addRaw(line)
+			last = r.lr.n
+			if !r.over {
+				r.addRaw(line)
+			}
+		}
+		if r.over && r.keep {
+			r.raw = r.dropped(last)
 		}
 	}
 	if r.err != nil && r.err != io.EOF {
@@ -154,6 +170,8 @@ func (r *Reader) SentenceLine() int { return r.first }
 
 func (r *Reader) reset() {
 	r.first = r.lr.n
+	r.size = sentenceSize{}
+	r.over = false
 	r.wordLines = r.wordLines[:0]
 	r.mwEnds = r.mwEnds[:0]
 	r.mwLines = r.mwLines[:0]
@@ -179,6 +197,9 @@ func (r *Reader) parseLine(s *Sentence, line []byte) error {
 	}
 	if bytes.IndexByte(line, '\r') >= 0 {
 		return lr.errorf("line contains a carriage return")
+	}
+	if err := r.checkLimits(s, line); err != nil {
+		return err
 	}
 	if line[0] == '#' {
 		if len(s.Words)+len(s.Multiword)+len(s.Empty) > 0 {
@@ -233,14 +254,14 @@ func (r *Reader) parseLine(s *Sentence, line []byte) error {
 		}
 		head = v
 	}
-	kind := byte('0')
+	hk := byte('0')
 	if head == -1 {
-		kind = '_'
+		hk = '_'
 	}
 	switch r.headKind {
 	case 0:
-		r.headKind, r.headLine = kind, lr.n
-	case kind:
+		r.headKind, r.headLine = hk, lr.n
+	case hk:
 	case '_':
 		return lr.errorf("HEAD %s is a number but the HEAD of word 1 (line %d) is \"_\"; a sentence needs all HEADs or none", f[6], r.headLine)
 	default:

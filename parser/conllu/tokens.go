@@ -3,8 +3,9 @@ package conllu
 import "io"
 
 // TokenReader reads pre-tokenized text: one sentence per line, tokens
-// separated by spaces or tabs (also '\r', '\v' and '\f'; other Unicode
-// spaces belong to the token). Blank lines are skipped.
+// separated by spaces or tabs (also '\v' and '\f'; other Unicode spaces
+// belong to the token). Lines end in "\n", "\r\n" or a lone "\r" (old
+// Mac OS text). Blank lines are skipped.
 type TokenReader struct {
 	lr   lineReader
 	err  error // final error
@@ -26,15 +27,45 @@ func (t *TokenReader) Line() []byte { return t.raw }
 // NewTokenReader returns a TokenReader that reads from r. name is used in
 // error messages (it may be empty).
 func NewTokenReader(r io.Reader, name string) *TokenReader {
-	return &TokenReader{lr: newLineReader(r, name)}
+	return &TokenReader{lr: newLineReader(&crReader{r: r}, name)}
+}
+
+// crReader turns each lone "\r" of r into "\n" and keeps "\r\n" as it
+// is, so that a lone "\r" ends a line.
+type crReader struct {
+	r      io.Reader
+	skipLF bool // the last read ended in a '\r' made '\n': drop a '\n' that follows
+}
+
+func (c *crReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 && c.skipLF {
+		c.skipLF = false
+		if p[0] == '\n' {
+			n = copy(p, p[1:n])
+		}
+	}
+	for i := 0; i < n; i++ {
+		if p[i] != '\r' {
+			continue
+		}
+		switch {
+		case i+1 == n:
+			p[i], c.skipLF = '\n', true
+		case p[i+1] != '\n':
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // Next returns the sentence of the next non-blank line, made as FromForms
 // makes it. At the end of the input it returns io.EOF.
 //
 // A line that is not valid UTF-8 or contains a NUL byte gives an *Error
-// naming the line and byte; Next may be
-// called again to go on with the next line. A line longer than MaxLineLength
+// naming the line and byte, and a line of more than MaxWords+1 tokens an
+// *Error with LimitExceeded (counted as read: no word of it is made); Next
+// may be called again to go on with the next line. A line longer than MaxLineLength
 // (an *Error) and errors of the underlying reader are final: every later
 // call returns the same error.
 func (t *TokenReader) Next() (*Sentence, error) {
@@ -61,6 +92,11 @@ func (t *TokenReader) Next() (*Sentence, error) {
 			}
 			if i < len(line) {
 				n++
+			}
+			if n > MaxWords+1 {
+				e := t.lr.errorf("line has more than %d tokens; a sentence has at most %d words", MaxWords+1, MaxWords)
+				e.LimitExceeded = true
+				return nil, e
 			}
 			for i < len(line) && !isSep(line[i]) {
 				i++
@@ -89,7 +125,7 @@ func (t *TokenReader) Next() (*Sentence, error) {
 }
 
 func isSep(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f'
 }
 
 // blankWord returns word id with the given form and every other column "_".

@@ -17,7 +17,12 @@ import (
 // scoring table (fewer cache misses per lookup), at some cost in accuracy
 // that the caller measures. c is validated first (FromClassifier) and not
 // modified; other params and blobs (a tagger's dictionary) are kept.
+// minAbs must be finite and not negative (else an error); one above every
+// weight drops them all.
 func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error) {
+	if err := CheckMinAbs(minAbs); err != nil {
+		return nil, fmt.Errorf("linear: Prune: %w", err)
+	}
 	if _, err := FromClassifier(c); err != nil {
 		return nil, err
 	}
@@ -26,12 +31,23 @@ func Prune(c *modelfmt.Classifier, minAbs float32) (*modelfmt.Classifier, error)
 		return nil, errors.New("linear: Prune: only int16 classifiers can be pruned")
 	}
 	scale := math.Float32frombits(uint32(c.Params["scale_bits"]))
-	minQ := int(math.Ceil(float64(minAbs / scale)))
+	// Saturated: every int16 weight is below a threshold of 1<<16 steps,
+	// and the conversion to int of a larger float is undefined.
+	minQ := int(min(math.Ceil(float64(minAbs)/float64(scale)), 1<<16))
 	out := keepWeights(c, q, func(v int16) bool { return int(v) >= minQ || -int(v) >= minQ })
 	if _, err := FromClassifier(out); err != nil {
 		return nil, fmt.Errorf("linear: Prune: %w", err)
 	}
 	return out, nil
+}
+
+// CheckMinAbs returns an error unless minAbs is a pruning threshold: a
+// finite number, 0 or more.
+func CheckMinAbs(minAbs float32) error {
+	if math.IsNaN(float64(minAbs)) || math.IsInf(float64(minAbs), 0) || minAbs < 0 {
+		return fmt.Errorf("min_abs %g: want a finite number, 0 or more", minAbs)
+	}
+	return nil
 }
 
 // RoundWeights returns a copy of the encoded Int16 classifier c whose

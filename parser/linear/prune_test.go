@@ -114,3 +114,32 @@ func TestRoundWeights(t *testing.T) {
 		t.Error("RoundWeights of a float32 classifier accepted")
 	}
 }
+
+// A threshold beyond every weight drops them all, however large (no
+// overflow keeps them); NaN, infinities and negative thresholds are
+// refused.
+func TestPruneHostileThresholds(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	tr := NewTrainer(3)
+	for step := 0; step < 500; step++ {
+		tr.Update([]uint64{uint64(rng.Intn(50))}, rng.Intn(3), rng.Intn(3))
+		tr.Tick()
+	}
+	c := tr.Freeze(FreezeOptions{}).Classifier("toy", nil, nil)
+	if c.Params["entries"] == 0 {
+		t.Fatal("no weights to prune")
+	}
+	for _, minAbs := range []float32{1e16, 1e18, math.MaxFloat32} {
+		p, err := Prune(&c, minAbs)
+		if err != nil {
+			t.Errorf("Prune(%g): %v", minAbs, err)
+		} else if p.Params["entries"] != 0 {
+			t.Errorf("Prune(%g): %d weights left; want none", minAbs, p.Params["entries"])
+		}
+	}
+	for _, minAbs := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), -1} {
+		if _, err := Prune(&c, minAbs); err == nil {
+			t.Errorf("Prune(%g): no error", minAbs)
+		}
+	}
+}
