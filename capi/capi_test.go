@@ -78,26 +78,27 @@ func TestCardJSON(t *testing.T) {
 // with train.Options.Check's message.
 func TestParseTrainOptions(t *testing.T) {
 	opt, err := parseTrainOptions(`{"system":"arc-hybrid","train":"t.conllu","dev":"d.conllu","output":"m.tpm",
-		"weight_bits":10,"gold_templates":["s0.w","s0.p+n0.p"],"plain_templates":["n0.w"],"min_abs":2.5,"epochs":3,
-		"gold_fast_templates":["s0.p"],"plain_fast_templates":["n0.u"],"fast_max_loss":0.25,"beam":8,"beam_epochs":4}`)
+		"weight_bits":10,"gold":{"templates":["s0.w","s0.p+n0.p"],"drop_weights_below":2.5,"epochs":3,
+		"fast_templates":["s0.p"],"fast_max_loss":0.25},"plain":{"templates":["n0.w"],"fast_templates":["n0.u"]},
+		"beam":{"width":8,"epochs":4}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if opt.Output != "m.tpm" || opt.System != "arc-hybrid" || opt.TrainPath != "t.conllu" || opt.DevPath != "d.conllu" ||
-		opt.WeightBits != 10 || opt.MinAbs != 2.5 || opt.Epochs != 3 ||
-		!reflect.DeepEqual(opt.GoldTemplates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.PlainTemplates, []string{"n0.w"}) ||
-		!reflect.DeepEqual(opt.GoldFastTemplates, []string{"s0.p"}) || !reflect.DeepEqual(opt.PlainFastTemplates, []string{"n0.u"}) ||
-		opt.FastMaxLoss != 0.25 || opt.Beam != 8 || opt.BeamEpochs != 4 {
+		opt.WeightBits != 10 || opt.Gold.DropWeightsBelow != 2.5 || opt.Gold.Epochs != 3 ||
+		!reflect.DeepEqual(opt.Gold.Templates, []string{"s0.w", "s0.p+n0.p"}) || !reflect.DeepEqual(opt.Plain.Templates, []string{"n0.w"}) ||
+		!reflect.DeepEqual(opt.Gold.FastTemplates, []string{"s0.p"}) || !reflect.DeepEqual(opt.Plain.FastTemplates, []string{"n0.u"}) ||
+		opt.Gold.FastMaxLoss != 0.25 || opt.Beam.Width != 8 || opt.Beam.Epochs != 4 {
 		t.Errorf("options %+v", opt)
 	}
-	opt, err = parseTrainOptions(`{"train":"t","dev":"d","gold_templates":null}`)
+	opt, err = parseTrainOptions(`{"train":"t","dev":"d","gold":{"templates":null}}`)
 	if err != nil || !reflect.DeepEqual(opt, func() train.Options { o := train.DefaultOptions(); o.TrainPath, o.DevPath = "t", "d"; return o }()) {
 		t.Errorf("defaults: %+v, %v", opt, err)
 	}
 	for js, want := range map[string]string{
-		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":"s0.w"}`: "gold_templates",
-		`{"system":"arc-eager","train":"t","dev":"d","colour":1}`:              `unknown field "colour"`,
-		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                      "more than one JSON value",
+		`{"system":"arc-eager","train":"t","dev":"d","gold":{"templates":"s0.w"}}`: "gold.templates",
+		`{"system":"arc-eager","train":"t","dev":"d","colour":1}`:                  `unknown field "colour"`,
+		`{"system":"arc-eager","train":"t","dev":"d"} {}`:                          "more than one JSON value",
 		`[1]`: "options: json",
 	} {
 		_, err := parseTrainOptions(js)
@@ -106,18 +107,18 @@ func TestParseTrainOptions(t *testing.T) {
 		}
 	}
 	for js, want := range map[string]string{
-		`{"system":"arc-eager","train":"t","dev":"d","gold_templates":[]}`:             "train: gold_templates: the list is empty",
-		`{"system":"arc-eager","train":"t","dev":"d","plain_templates":["s0.w","zz"]}`: "train: plain_templates[1]",
-		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                "train: weight_bits: 40",
-		`{"system":"arc-eager","train":"t","dev":"d","gold_fast_templates":["x"]}`:     "train: gold_fast_templates[0]",
-		`{"system":"arc-eager","train":"t","dev":"d","fast_max_loss":-0.5}`:            "train: fast_max_loss: -0.5",
-		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:        `train: pseudo_projective: pseudoproj: unknown encoding "up"`,
-		`{"system":"arc-eager","train":"t"}`:                                           "train: dev: missing",
-		`{"train":"t","dev":"d","epochs":-1}`:                                          "train: epochs: -1",
-		`{"train":"t","dev":"d","folds":-2}`:                                           "train: folds: -2",
-		`{"train":"t","dev":"d","folds":1}`:                                            "train: folds: 1: want 0 (the default, 4) or at least 2",
-		`{"train":"t","dev":"d","explore":5}`:                                          "train: explore: 5",
-		`{"train":"t","dev":"d","plain_runs":-1}`:                                      "train: plain_runs: -1",
+		`{"system":"arc-eager","train":"t","dev":"d","gold":{"templates":[]}}`:             "train: gold.templates: the list is empty",
+		`{"system":"arc-eager","train":"t","dev":"d","plain":{"templates":["s0.w","zz"]}}`: "train: plain.templates[1]",
+		`{"system":"arc-eager","train":"t","dev":"d","weight_bits":40}`:                    "train: weight_bits: 40",
+		`{"system":"arc-eager","train":"t","dev":"d","gold":{"fast_templates":["x"]}}`:     "train: gold.fast_templates[0]",
+		`{"system":"arc-eager","train":"t","dev":"d","gold":{"fast_max_loss":-0.5}}`:       "train: gold.fast_max_loss: -0.5",
+		`{"system":"arc-eager","train":"t","dev":"d","pseudo_projective":"up"}`:            `train: pseudo_projective: pseudoproj: unknown encoding "up"`,
+		`{"system":"arc-eager","train":"t"}`:                                               "train: dev: missing",
+		`{"train":"t","dev":"d","gold":{"epochs":-1}}`:                                     "train: gold.epochs: -1",
+		`{"train":"t","dev":"d","jackknife_folds":-2}`:                                     "train: jackknife_folds: -2",
+		`{"train":"t","dev":"d","jackknife_folds":1}`:                                      "train: jackknife_folds: 1: want 0 (the default, 4) or at least 2",
+		`{"train":"t","dev":"d","plain":{"explore":5}}`:                                    "train: plain.explore: 5",
+		`{"train":"t","dev":"d","plain":{"runs":-1}}`:                                      "train: plain.runs: -1",
 	} {
 		opt, err := parseTrainOptions(js)
 		if err != nil {

@@ -368,8 +368,8 @@ TP_API int tp_model_card_json(const tp_model *model, char **json,
  * tp_model_default_beam gives the model's default beam width: the width
  * the functions taking tp_parse_options parse with when options->beam is
  * 0 (see tp_parse_options). A model trained with a beam (`transparse
- * train --beam K`, tp_train's "beam") has classifiers trained for it and
- * the default width K, recorded in its card (option "default_beam",
+ * train --beam K`, tp_train's "beam": {"width": K}) has classifiers
+ * trained for it and the default width K, recorded in its card (option "default_beam",
  * shown by `transparse inspect`); every other model has 1, the greedy
  * parser.
  *
@@ -1082,64 +1082,62 @@ TP_API int tp_systems(char **names, tp_error **err);
  * does, and returns it as a new model handle.
  *
  *   options  in: a JSON object (UTF-8, NUL-terminated) of training
- *            options: the same names, defaults and checks as the flags of
- *            `transparse train` (with underscores for dashes) and the
- *            keyword arguments of Python's transparse.train. Required:
- *            "train" and "dev" (paths of CoNLL-U files: the training set
- *            and the development set that selects the best epoch).
- *            Optional: "system" (a name of tp_systems; default
- *            "arc-eager"), "test" (scored once for the model card),
- *            "output" (also save the model file there; absent or "": not
- *            saved), "name" (default: the output's base name without
- *            extension), "epochs" (default 15), "tagger_epochs",
- *            "tagger_runs" (perceptrons trained with different sentence
- *            orders and averaged into each tagger; default 3),
- *            "tagger_min_abs" (tagger weights smaller than this in
- *            absolute value dropped; default 0: none),
- *            "clusters" (path of a file of word clusters for the
- *            taggers, Brown clustering's "paths" format, one
- *            "path<TAB>word[<TAB>count]" a line; stored in the model;
- *            a malformed file fails with its line number; absent: none),
- *            "folds" (jackknife folds, default 4; not 1; more folds than
- *            training sentences are reduced to one per sentence),
+ *            options: the same names, defaults and checks as the options
+ *            file of `transparse train --options` and the keyword
+ *            arguments of Python's transparse.train (the Go train.Options
+ *            and its JSON names). Required: "train" and "dev" (paths of
+ *            CoNLL-U files: the training set and the development set that
+ *            selects the best epochs). Optional: "system" (a name of
+ *            tp_systems; default "arc-eager"), "test" (scored once for the
+ *            model card), "output" (also save the model file there; absent
+ *            or "": not saved), "name" (default: the output's base name
+ *            without extension), "clusters" (path of a file of word
+ *            clusters, read by the taggers and by parser templates over
+ *            them, Brown clustering's "paths" format, one
+ *            "path<TAB>word[<TAB>count]" a line; stored in the model; a
+ *            malformed file fails with its line number; absent: none),
  *            "max_sentences", "seed" (default 1), "pseudo_projective"
  *            ("baseline", "head", "path", "head+path"), "gold_only" (true:
  *            no taggers; the model then parses only sentences given with
- *            tags), "no_morph" (true: no lemmatizer and FEATS tagger; the
- *            model leaves LEMMA and FEATS as given), "no_lemma_shape"
- *            (true: the lemmatizer's candidates without the features of
- *            their place and of their lemma's ending, as lemmatizers were
- *            trained before them), "no_xpos_spacing" (true: the XPOS
- *            tagger without reading whether punctuation is spaced from
- *            its neighbours in the text, MISC SpaceAfter=No, as XPOS
- *            taggers were trained before it), "min_updates", "min_abs",
- *            "plain_min_abs",
- *            "plain_runs" (plain-token parsers trained with different
- *            seeds and averaged into one; default 2), "explore" (a
- *            probability, at most 1; default 0.9), "weight_bits" (bits of
- *            the stored parser weights, 2..16; default 12),
- *            "gold_templates" and "plain_templates" (arrays of feature
- *            templates, e.g. ["s0.w", "s0.p+n0.p", "n0l.d"], for the
- *            gold-tag and the plain-token parser; syntax in
- *            docs/features.md; null or absent: the system's),
- *            "gold_fast_templates" and "plain_fast_templates" (arrays: a
- *            fast classifier put in front of that parser, which decides
+ *            tags), "weight_bits" (bits of every classifier's stored
+ *            weights, 2..16; default 12), "jackknife_folds" (default 4;
+ *            not 1; more folds than training sentences are reduced to one
+ *            per sentence), and these groups, each an object:
+ *            "gold" and "plain", the gold-tag and the plain-token parser:
+ *            "epochs" (default 15), "runs" (classifiers trained with
+ *            different seeds and averaged into one; default 1 for
+ *            "gold", 2 for "plain"), "explore" (a probability, at most 1;
+ *            default 0.9), "min_feature_updates" (default 5),
+ *            "drop_weights_below" (default 1.5 for "gold", 0.5 for
+ *            "plain"), "templates" (an array of feature templates, e.g.
+ *            ["s0.w", "s0.p+n0.p", "n0l.d"]; syntax in docs/features.md;
+ *            null or absent: the system's), "fast_templates" (an array: a
+ *            fast classifier put in front of the parser, which decides
  *            the states it is sure of, by a margin tuned on "dev"; absent:
  *            none), "fast_max_loss" (the dev LAS the fast classifier may
- *            cost; default 0.1), "plain_fast_max_loss" (the same for the
- *            plain-token parser's; default "fast_max_loss"), "beam" (2 to TP_MAX_BEAM: also train
- *            classifiers for beam search of that width for the gold-tag
- *            and the plain-token parser, which tp_parse_with uses at beam
- *            widths above 1, and make that width the model's default
- *            (tp_model_default_beam); default 0: none),
- *            "beam_epochs" (its epochs, default 10), "beam_runs" (beam
- *            classifiers trained side by side on different orders of
- *            the training sentences and averaged into one, on up to as
- *            many threads as CPUs; default 2) and "default_beam"
- *            (the model's default width instead, 1 to TP_MAX_BEAM, only
- *            with "beam": a beam classifier often parses best on dev at
- *            a larger width than it was trained at; default 0: the
- *            "beam" width). A number option at 0 takes its default.
+ *            cost; default 0.1);
+ *            "taggers": "epochs", "runs" (perceptrons trained with
+ *            different sentence orders and averaged into each tagger;
+ *            default 3), "drop_weights_below" (default 0: keep all);
+ *            "morph": "skip" (true: no lemmatizer and FEATS tagger; the
+ *            model leaves LEMMA and FEATS as given),
+ *            "lemma_rank_without_shape" (true: the lemmatizer ranks its
+ *            candidates without the features of their place and of their
+ *            lemma's ending);
+ *            "beam": "width" (2 to TP_MAX_BEAM: also train classifiers
+ *            for beam search of that width for the gold-tag and the
+ *            plain-token parser, which tp_parse_with uses at beam widths
+ *            above 1, and make that width the model's default
+ *            (tp_model_default_beam); default 0: none), "epochs"
+ *            (default 10), "runs" (beam classifiers trained side by side
+ *            on different orders of the training sentences and averaged
+ *            into one, on up to as many threads as CPUs; default 2) and
+ *            "default_width" (the model's default width instead, 1 to
+ *            TP_MAX_BEAM, only with "width": a beam classifier often
+ *            parses best on dev at a larger width than it was trained
+ *            at; default 0: "width"). A number option at 0 takes its
+ *            default. The model card records the options by these names,
+ *            a group's as "group.name" (e.g. "gold.epochs").
  *            Unknown keys are an error.
  *   model    out: the new model; free with tp_model_free. NULL on failure.
  *   err      out, may be NULL.
@@ -1153,11 +1151,12 @@ TP_API int tp_systems(char **names, tp_error **err);
  * object, an unknown key, a value of the wrong type, a required key
  * missing, or an option no training accepts: an unknown system (the
  * message lists the known ones) or pseudo-projective encoding, a negative
- * count, folds 1, explore above 1, weight_bits out of range, an empty
- * template array, an invalid template (the message names it, e.g.
- * "gold_templates[3]"), an output path that is a directory or not
+ * count, jackknife_folds 1, explore above 1, weight_bits out of range, an
+ * empty template array, an invalid template (the message names it, e.g.
+ * "gold.templates[3]"), an output path that is a directory or not
  * writable; the message is the one `transparse train` prints, e.g.
- * "tp_train: train: folds: 1: want 0 (the default, 4) or at least 2 ..."),
+ * "tp_train: train: jackknife_folds: 1: want 0 (the default, 4) or at
+ * least 2 ..."),
  * TP_ERR_IO (a treebank or the output cannot be read or written: the
  * message has the path), TP_ERR_INPUT (malformed CoNLL-U: the message has
  * the file and line; a treebank with nothing to learn or score),
@@ -1175,7 +1174,7 @@ TP_API int tp_train(const char *options, tp_model **model, tp_error **err);
  * tp_progress_fn. A phase is one thing being trained: "tagger UPOS",
  * "tagger XPOS", "jackknife", "parser (gold tags)", "parser (plain
  * tokens)", or a fast classifier ("parser (gold tags, fast)", ...), and
- * last, with the "beam" option, "parser (gold tags, beam)" and "parser
+ * last, with a "beam" width, "parser (gold tags, beam)" and "parser
  * (plain tokens, beam)". The gold-tag
  * and plain-token parsers train at the same time, so their reports
  * interleave.

@@ -132,7 +132,8 @@ func trainTiny(systems []string) ([]tinyModel, error) {
 	var out []tinyModel
 	for _, sys := range systems {
 		m, err := train.Train(train.Options{System: sys, TrainPath: trainPath, DevPath: devPath,
-			Epochs: 1, TaggerEpochs: 1, Seed: 1, Name: "tiny-" + sys})
+			Gold: train.ParserOptions{Epochs: 1}, Plain: train.ParserOptions{Epochs: 1}, Taggers: train.TaggerOptions{Epochs: 1},
+			Seed: 1, Name: "tiny-" + sys})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sys, err)
 		}

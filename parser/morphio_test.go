@@ -32,7 +32,7 @@ func fixtureModelFile(t *testing.T) []byte {
 	fixtureOnce.Do(func() {
 		o := train.DefaultOptions()
 		o.TrainPath, o.DevPath = trainPath, devPath
-		o.Epochs, o.TaggerEpochs, o.Folds, o.PlainRuns = 1, 1, 2, 1
+		o.Gold.Epochs, o.Plain.Epochs, o.Taggers.Epochs, o.JackknifeFolds, o.Plain.Runs = 1, 1, 1, 2, 1
 		var m *parser.Model
 		if m, fixtureErr = train.Train(o); fixtureErr == nil {
 			fixtureModel, fixtureErr = m.MarshalBinary()

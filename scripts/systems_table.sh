@@ -18,7 +18,7 @@
 # UD defaults to $TRANSPARSE_UD_DIR, else ../shared/data/ud (as for the tests).
 # BEAM (default 8) is the beam width K, BEAM_EPOCHS (default 10) the epochs of
 # global training of its classifier, BEAM_RUNS (default 1, the table in
-# docs/systems.md) the runs averaged into it (--beam-runs); BEAM=0 trains
+# docs/systems.md) the runs averaged into it (beam.runs); BEAM=0 trains
 # and scores the greedy parser only. TRAIN=0 trains nothing: missing models get "—" rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,8 +38,11 @@ systems=("$@")
 if [ ${#systems[@]} -eq 0 ]; then
   mapfile -t systems < <("$BIN" train --help | sed -n 's/.*available: \(.*\)\./\1/p' | tr ',' '\n' | tr -d ' ')
 fi
-beamopts=()
-[ "$BEAM" -gt 0 ] && beamopts=(--beam "$BEAM" --beam-epochs "$BEAM_EPOCHS" --beam-runs "$BEAM_RUNS")
+# The training options beyond the flags (train --options): the beam's, and
+# for small treebanks every feature kept (pruning is tuned for EWT).
+beamjson=""
+[ "$BEAM" -gt 0 ] && beamjson="\"beam\": {\"width\": $BEAM, \"epochs\": $BEAM_EPOCHS, \"runs\": $BEAM_RUNS}"
+keepall='"gold": {"drop_weights_below": -1, "min_feature_updates": -1}'
 
 # score MODEL TESTFILE [EVAL FLAG...] prints "UAS LAS words/s" of eval.
 score() {
@@ -62,8 +65,10 @@ for tb in ${TREEBANKS:-en_ewt hu_szeged}; do
       opts+=(--pseudo-projective "$enc")
       label=$enc
     fi
-    # Small treebanks: keep every feature (pruning is tuned for EWT).
-    [ "$tb" = hu_szeged ] && opts+=(--min-abs -1 --min-updates -1)
+    json=$beamjson
+    [ "$tb" = hu_szeged ] && json+="${json:+, }$keepall"
+    printf '{%s}\n' "$json" >"$OUT/options.json"
+    opts+=(--options "$OUT/options.json")
     [ "$tb" = en_ewt ] && [ "$EWT_MAX" -gt 0 ] && opts+=(--max-sentences "$EWT_MAX")
     model="$OUT/$tb-${spec//+/_}.tpm"
     tpw=$(awk -F'\t' -v s="$sys" '$2==s && $3=="transitions-per-word" {printf "%.2f", $4}' <<<"$stats")
@@ -72,7 +77,7 @@ for tb in ${TREEBANKS:-en_ewt hu_szeged}; do
       continue
     fi
     if [ ! -f "$model" ]; then
-      "$BIN" train --system "$sys" --gold-only --epochs "$EPOCHS" "${beamopts[@]}" "${opts[@]}" \
+      "$BIN" train --system "$sys" --gold-only --epochs "$EPOCHS" "${opts[@]}" \
         --train "$UD/$tb-ud-train.conllu" --dev "$UD/$tb-ud-dev.conllu" \
         -o "$model" >"$model.log" 2>&1
     fi

@@ -20,7 +20,7 @@ func trainBeamModel(t *testing.T, dir string) (model, dev string) {
 	dev = absPath(t, testenv.Fixture(t, "en_ewt-dev-40.conllu"))
 	model = filepath.Join(dir, "beam.tpm")
 	code, _, stderr := runCmd(t, "", "train", "--train", train, "--dev", dev, "--epochs", "1", "--tagger-epochs", "1",
-		"--folds", "2", "--beam", "4", "--beam-epochs", "2", "--progress", "never", "-o", model)
+		"--options", writeFile(t, dir, "options.json", `{"jackknife_folds": 2, "beam": {"epochs": 2}}`), "--beam", "4", "--progress", "never", "-o", model)
 	if code != 0 {
 		t.Fatalf("train --beam 4: exit status %d, stderr:\n%s", code, stderr)
 	}

@@ -126,7 +126,7 @@ standard input.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+", else models/en_ewt.tpm, see above)")
-	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so the model predicts UPOS and XPOS")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so that the model predicts them")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")

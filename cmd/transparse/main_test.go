@@ -670,15 +670,18 @@ func TestTrainSmall(t *testing.T) {
 	model := filepath.Join(dir, "small.tpm")
 
 	code, stdout, stderr := runCmd(t, "", "train", "--system", "arc-eager", "--train", absPath(t, train),
-		"--dev", dev, "--max-sentences", "200", "--epochs", "1", "--tagger-epochs", "1", "--folds", "2",
-		"--progress", "never", "-o", model)
+		"--dev", dev, "--max-sentences", "200", "--epochs", "1", "--tagger-epochs", "1",
+		"--options", writeFile(t, dir, "options.json", `{"jackknife_folds": 2}`), "--progress", "never", "-o", model)
 	if code == 1 && strings.Contains(stderr, "not implemented") {
 		t.Skipf("training is not implemented yet: %s", stderr)
 	}
 	if code != 0 {
 		t.Fatalf("train: exit status %d, stderr:\n%s", code, stderr)
 	}
-	wantContains(t, "train output", stdout, "saved model small to "+model)
+	if stdout != model+"\n" {
+		t.Errorf("train: stdout %q, want the model's path", stdout)
+	}
+	wantContains(t, "train's stderr", stderr, "saved model small to "+model)
 	exerciseModel(t, model)
 
 	code, stdout, _ = runCmd(t, "", "inspect", model)

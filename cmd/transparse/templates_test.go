@@ -29,9 +29,9 @@ func TestTrainTemplates(t *testing.T) {
 	fastFile := writeFile(t, dir, "fast.txt", strings.Join(fast, "\n"))
 	model := filepath.Join(dir, "m.tpm")
 	code, _, stderr := runCmd(t, "", "train", "--train", train, "--dev", dev, "--max-sentences", "100",
-		"--epochs", "1", "--tagger-epochs", "1", "--folds", "2", "--progress", "never",
-		"--gold-templates", goldFile, "--plain-templates", plainFile, "--gold-fast-templates", fastFile,
-		"--fast-max-loss", "100", "-o", model)
+		"--epochs", "1", "--tagger-epochs", "1", "--progress", "never",
+		"--options", writeFile(t, dir, "options.json", `{"jackknife_folds": 2, "gold": {"fast_max_loss": 100}}`),
+		"--gold-templates", goldFile, "--plain-templates", plainFile, "--gold-fast-templates", fastFile, "-o", model)
 	if code != 0 {
 		t.Fatalf("train: exit status %d, stderr:\n%s", code, stderr)
 	}
@@ -53,13 +53,13 @@ func TestTrainTemplates(t *testing.T) {
 			t.Errorf("%s templates = %q, want %q", want.name, got, want.templates)
 		}
 	}
-	if g, p := doc.Card.Options["gold_templates"], doc.Card.Options["plain_templates"]; g != "5 given" || p != "6 given" {
-		t.Errorf("card: gold_templates %q, plain_templates %q; want \"5 given\", \"6 given\"", g, p)
+	if g, p := doc.Card.Options["gold.templates"], doc.Card.Options["plain.templates"]; g != "5 given" || p != "6 given" {
+		t.Errorf("card: gold.templates %q, plain.templates %q; want \"5 given\", \"6 given\"", g, p)
 	}
 	// Allowed to lose 100 points, the fast classifier stays at the
 	// smallest margin.
-	if f, p := doc.Card.Options["gold_fast"], doc.Card.Options["plain_fast"]; f != "2 templates, margin 5" || p != "none" {
-		t.Errorf("card: gold_fast %q, plain_fast %q", f, p)
+	if f, p := doc.Card.Options["gold.fast"], doc.Card.Options["plain.fast"]; f != "2 templates, margin 5" || p != "none" {
+		t.Errorf("card: gold.fast %q, plain.fast %q", f, p)
 	}
 	exerciseModel(t, model)
 	// prune treats the fast classifier as its parser.

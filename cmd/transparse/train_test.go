@@ -1,10 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -15,48 +15,76 @@ import (
 	"github.com/transparse/transparse/parser/train"
 )
 
-// Every option of train.Options (its JSON names, the keys of tp_train and
-// Python's transparse.train) is a flag of `transparse train` with the
-// default of train.DefaultOptions, and every flag but --progress is an
-// option: the CLI, C and Python take the same options.
+// Every flag of `transparse train` but --options and --progress sets the
+// option its help names in brackets, by its JSON path (a template flag
+// names the file of the list), with the default of train.DefaultOptions;
+// every option is a key of the --options file, and a flag given on the
+// command line overrides the file.
 func TestTrainFlagsMatchOptions(t *testing.T) {
-	flags := newTrainCmd().Flags()
-	d := reflect.ValueOf(train.DefaultOptions())
-	typ := d.Type()
-	options := map[string]bool{}
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
-			continue
-		}
-		if name == "" {
-			t.Errorf("train.Options.%s has no JSON name", f.Name)
-			continue
-		}
-		flagName := strings.ReplaceAll(name, "_", "-")
-		options[flagName] = true
-		fl := flags.Lookup(flagName)
-		if fl == nil {
-			t.Errorf("option %q has no flag --%s", name, flagName)
-			continue
-		}
-		want := fmt.Sprint(d.Field(i).Interface())
-		if f.Type.Kind() == reflect.Slice { // template lists: the flag names a file
-			if !d.Field(i).IsNil() {
-				t.Errorf("option %q: a default list", name)
-			}
-			want = ""
-		}
-		if fl.DefValue != want {
-			t.Errorf("--%s defaults to %q, option %q to %q", flagName, fl.DefValue, name, want)
-		}
+	data, err := json.Marshal(train.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
 	}
+	var defaults map[string]any
+	if err := json.Unmarshal(data, &defaults); err != nil {
+		t.Fatal(err)
+	}
+	flags := newTrainCmd().Flags()
 	flags.VisitAll(func(fl *pflag.Flag) {
-		if !options[fl.Name] && fl.Name != "progress" {
-			t.Errorf("flag --%s is not an option of train.Options", fl.Name)
+		if fl.Name == "options" || fl.Name == "progress" || fl.Name == "help" {
+			return
+		}
+		open, end := strings.LastIndex(fl.Usage, "["), strings.LastIndex(fl.Usage, "]")
+		if open < 0 || end < open {
+			t.Errorf("--%s names no option: %q", fl.Name, fl.Usage)
+			return
+		}
+		for _, path := range strings.Split(fl.Usage[open+1:end], ", ") {
+			var v any = defaults
+			for _, k := range strings.Split(path, ".") {
+				m, _ := v.(map[string]any)
+				var ok bool
+				if v, ok = m[k]; !ok {
+					t.Errorf("--%s names %q, not an option", fl.Name, path)
+					return
+				}
+			}
+			want := fmt.Sprint(v)
+			if v == nil { // a template list: the flag names a file
+				want = ""
+			}
+			if fl.DefValue != want {
+				t.Errorf("--%s defaults to %q, option %q to %q", fl.Name, fl.DefValue, path, want)
+			}
 		}
 	})
+}
+
+// The --options file sets any option, by the JSON names of tp_train; the
+// flags given override it; an unknown key is a usage error.
+func TestTrainOptionsFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "options.json")
+	args := []string{"train", "--options", file, "--train", "t.conllu", "--dev", "d.conllu", "-o", filepath.Join(dir, "m.tpm")}
+	for _, c := range []struct {
+		json  string
+		flags []string
+		want  string
+	}{
+		{`{"plain": {"runs": -2}}`, nil, "train: plain.runs: -2"},
+		{`{"gold": {"epochs": -1}, "plain": {"runs": -2}}`, nil, "train: gold.epochs: -1"},
+		{`{"gold": {"epochs": -1}, "plain": {"runs": -2}}`, []string{"--epochs", "2"}, "train: plain.runs: -2"},
+		{`{"system": "arc-wobbly"}`, []string{"--system", "arc-standard", "--beam", "99"}, "train: beam.width: 99"},
+		{`{"gold": {"epoch": 1}}`, nil, `unknown field "epoch"`},
+	} {
+		if err := os.WriteFile(file, []byte(c.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCmd(t, "", append(args, c.flags...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s %q: exit status %d, stdout %q, stderr %q; want 2 and %q", c.json, c.flags, code, stdout, stderr, c.want)
+		}
+	}
 }
 
 // train runs the collector at gcpolicy.Percent (unless GOGC is set), as the

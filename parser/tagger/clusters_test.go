@@ -98,7 +98,7 @@ func tagsOf(tg *Tagger, sents []*conllu.Sentence) []string {
 }
 
 // A model's two taggers store their clusters once, and both decode them,
-// through FromDocument and PairFromDocument, tagging as before.
+// through FromDocument and PairFromDocument, tagging as it did.
 func TestClustersStored(t *testing.T) {
 	upos, xpos, dev := clusterTaggers(t)
 	if v := upos.Classifier().Params["tagger.feature_version"]; v != featureVersionClusters {

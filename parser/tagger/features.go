@@ -354,8 +354,8 @@ func extractSpacing(out []uint64, ws []wordInfo, i, pass int) []uint64 {
 // it), the start of the sentence counting as a space. A sentence none of
 // whose words has SpaceAfter=No, as tokens without their text come, is of
 // unknown spacing: 0 for every word. So is every sentence when hide is set
-// (training shows the taggers some sentences so, to tag tokens without
-// their text as well as before).
+// (training shows the taggers some sentences so, so that tokens without
+// their text are tagged as well as by a tagger that never reads spacing).
 func setSpacing(ws []wordInfo, words []conllu.Word, hide bool) {
 	// Until the second loop, space holds 1 for a word with SpaceAfter=No.
 	known := false

@@ -125,52 +125,13 @@ func freezeOptions(words, bits int, minAbs float32) linear.FreezeOptions {
 // word or more than MaxTags distinct tags, if opt.Epochs or opt.Runs is
 // negative, or if opt.MinAbs is negative or not a number.
 func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
-	if opt.Column == "" {
-		opt.Column = UPOS
+	if err := opt.check(); err != nil {
+		return nil, err
 	}
-	if opt.Column != UPOS && opt.Column != XPOS {
-		return nil, fmt.Errorf("tagger: unknown column %q (want UPOS or XPOS)", opt.Column)
+	tags, tagID, words, err := tagSet(train, opt.Column)
+	if err != nil {
+		return nil, err
 	}
-	epochs := opt.Epochs
-	if epochs == 0 {
-		epochs = DefaultEpochs
-	}
-	if epochs < 0 {
-		return nil, fmt.Errorf("tagger: %d epochs", epochs)
-	}
-	runs := max(opt.Runs, 1)
-	if opt.Runs < 0 {
-		return nil, fmt.Errorf("tagger: %d runs", opt.Runs)
-	}
-	if !(opt.MinAbs >= 0) {
-		return nil, fmt.Errorf("tagger: MinAbs %g, want 0 or more", opt.MinAbs)
-	}
-	// The tag set, sorted.
-	tagID := map[string]int{}
-	words := 0
-	for _, s := range train {
-		for _, w := range s.Words {
-			if v := *columnOf(&w, opt.Column); !conllu.Absent(v) {
-				tagID[v] = 0
-				words++
-			}
-		}
-	}
-	if words == 0 {
-		return nil, fmt.Errorf("tagger: no training word has a %s tag", opt.Column)
-	}
-	if len(tagID) > MaxTags {
-		return nil, fmt.Errorf("tagger: %d distinct %s tags in the training data, at most %d supported", len(tagID), opt.Column, MaxTags)
-	}
-	tags := make([]string, 0, len(tagID))
-	for tag := range tagID {
-		tags = append(tags, tag)
-	}
-	sort.Strings(tags)
-	for i, tag := range tags {
-		tagID[tag] = i
-	}
-
 	d, counts := buildDict(train, opt.Column, tagID)
 	t := &Tagger{tags: tags, dict: d, margin: float32(math.Inf(1)), column: opt.Column}
 	t.guess = trainGuesser(train, opt.Column, tagID)
@@ -179,7 +140,6 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	if opt.Column == XPOS {
 		t.pairs, t.pairUPOS = seenPairs(train, tagID)
 	}
-	sc := t.getScratch()
 	order := make([]int, 0, len(train))
 	for i, s := range train {
 		if len(s.Words) > 0 {
@@ -188,28 +148,117 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 	}
 	// One trainer, state, sentence order and shuffle per run; the first
 	// run's are those of a single run.
-	trs := make([]*linear.Trainer, runs)
-	states := make([]*trainState, runs)
-	orders := make([][]int, runs)
-	rngs := make([]*rand.Rand, runs)
+	runs := make([]*trainRun, max(opt.Runs, 1))
 	for k := range runs {
-		trs[k] = linear.NewTrainer(len(tags))
-		states[k] = &trainState{t: trs[k], counts: counts}
-		orders[k] = slices.Clone(order)
-		rngs[k] = rand.New(rand.NewSource(linear.RunSeed(opt.Seed, k)))
+		runs[k] = &trainRun{st: &trainState{t: linear.NewTrainer(len(tags)), counts: counts}, order: slices.Clone(order),
+			rng: rand.New(rand.NewSource(linear.RunSeed(opt.Seed, k)))}
 	}
-	order, rng, state := orders[0], rngs[0], states[0]
 	fo := freezeOptions(words, opt.WeightBits, opt.MinAbs)
+	hasDev := t.trainEpochs(train, dev, runs, tagID, words, fo, opt)
+	// The second-pass threshold: a quantile of the first-pass margins on
+	// the development data (on part of the training data without it).
+	sample := dev
+	if !hasDev {
+		sample = train[:min(len(train), 2000)]
+	}
+	t.margin = t.marginQuantile(sample, redoShare)
+	if opt.Log != nil && hasDev {
+		acc, _ := t.Accuracy(dev)
+		fmt.Fprintf(opt.Log, "tagger: second pass on %.0f%% of the words (margin < %.3g): dev %s %.2f%%\n",
+			100*redoShare, t.margin, opt.Column, 100*acc)
+	}
+	if !opt.KeepLast && hasDev {
+		r := runs[0]
+		t.trainFast(train, dev, r.order, r.rng, r.st, tagID, fo)
+		if opt.Log != nil && t.fast != nil {
+			acc, _ := t.Accuracy(dev)
+			fmt.Fprintf(opt.Log, "tagger: fast model (%d templates) in front, margin %.3g: dev %s %.2f%%\n",
+				len(fastTemplates), t.fastMargin, opt.Column, 100*acc)
+		}
+	}
+	return t, nil
+}
 
-	total, done := int64(words)*int64(epochs)*int64(runs), int64(0)
+// check checks o and sets its default column.
+func (o *Options) check() error {
+	if o.Column == "" {
+		o.Column = UPOS
+	}
+	if o.Column != UPOS && o.Column != XPOS {
+		return fmt.Errorf("tagger: unknown column %q (want UPOS or XPOS)", o.Column)
+	}
+	if o.Epochs < 0 {
+		return fmt.Errorf("tagger: %d epochs", o.Epochs)
+	}
+	if o.Runs < 0 {
+		return fmt.Errorf("tagger: %d runs", o.Runs)
+	}
+	if !(o.MinAbs >= 0) {
+		return fmt.Errorf("tagger: MinAbs %g, want 0 or more", o.MinAbs)
+	}
+	return nil
+}
+
+// tagSet returns the sorted tags of column in train, their ids, and the
+// number of words tagged.
+func tagSet(train []*conllu.Sentence, column string) (tags []string, tagID map[string]int, words int, err error) {
+	tagID = map[string]int{}
+	for _, s := range train {
+		for _, w := range s.Words {
+			if v := *columnOf(&w, column); !conllu.Absent(v) {
+				tagID[v] = 0
+				words++
+			}
+		}
+	}
+	if words == 0 {
+		return nil, nil, 0, fmt.Errorf("tagger: no training word has a %s tag", column)
+	}
+	if len(tagID) > MaxTags {
+		return nil, nil, 0, fmt.Errorf("tagger: %d distinct %s tags in the training data, at most %d supported", len(tagID), column, MaxTags)
+	}
+	tags = make([]string, 0, len(tagID))
+	for tag := range tagID {
+		tags = append(tags, tag)
+	}
+	sort.Strings(tags)
+	for i, tag := range tags {
+		tagID[tag] = i
+	}
+	return tags, tagID, words, nil
+}
+
+// trainRun is one of the runs of training: its trainer's state, its
+// order of the training sentences and the shuffle of that order.
+type trainRun struct {
+	st    *trainState
+	order []int
+	rng   *rand.Rand
+}
+
+// trainEpochs trains t's model for opt.Epochs epochs (DefaultEpochs for
+// 0) of every run, freezing the runs' mean after each epoch (after the
+// last only with opt.KeepLast), and keeps the epoch with the best dev
+// accuracy; it reports whether dev has tagged words.
+func (t *Tagger) trainEpochs(train, dev []*conllu.Sentence, runs []*trainRun, tagID map[string]int, words int, fo linear.FreezeOptions, opt Options) (hasDev bool) {
+	epochs := opt.Epochs
+	if epochs == 0 {
+		epochs = DefaultEpochs
+	}
+	trs := make([]*linear.Trainer, len(runs))
+	for k, r := range runs {
+		trs[k] = r.st.t
+	}
+	sc := t.getScratch()
+	total, done := int64(words)*int64(epochs)*int64(len(runs)), int64(0)
 	var best *linear.Model
-	bestAcc, bestEpoch, hasDev := -1.0, 0, false
+	bestAcc, bestEpoch := -1.0, 0
 	for epoch := 1; epoch <= epochs; epoch++ {
-		for k, st := range states {
-			o := orders[k]
-			rngs[k].Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		for _, r := range runs {
+			o := r.order
+			r.rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
 			for _, si := range o {
-				s := train[si]
+				s, st := train[si], r.st
 				tagged := st.setGold(s.Words, opt.Column, tagID)
 				st.hide = si%hideSpacingEvery == hideSpacingEvery-1
 				if t.guess != nil {
@@ -231,41 +280,26 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Tagger, error) {
 		if !hasDev || acc > bestAcc {
 			best, bestAcc, bestEpoch = t.model, acc, epoch
 		}
-		if opt.Log != nil {
-			if scored > 0 {
-				fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: dev %s %.2f%% (%d words); %d features, %d weights\n",
-					epoch, epochs, opt.Column, 100*acc, scored, t.model.NumFeatures(), t.model.NumWeights())
-			} else {
-				fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: no dev words; %d features, %d weights\n",
-					epoch, epochs, t.model.NumFeatures(), t.model.NumWeights())
-			}
-		}
+		t.logEpoch(opt, epoch, epochs, acc, scored)
 	}
 	if opt.Log != nil && hasDev {
 		fmt.Fprintf(opt.Log, "tagger: keeping epoch %d (dev %s %.2f%%)\n", bestEpoch, opt.Column, 100*bestAcc)
 	}
 	t.model, t.epoch = best, bestEpoch
-	// The second-pass threshold: a quantile of the first-pass margins on
-	// the development data (on part of the training data without it).
-	sample := dev
-	if !hasDev {
-		sample = train[:min(len(train), 2000)]
+	return hasDev
+}
+
+// logEpoch logs the dev accuracy of an epoch, and the model's size.
+func (t *Tagger) logEpoch(opt Options, epoch, epochs int, acc float64, scored int) {
+	switch {
+	case opt.Log == nil:
+	case scored > 0:
+		fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: dev %s %.2f%% (%d words); %d features, %d weights\n",
+			epoch, epochs, opt.Column, 100*acc, scored, t.model.NumFeatures(), t.model.NumWeights())
+	default:
+		fmt.Fprintf(opt.Log, "tagger: epoch %d/%d: no dev words; %d features, %d weights\n",
+			epoch, epochs, t.model.NumFeatures(), t.model.NumWeights())
 	}
-	t.margin = t.marginQuantile(sample, redoShare)
-	if opt.Log != nil && hasDev {
-		acc, _ := t.Accuracy(dev)
-		fmt.Fprintf(opt.Log, "tagger: second pass on %.0f%% of the words (margin < %.3g): dev %s %.2f%%\n",
-			100*redoShare, t.margin, opt.Column, 100*acc)
-	}
-	if !opt.KeepLast && hasDev {
-		t.trainFast(train, dev, order, rng, state, tagID, fo)
-		if opt.Log != nil && t.fast != nil {
-			acc, _ := t.Accuracy(dev)
-			fmt.Fprintf(opt.Log, "tagger: fast model (%d templates) in front, margin %.3g: dev %s %.2f%%\n",
-				len(fastTemplates), t.fastMargin, opt.Column, 100*acc)
-		}
-	}
-	return t, nil
 }
 
 // hideSpacingEvery: training shows one sentence in hideSpacingEvery

@@ -52,8 +52,8 @@ func plainBeamExamples(classes *transition.Classes, v parser.Variant, train []ex
 	return exs
 }
 
-// trainBeam trains v's classifier for beam search of width opt.Beam
-// (Options.Beam) on exs and sets v.Beam to the epoch with the best dev
+// trainBeam trains v's classifier for beam search of width opt.Beam.Width
+// (BeamOptions.Width) on exs and sets v.Beam to the epoch with the best dev
 // LAS at that width, dev parsed by the model that model makes of a
 // variant (the gold-tag parser's with gold tags, the plain-token
 // parser's from plain tokens: strip). what names the parser in the
@@ -67,34 +67,34 @@ func trainBeam(v *parser.Variant, classes *transition.Classes, exs []*beam.Examp
 	total := int64(len(exs))
 	var lastUAS float64
 	topt := beam.TrainOptions{
-		K: opt.Beam, Epochs: opt.BeamEpochs, Runs: opt.BeamRuns, Update: beam.MaxViolation, Seed: opt.Seed,
+		K: opt.Beam.Width, Epochs: opt.Beam.Epochs, Runs: opt.Beam.Runs, Update: beam.MaxViolation, Seed: opt.Seed,
 		// The structured perceptron's weights are not pruned by size (their
 		// scale is not the greedy parser's).
-		Freeze: linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), KeyBits: 32, WeightBits: opt.WeightBits},
+		Freeze: linear.FreezeOptions{MinUpdates: max(opt.parser(v.Morph).MinFeatureUpdates, 0), KeyBits: 32, WeightBits: opt.WeightBits},
 		Dev: func(clf *linear.Model) float64 {
 			c := *v
 			c.Beam = clf
-			las, uas := beamDevScore(model(c), dev, strip, opt.Beam)
+			las, uas := beamDevScore(model(c), dev, strip, opt.Beam.Width)
 			lastUAS = uas
 			return las
 		},
 		Sentence: func(epoch, done int) bool {
 			if done == 1 {
-				opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.BeamEpochs, Total: total})
+				opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Beam.Epochs, Total: total})
 			} else if done%256 == 0 {
-				opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.BeamEpochs, Done: int64(done), Total: total})
+				opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Beam.Epochs, Done: int64(done), Total: total})
 			}
 			return !opt.rep.stopped()
 		},
 		Epoch: func(epoch int, reached, las float64, best bool) {
-			opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.BeamEpochs, Done: total, Total: total,
+			opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Beam.Epochs, Done: total, Total: total,
 				EpochEnd: true, DevUAS: lastUAS, DevLAS: las, Best: best})
 			mark := ""
 			if best {
 				mark = " *"
 			}
 			fmt.Fprintf(opt.Log, "parser (%s, beam %d) epoch %2d: gold sequence best in %.2f%% of the sentences  dev UAS %.2f LAS %.2f%s [%.0f s]\n",
-				what, opt.Beam, epoch, 100*reached, lastUAS, las, mark, time.Since(opt.start).Seconds())
+				what, opt.Beam.Width, epoch, 100*reached, lastUAS, las, mark, time.Since(opt.start).Seconds())
 		},
 	}
 	clf, _ := beam.Train(classes, v.Ext, exs, topt)

@@ -19,7 +19,7 @@ import (
 // the greedy parse does not change, and a progress callback can stop it.
 func TestBeamClassifier(t *testing.T) {
 	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
-		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 2, GoldOnly: true, Beam: 4, BeamEpochs: 2}
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 2}, GoldOnly: true, Beam: BeamOptions{Width: 4, Epochs: 2}}
 	var ends int
 	opt.Progress = func(p Progress) error {
 		if p.Phase == "parser (gold tags, beam)" && p.EpochEnd {
@@ -104,8 +104,8 @@ func TestBeamClassifier(t *testing.T) {
 // parsed with a beam score with it.
 func TestPlainBeamClassifier(t *testing.T) {
 	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
-		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 1, TaggerEpochs: 1, Folds: 2, PlainRuns: 1,
-		Beam: 2, BeamEpochs: 1}
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 1}, Plain: ParserOptions{Epochs: 1, Runs: 1},
+		Taggers: TaggerOptions{Epochs: 1}, JackknifeFolds: 2, Beam: BeamOptions{Width: 2, Epochs: 1}}
 	phases := map[string]bool{}
 	opt.Progress = func(p Progress) error {
 		phases[p.Phase] = true
@@ -157,15 +157,15 @@ func TestBeamRuns(t *testing.T) {
 	docs := map[int]*modelfmt.Model{}
 	for _, runs := range []int{1, 0} {
 		opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
-			DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 2, GoldOnly: true, Beam: 4, BeamEpochs: 2,
-			BeamRuns: runs}
+			DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 2}, GoldOnly: true,
+			Beam: BeamOptions{Width: 4, Epochs: 2, Runs: runs}}
 		m, err := Train(opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[int]string{1: "1", 0: "2"}[runs]
-		if got := m.Card().Options["beam_runs"]; got != want {
-			t.Errorf("BeamRuns %d: card beam_runs %q, want %q", runs, got, want)
+		if got := m.Card().Options["beam.runs"]; got != want {
+			t.Errorf("BeamRuns %d: card beam.runs %q, want %q", runs, got, want)
 		}
 		docs[runs] = m.Document()
 	}

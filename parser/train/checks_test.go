@@ -22,7 +22,7 @@ const (
 func small() Options {
 	o := DefaultOptions()
 	o.TrainPath, o.DevPath = fixTrain, fixDev
-	o.Epochs, o.TaggerEpochs, o.Folds, o.PlainRuns = 1, 1, 2, 1
+	o.Gold.Epochs, o.Plain.Epochs, o.Taggers.Epochs, o.JackknifeFolds, o.Plain.Runs = 1, 1, 1, 2, 1
 	return o
 }
 
@@ -129,14 +129,14 @@ func TestFoldsCapped(t *testing.T) {
 	dir := t.TempDir()
 	trainS := readFix(t, fixTrain)
 	o := small()
-	o.TrainPath, o.Folds = writeSents(t, dir, "three.conllu", trainS[:3], nil), 10
+	o.TrainPath, o.JackknifeFolds = writeSents(t, dir, "three.conllu", trainS[:3], nil), 10
 	var log bytes.Buffer
 	o.Log = &log
 	m, err := Train(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, req := m.Card().Options["folds"], m.Card().Options["folds_requested"]; got != "3" || req != "10" {
+	if got, req := m.Card().Options["jackknife_folds"], m.Card().Options["folds_requested"]; got != "3" || req != "10" {
 		t.Errorf("card folds %q, folds_requested %q; want 3 and 10", got, req)
 	}
 	if !strings.Contains(log.String(), "folds: 10 reduced to the 3 training sentences") {
@@ -187,7 +187,7 @@ func TestLongTrainingSentencesSkipped(t *testing.T) {
 func TestProgress(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
 	o := small()
-	o.Epochs = 2
+	o.Gold.Epochs, o.Plain.Epochs = 2, 2
 	var mu sync.Mutex
 	var events []Progress
 	o.Progress = func(p Progress) error {
@@ -259,7 +259,7 @@ func TestProgressCancels(t *testing.T) {
 		}, "the progress callback panicked: boom"},
 	} {
 		o := small()
-		o.Epochs = 3
+		o.Gold.Epochs, o.Plain.Epochs = 3, 3
 		calls := 0
 		fn := c.fn
 		o.Progress = func(p Progress) error { calls++; return fn(p) }

@@ -19,7 +19,7 @@ func TestTrainClusters(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := small()
-	o.NoMorph = true
+	o.Morph.Skip = true
 	o.ClustersPath = good
 	m, err := Train(o)
 	if err != nil {

@@ -65,7 +65,8 @@ func checkDefaultBeam(t *testing.T, m, m2, without *parser.Model, k int) {
 // classifiers, or above the largest, is an option error.
 func TestTrainDefaultBeam(t *testing.T) {
 	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
-		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Epochs: 1, GoldOnly: true, Beam: 2, BeamEpochs: 1, DefaultBeam: 6}
+		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 1}, GoldOnly: true,
+		Beam: BeamOptions{Width: 2, Epochs: 1, DefaultWidth: 6}}
 	m, err := Train(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -82,12 +83,12 @@ func TestTrainDefaultBeam(t *testing.T) {
 		t.Errorf("card scores %v", sc)
 	}
 	for _, bad := range []Options{
-		{System: "arc-eager", TrainPath: "t", DevPath: "d", DefaultBeam: 4},
-		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: 4, DefaultBeam: parser.MaxBeam + 1},
-		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: 4, DefaultBeam: -1},
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: BeamOptions{DefaultWidth: 4}},
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: BeamOptions{Width: 4, DefaultWidth: parser.MaxBeam + 1}},
+		{System: "arc-eager", TrainPath: "t", DevPath: "d", Beam: BeamOptions{Width: 4, DefaultWidth: -1}},
 	} {
 		var oe *OptionError
-		if err := bad.Check(); !errors.As(err, &oe) || oe.Option != "default_beam" {
+		if err := bad.Check(); !errors.As(err, &oe) || oe.Option != "beam.default_width" {
 			t.Errorf("%+v: %v, want an error about default_beam", bad, err)
 		}
 	}

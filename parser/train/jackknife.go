@@ -22,7 +22,7 @@ import (
 // an XPOS table (opt.xposTable), XPOS by the fold's table after them.
 // The jackknife taggers train as many epochs as the taggers of like kept.
 func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, withMorph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
-	k := opt.Folds
+	k := opt.JackknifeFolds
 	out := make([]*conllu.Sentence, len(sents))
 	amb := make([][][3]uint64, len(sents))
 	type res struct {

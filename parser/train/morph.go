@@ -24,7 +24,7 @@ func trainMorph(sents []*conllu.Sentence, opt Options, seed int64, verbose bool,
 			fmt.Fprintf(opt.Log, format, args...)
 		}
 	}
-	o := morph.Options{Seed: seed, WeightBits: opt.WeightBits, NoShape: opt.NoLemmaShape}
+	o := morph.Options{Seed: seed, WeightBits: opt.WeightBits, NoShape: opt.Morph.LemmaRankWithoutShape}
 	var wg sync.WaitGroup
 	var errL, errF error
 	run := func(what string, ok bool, train func()) {

@@ -13,7 +13,7 @@ import (
 // "FEATS tagger" (one report when each starts and ends), "jackknife",
 // "parser (gold tags)", "parser (plain tokens)", a fast classifier
 // ("parser (gold tags, fast)", ...) or, last, the classifiers for beam
-// search (Options.Beam: "parser (gold tags, beam)", "parser (plain
+// search (Options.Beam.Width: "parser (gold tags, beam)", "parser (plain
 // tokens, beam)"); the gold-tag and the plain-token parsers train at the
 // same time, so their reports interleave.
 type Progress struct {

@@ -19,7 +19,7 @@ import (
 
 // trainVariant trains one classifier and returns the epoch with the best dev
 // LAS: the mean of one run per element of runExs (the plain-token
-// classifier has opt.PlainRuns), trained in parallel (run k seeded
+// classifier has opt.Plain.Runs), trained in parallel (run k seeded
 // opt.Seed + k) and frozen together after each epoch.
 func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) (parser.Variant, error) {
 	ext, err := feature.New(tpls)
@@ -27,12 +27,9 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 		return parser.Variant{}, err
 	}
 	dyn, _ := classes.Sys.(transition.DynamicSystem)
-	minAbs := opt.MinAbs
-	if !morph {
-		minAbs = opt.PlainMinAbs
-	}
+	po := opt.parser(morph)
 	runs := len(runExs)
-	freeze := linear.FreezeOptions{MinUpdates: max(opt.MinUpdates, 0), MinAbs: max(minAbs, 0), KeyBits: 32, WeightBits: opt.WeightBits}
+	freeze := linear.FreezeOptions{MinUpdates: max(po.MinFeatureUpdates, 0), MinAbs: max(po.DropWeightsBelow, 0), KeyBits: 32, WeightBits: opt.WeightBits}
 	type run struct {
 		st    *stepper
 		exs   []example
@@ -55,11 +52,11 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 	}
 	var best parser.Variant
 	bestLAS := -1.0
-	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+	for epoch := 1; epoch <= po.Epochs; epoch++ {
 		phase, sents := "parser ("+what+")", int64(runs*len(runExs[0]))
-		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: 0, Total: sents})
+		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: po.Epochs, Done: 0, Total: sents})
 		var done atomic.Int64
-		explore := dyn != nil && epoch > 1 && opt.Explore > 0
+		explore := dyn != nil && epoch > 1 && po.Explore > 0
 		var wg sync.WaitGroup
 		for _, r := range rs {
 			wg.Add(1)
@@ -68,14 +65,14 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 				r.st.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
 				r.correct, r.total = 0, 0
 				for i, k := range r.order {
-					c, t := r.st.sentence(&r.exs[k], explore, opt.Explore)
+					c, t := r.st.sentence(&r.exs[k], explore, po.Explore)
 					r.correct += c
 					r.total += t
 					if i%256 == 255 {
 						if opt.rep.stopped() {
 							return
 						}
-						opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: done.Add(256), Total: sents})
+						opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: po.Epochs, Done: done.Add(256), Total: sents})
 					}
 				}
 			}()
@@ -95,7 +92,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 		if las > bestLAS {
 			bestLAS, best, mark = las, v, " *"
 		}
-		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: opt.Epochs, Done: sents, Total: sents,
+		opt.rep.report(Progress{Phase: phase, Epoch: epoch, Epochs: po.Epochs, Done: sents, Total: sents,
 			EpochEnd: true, DevUAS: uas, DevLAS: las, Best: mark != ""})
 		fmt.Fprintf(opt.Log, "parser (%s) epoch %2d: train acc %.2f%%  dev UAS %.2f LAS %.2f%s [%.0f s]\n",
 			what, epoch, 100*float64(correct)/float64(max(total, 1)), uas, las, mark, time.Since(opt.start).Seconds())

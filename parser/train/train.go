@@ -7,20 +7,15 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
-	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/pseudoproj"
@@ -47,137 +42,221 @@ const MaxTrainingWords = 400
 // Times in the model card follow SOURCE_DATE_EPOCH when it is set (then
 // the training time is not recorded), so that the same options give the
 // same file.
+//
+// Training is a pipeline of stages (stages), each a method of run that
+// reads what the stages before it left in the run and adds its own part.
 func Train(opt Options) (*parser.Model, error) {
+	r, err := newRun(opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range stages {
+		if err := st.do(r); err != nil {
+			return nil, err
+		}
+		if err := r.opt.rep.error(); err != nil {
+			return nil, err
+		}
+	}
+	return r.model, nil
+}
+
+// A stage is one step of training.
+type stage struct {
+	name string
+	do   func(*run) error
+}
+
+// stages are the steps of Train, in order. Each stage skips what the
+// options leave out (no taggers for a gold-only model, no beam
+// classifiers without a beam width).
+var stages = []stage{
+	{"read", (*run).read},           // the treebanks and the word clusters
+	{"encode", (*run).encode},       // pseudo-projective trees, deprels, the gold-tag parser's examples
+	{"taggers", (*run).taggers},     // taggers, XPOS table, lemmatizer and FEATS tagger on all the data
+	{"jackknife", (*run).jackknife}, // predicted training tags for the plain-token parser
+	{"parsers", (*run).parsers},     // the two greedy parsers and their fast classifiers
+	{"beam", (*run).beam},           // the classifiers for beam search
+	{"tune", (*run).tune},           // the optional morphology components, kept or dropped on dev
+	{"card", (*run).card},           // options, notes and dev and test scores
+	{"calibrate", (*run).calibrate}, // the confidences on dev
+	{"save", (*run).save},           // the model file
+}
+
+// run is what the stages of one training pass each other.
+type run struct {
+	opt                   Options
+	sys                   transition.System
+	enc                   pseudoproj.Encoding
+	train, dev, test      []*conllu.Sentence
+	notes                 map[string]string // the card's notes of the stages
+	classes               *transition.Classes
+	deprels               []string
+	goldTrain, plainTrain []example // the parsers' training examples
+	plainDev              []*conllu.Sentence
+	cols                  []string // the tagged columns
+	tg                    parser.Taggers
+	morphTrain            []*conllu.Sentence // what the lemmatizer and FEATS tagger learn from (morphSents)
+	syntax                *morph.Syntax      // the FEATS tagger's choice from the tree, until dev decides
+	agree                 *morph.Agreement   // verbs' Person and Number from their subjects, until dev decides
+	gold, plain           parser.Variant
+	model                 *parser.Model
+}
+
+// newRun checks opt and returns the run of a training with it, its
+// defaults filled in.
+func newRun(opt Options) (*run, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err
 	}
 	opt.defaults()
-	start := time.Now()
-	opt.start = start
+	opt.start = time.Now()
 	opt.rep = newReporter(opt.Progress)
-	sys, err := transition.Lookup(opt.System)
-	if err != nil {
-		return nil, err
+	return &run{opt: opt, notes: map[string]string{}, cols: []string{}}, nil
+}
+
+// read reads the word clusters and the treebanks (the first
+// max_sentences of train), and reduces the jackknife folds to the
+// training sentences.
+func (r *run) read() error {
+	opt := &r.opt
+	var err error
+	if r.sys, err = transition.Lookup(opt.System); err != nil {
+		return err
 	}
 	if opt.ClustersPath != "" {
 		if opt.clusters, err = readClusters(opt.ClustersPath); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	trainSents, err := readTreebank("train", opt.TrainPath)
-	if err != nil {
-		return nil, err
+	if r.train, err = readTreebank("train", opt.TrainPath); err != nil {
+		return err
 	}
-	if opt.MaxSentences > 0 && len(trainSents) > opt.MaxSentences {
-		trainSents = trainSents[:opt.MaxSentences]
+	if opt.MaxSentences > 0 && len(r.train) > opt.MaxSentences {
+		r.train = r.train[:opt.MaxSentences]
 	}
-	devSents, err := readTreebank("dev", opt.DevPath)
-	if err != nil {
-		return nil, err
+	if r.dev, err = readTreebank("dev", opt.DevPath); err != nil {
+		return err
 	}
-	var testSents []*conllu.Sentence
 	if opt.TestPath != "" {
-		if testSents, err = readTreebank("test", opt.TestPath); err != nil {
-			return nil, err
+		if r.test, err = readTreebank("test", opt.TestPath); err != nil {
+			return err
 		}
 	}
-	notes := map[string]string{}
-	if !opt.GoldOnly && !hasUPOS(trainSents) {
-		return nil, fmt.Errorf("train: %s: no training word has a UPOS tag: the taggers learn from UPOS (gold_only trains a parser for tagged input alone)", opt.TrainPath)
+	if !opt.GoldOnly && !hasUPOS(r.train) {
+		return fmt.Errorf("train: %s: no training word has a UPOS tag: the taggers learn from UPOS (gold_only trains a parser for tagged input alone)", opt.TrainPath)
 	}
-	if !opt.GoldOnly && opt.Folds > len(trainSents) {
-		if len(trainSents) < 2 {
-			return nil, fmt.Errorf("train: %s: %d training sentence: jackknifing the taggers needs at least 2 (or gold_only)", opt.TrainPath, len(trainSents))
+	if !opt.GoldOnly && opt.JackknifeFolds > len(r.train) {
+		if len(r.train) < 2 {
+			return fmt.Errorf("train: %s: %d training sentence: jackknifing the taggers needs at least 2 (or gold_only)", opt.TrainPath, len(r.train))
 		}
-		fmt.Fprintf(opt.Log, "folds: %d reduced to the %d training sentences\n", opt.Folds, len(trainSents))
-		notes["folds_requested"] = fmt.Sprint(opt.Folds)
-		opt.Folds = len(trainSents)
+		fmt.Fprintf(opt.Log, "folds: %d reduced to the %d training sentences\n", opt.JackknifeFolds, len(r.train))
+		r.notes["folds_requested"] = fmt.Sprint(opt.JackknifeFolds)
+		opt.JackknifeFolds = len(r.train)
 	}
-	enc := pseudoproj.Baseline
+	return nil
+}
+
+// encode lifts and encodes the training trees outside the system's class
+// (with a pseudo-projective encoding), collects the deprels and the
+// transitions, and prepares the gold-tag parser's examples.
+func (r *run) encode() error {
+	opt := &r.opt
+	r.enc = pseudoproj.Baseline
 	if opt.PseudoProjective != "" {
-		if enc, err = pseudoproj.Parse(opt.PseudoProjective); err != nil {
-			return nil, err
+		var err error
+		if r.enc, err = pseudoproj.Parse(opt.PseudoProjective); err != nil {
+			return err
 		}
 	}
-	if enc != pseudoproj.Baseline {
+	if r.enc != pseudoproj.Baseline {
 		var n int
-		trainSents, n = encode(sys, trainSents, enc)
-		fmt.Fprintf(opt.Log, "pseudo-projective (%s): %d training trees outside %s's class lifted and encoded\n", enc, n, sys.Name())
+		r.train, n = encode(r.sys, r.train, r.enc)
+		fmt.Fprintf(opt.Log, "pseudo-projective (%s): %d training trees outside %s's class lifted and encoded\n", r.enc, n, r.sys.Name())
 	}
-	deprels, root := inventory(trainSents)
-	if share := caseShare(trainSents); share >= minCaseShare {
+	var root int32
+	r.deprels, root = inventory(r.train)
+	if share := caseShare(r.train); share >= minCaseShare {
 		opt.caseFeats = true
 		fmt.Fprintf(opt.Log, "the treebank marks Case on %.0f%% of its words: adding Case feature templates\n", 100*share)
 	}
-	classes := transition.NewClasses(sys, deprels, root)
-
-	goldTrain, long := prepare(sys, trainSents, clusterCodes(trainSents, opt), deprels, opt.Log)
-	if len(goldTrain) == 0 {
-		return nil, fmt.Errorf("train: %s: no training tree for %s (%d sentences; see the log): nothing to learn", opt.TrainPath, sys.Name(), len(trainSents))
+	r.classes = transition.NewClasses(r.sys, r.deprels, root)
+	var long int
+	r.goldTrain, long = prepare(r.sys, r.train, clusterCodes(r.train, *opt), r.deprels, opt.Log)
+	if len(r.goldTrain) == 0 {
+		return fmt.Errorf("train: %s: no training tree for %s (%d sentences; see the log): nothing to learn", opt.TrainPath, r.sys.Name(), len(r.train))
 	}
 	if long > 0 {
-		notes["skipped_long"] = fmt.Sprintf("%d sentences of more than %d words", long, MaxTrainingWords)
+		r.notes["skipped_long"] = fmt.Sprintf("%d sentences of more than %d words", long, MaxTrainingWords)
 	}
-	var gold, plain parser.Variant
-	var gerr, perr error
-	var plainPrepared []example // the plain-token parser's examples
-	var tg parser.Taggers
-	morphTrain := trainSents   // what the lemmatizer and FEATS tagger learn from (morphSents)
-	var syntax *morph.Syntax   // the FEATS tagger's choice from the tree, until dev decides
-	var agree *morph.Agreement // verbs' Person and Number from their subjects, until dev decides
-	cols := []string{}
-	trainGold := func() {
-		exs := [][]example{goldTrain}
-		gold, gerr = trainVariant(classes, true, exs, devSents, tg, enc, opt, templates(opt, sys.Name(), true), "gold tags")
-		if gerr == nil && opt.GoldFastTemplates != nil {
-			gerr = addFast(&gold, classes, exs, devSents, tg, enc, opt, opt.GoldFastTemplates, opt.FastMaxLoss, "gold tags")
-		}
-	}
+	return nil
+}
+
+// taggers trains the taggers (or the XPOS table), then the lemmatizer
+// and the FEATS tagger, on all the training data.
+func (r *run) taggers() error {
+	opt := &r.opt
 	if opt.GoldOnly {
+		return nil
+	}
+	r.morphTrain = r.train
+	var xposTags int
+	var err error
+	r.cols, opt.xposTable, xposTags = tagColumns(r.train)
+	if r.tg, err = trainTaggers(r.train, r.dev, r.cols, *opt, opt.Seed, true, parser.Taggers{}); err != nil {
+		return err
+	}
+	if opt.xposTable {
+		r.tg.XPOSTable = morph.TrainXPOSTable(r.train)
+		fmt.Fprintf(opt.Log, "XPOS: %d tags, more than a tagger's %d: predicted from the form, UPOS and FEATS by a table (%d entries)\n",
+			xposTags, tagger.MaxTags, r.tg.XPOSTable.Len())
+		r.notes["xpos_table"] = fmt.Sprintf("%d tags, %d entries", xposTags, r.tg.XPOSTable.Len())
+	}
+	if !opt.Morph.Skip {
+		r.morphTrain = morphSents(r.train, *opt)
+		if err := trainMorph(r.morphTrain, *opt, opt.Seed, true, &r.tg); err != nil {
+			return err
+		}
+		opt.plainMorph = r.tg.Lemmas != nil || r.tg.Feats != nil
+	}
+	return nil
+}
+
+// jackknife tags the training sentences with taggers trained on the other
+// folds, prepares the plain-token parser's examples from them, and trains
+// the FEATS tagger's choice from the tree on them.
+func (r *run) jackknife() error {
+	opt := &r.opt
+	if opt.GoldOnly {
+		return nil
+	}
+	plainTrain, plainAmb, err := jackknife(r.train, r.dev, r.cols, *opt, r.tg, opt.plainMorph && plainReadsMorph(*opt, r.sys.Name()))
+	if err != nil {
+		return err
+	}
+	if err := opt.rep.error(); err != nil {
+		return err
+	}
+	if r.tg.Feats != nil {
+		r.syntax = r.tg.Feats.TrainSyntax(plainTrain, r.train, morph.Options{Seed: opt.Seed, WeightBits: opt.WeightBits})
+		fmt.Fprintf(opt.Log, "FEATS from the tree: trained on the jackknifed tags [%.0f s]\n", time.Since(opt.start).Seconds())
+		r.agree = morph.TrainAgreement(r.train)
+	}
+	r.plainDev = plainCopy(r.dev, r.tg)
+	r.plainTrain, _ = prepare(r.sys, plainTrain, plainAmb, r.deprels, io.Discard)
+	return nil
+}
+
+// parsers trains the gold-tag and the plain-token parsers, side by side,
+// each with its fast classifier when it has fast templates.
+func (r *run) parsers() error {
+	var gerr, perr error
+	trainGold := func() {
+		r.gold, gerr = r.trainParser(true, r.goldTrain, r.dev)
+	}
+	if r.opt.GoldOnly {
 		trainGold()
 	} else {
-		// Taggers on all training data; jackknifed tags for the plain parser.
-		var xposTags int
-		cols, opt.xposTable, xposTags = tagColumns(trainSents)
-		tg, err = trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true, parser.Taggers{})
-		if err != nil {
-			return nil, err
-		}
-		if opt.xposTable {
-			tg.XPOSTable = morph.TrainXPOSTable(trainSents)
-			fmt.Fprintf(opt.Log, "XPOS: %d tags, more than a tagger's %d: predicted from the form, UPOS and FEATS by a table (%d entries)\n",
-				xposTags, tagger.MaxTags, tg.XPOSTable.Len())
-			notes["xpos_table"] = fmt.Sprintf("%d tags, %d entries", xposTags, tg.XPOSTable.Len())
-		}
-		if !opt.NoMorph {
-			morphTrain = morphSents(trainSents, opt)
-			if err := trainMorph(morphTrain, opt, opt.Seed, true, &tg); err != nil {
-				return nil, err
-			}
-			opt.plainMorph = tg.Lemmas != nil || tg.Feats != nil
-		}
-		if err := opt.rep.error(); err != nil {
-			return nil, err
-		}
-		plainTrain, plainAmb, err := jackknife(trainSents, devSents, cols, opt, tg, opt.plainMorph && plainReadsMorph(opt, sys.Name()))
-		if err != nil {
-			return nil, err
-		}
-		if err := opt.rep.error(); err != nil {
-			return nil, err
-		}
-		if tg.Feats != nil {
-			syntax = tg.Feats.TrainSyntax(plainTrain, trainSents, morph.Options{Seed: opt.Seed, WeightBits: opt.WeightBits})
-			fmt.Fprintf(opt.Log, "FEATS from the tree: trained on the jackknifed tags [%.0f s]\n", time.Since(opt.start).Seconds())
-			agree = morph.TrainAgreement(trainSents)
-		}
-		plainDev := plainCopy(devSents, tg)
-		plainPrepared, _ = prepare(sys, plainTrain, plainAmb, deprels, io.Discard)
-		runs := make([][]example, opt.PlainRuns) // the runs differ in their seeds
-		for r := range runs {
-			runs[r] = plainPrepared
-		}
-
 		var wg sync.WaitGroup
 		wg.Add(2)
 		go func() {
@@ -186,379 +265,123 @@ func Train(opt Options) (*parser.Model, error) {
 		}()
 		go func() {
 			defer wg.Done()
-			plain, perr = trainVariant(classes, false, runs, plainDev, tg, enc, opt, templates(opt, sys.Name(), false), "plain tokens")
-			if perr == nil && opt.PlainFastTemplates != nil {
-				perr = addFast(&plain, classes, runs, plainDev, tg, enc, opt, opt.PlainFastTemplates, opt.PlainFastMaxLoss, "plain tokens")
-			}
+			r.plain, perr = r.trainParser(false, r.plainTrain, r.plainDev)
 		}()
 		wg.Wait()
 	}
-	if err := opt.rep.error(); err != nil {
-		return nil, err
+	if err := r.opt.rep.error(); err != nil {
+		return err
 	}
-	if gerr != nil {
-		return nil, gerr
+	return cmp.Or(gerr, perr)
+}
+
+// trainParser trains the gold-tag (gold) or the plain-token parser on
+// its runs of exs (the runs differ in their seeds), and its fast
+// classifier.
+func (r *run) trainParser(gold bool, exs []example, dev []*conllu.Sentence) (parser.Variant, error) {
+	po, what := r.opt.parser(gold), "plain tokens"
+	if gold {
+		what = "gold tags"
 	}
-	if perr != nil {
-		return nil, perr
+	runs := make([][]example, po.Runs)
+	for k := range runs {
+		runs[k] = exs
 	}
-	if opt.Beam > 1 {
-		// The gold-tag and the plain-token parsers' beam classifiers, at
-		// the same time (the plain one's dev model holds the gold-tag
-		// parser as it is before).
-		greedyGold := gold
-		var wg sync.WaitGroup
+	v, err := trainVariant(r.classes, gold, runs, dev, r.tg, r.enc, r.opt, templates(r.opt, r.sys.Name(), gold), what)
+	if err == nil && po.FastTemplates != nil {
+		err = addFast(&v, r.classes, runs, dev, r.tg, r.enc, r.opt, po.FastTemplates, po.FastMaxLoss, what)
+	}
+	return v, err
+}
+
+// beam trains the gold-tag and the plain-token parsers' beam classifiers,
+// at the same time (the plain one's dev model holds the gold-tag parser
+// as it is without its beam classifier).
+func (r *run) beam() error {
+	if r.opt.Beam.Width <= 1 {
+		return nil
+	}
+	greedyGold := r.gold
+	var gerr, perr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		gerr = trainBeam(&r.gold, r.classes, goldBeamExamples(r.classes, r.train, r.opt), r.dev, false, func(v parser.Variant) *parser.Model {
+			return parser.Assemble(parser.Parts{Classes: r.classes, Gold: v, PseudoProjective: r.enc})
+		}, r.opt, "gold tags")
+	}()
+	if r.plain.Clf != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents, opt), devSents, false, func(v parser.Variant) *parser.Model {
-				return parser.Assemble(parser.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
-			}, opt, "gold tags")
+			perr = trainBeam(&r.plain, r.classes, plainBeamExamples(r.classes, r.plain, r.plainTrain), r.dev, true, func(v parser.Variant) *parser.Model {
+				return parser.Assemble(parser.Parts{Classes: r.classes, Gold: greedyGold, Plain: v, Taggers: r.tg, PseudoProjective: r.enc})
+			}, r.opt, "plain tokens")
 		}()
-		if plain.Clf != nil {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				perr = trainBeam(&plain, classes, plainBeamExamples(classes, plain, plainPrepared), devSents, true, func(v parser.Variant) *parser.Model {
-					return parser.Assemble(parser.Parts{Classes: classes, Gold: greedyGold, Plain: v, Taggers: tg, PseudoProjective: enc})
-				}, opt, "plain tokens")
-			}()
-		}
-		wg.Wait()
-		if gerr != nil {
-			return nil, gerr
-		}
-		if perr != nil {
-			return nil, perr
-		}
 	}
-
-	trainedAt, reproducible := start, false
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-			trainedAt, reproducible = time.Unix(sec, 0), true
-		}
-	}
-	card := modelfmt.Card{
-		Name:      opt.Name,
-		Treebank:  opt.TrainPath,
-		System:    sys.Name(),
-		TrainedAt: trainedAt.UTC().Format(time.RFC3339),
-		Version:   Version,
-		Options: map[string]string{
-			"epochs": fmt.Sprint(opt.Epochs), "tagger_epochs": fmt.Sprint(opt.TaggerEpochs),
-			"tagger_runs": fmt.Sprint(opt.TaggerRuns), "tagger_min_abs": fmt.Sprint(opt.TaggerMinAbs),
-			"folds": fmt.Sprint(opt.Folds), "min_updates": fmt.Sprint(opt.MinUpdates), "min_abs": fmt.Sprint(opt.MinAbs), "plain_min_abs": fmt.Sprint(opt.PlainMinAbs), "weight_bits": fmt.Sprint(opt.WeightBits), "plain_runs": fmt.Sprint(opt.PlainRuns), "seed": fmt.Sprint(opt.Seed), "explore": fmt.Sprint(opt.Explore),
-			"max_sentences": fmt.Sprint(opt.MaxSentences), "train": opt.TrainPath, "dev": opt.DevPath,
-			"gold_only": fmt.Sprint(opt.GoldOnly), "no_morph": fmt.Sprint(opt.NoMorph), "no_lemma_shape": fmt.Sprint(opt.NoLemmaShape), "no_xpos_spacing": fmt.Sprint(opt.NoXPOSSpacing), "pseudo_projective": enc.String(),
-			"gold_templates": templatesNote(opt.GoldTemplates), "plain_templates": templatesNote(opt.PlainTemplates),
-			"gold_fast": fastNote(gold), "plain_fast": fastNote(plain),
-		},
-		Scores: map[string]float64{},
-	}
-	for k, v := range notes {
-		card.Options[k] = v
-	}
-	if opt.TestPath != "" {
-		card.Options["test"] = opt.TestPath
-	}
-	if opt.clusters != nil {
-		card.Options["clusters"] = fmt.Sprintf("%s, %d words", filepath.Base(opt.ClustersPath), opt.clusters.Len())
-	}
-	if gold.Beam != nil {
-		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
-		card.Options[parser.DefaultBeamOption] = fmt.Sprint(defaultBeam(opt))
-		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
-		card.Options["beam_runs"] = fmt.Sprint(opt.BeamRuns)
-	}
-	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
-	scorer := parser.Assemble(parts)
-	if tg.Feats != nil {
-		card.Options["feats_tags"] = chooseConsistentTags(scorer, tg.Feats, devSents, opt)
-	}
-	if syntax != nil {
-		card.Options["feats_syntax"] = chooseSyntax(scorer, tg.Feats, syntax, devSents, opt)
-	}
-	if agree != nil {
-		card.Options["feats_agreement"] = chooseAgreement(scorer, tg.Feats, agree, devSents, opt)
-	}
-	if tg.Lemmas != nil {
-		card.Options["lemma_dictionary"] = chooseDictionaryFirst(scorer, tg.Lemmas, devSents, opt)
-		if lc := morph.TrainLemmaCase(morphTrain); lc != nil {
-			card.Options["lemma_case"] = chooseLemmaCase(scorer, tg.Lemmas, lc, devSents, opt)
-		}
-	}
-	if err := scoreInto(scorer, "dev", devSents, card.Scores); err != nil {
-		return nil, err
-	}
-	if testSents != nil {
-		if err := scoreInto(scorer, "test", testSents, card.Scores); err != nil {
-			return nil, err
-		}
-	}
-	if !reproducible {
-		card.Options["training_seconds"] = fmt.Sprintf("%.0f", time.Since(start).Seconds())
-	}
-	if tg.Lemmas != nil {
-		cols = append(cols, "LEMMA")
-	}
-	if tg.Feats != nil {
-		cols = append(cols, "FEATS")
-	}
-	if tg.XPOSTable != nil {
-		cols = append(cols, "XPOS (by table)")
-	}
-	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
-		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
-		strings.Join(cols, ", ") + ")."
-	parts.Card = card
-	m := parser.Assemble(parts)
-	// Calibrate the confidences on dev, the beam's at the default width.
-	if err := m.Calibrate(devSents, m.DefaultBeam()); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	if opt.Output != "" {
-		if err := m.Save(opt.Output); err != nil {
-			return nil, fmt.Errorf("train: saving the model: %w", err)
-		}
-	}
-	return m, nil
+	wg.Wait()
+	return cmp.Or(gerr, perr)
 }
 
-// readTreebank reads a CoNLL-U treebank in full and checks that it has
-// something to learn from or score: at least one sentence whose words all
-// have a HEAD and a DEPREL.
-func readTreebank(what, path string) ([]*conllu.Sentence, error) {
-	sents, err := conllu.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(sents) == 0 {
-		return nil, fmt.Errorf("train: %s treebank %s has no sentences", what, path)
-	}
-	for _, s := range sents {
-		if annotated(s) {
-			return sents, nil
+// tune keeps or drops, on dev, the optional parts of the lemmatizer and
+// the FEATS tagger, and notes the decisions for the card.
+func (r *run) tune() error {
+	m := parser.Assemble(r.parts(modelfmt.Card{Options: r.beamOptions()}))
+	if ft := r.tg.Feats; ft != nil {
+		r.notes["feats_tags"] = chooseConsistentTags(m, ft, r.dev, r.opt)
+		if r.syntax != nil {
+			r.notes["feats_syntax"] = chooseSyntax(m, ft, r.syntax, r.dev, r.opt)
+		}
+		if r.agree != nil {
+			r.notes["feats_agreement"] = chooseAgreement(m, ft, r.agree, r.dev, r.opt)
 		}
 	}
-	return nil, fmt.Errorf("train: %s treebank %s has no annotated sentence (every word with a HEAD and a DEPREL): nothing to learn or score", what, path)
-}
-
-// hasUPOS reports whether some word of sents has a UPOS tag.
-func hasUPOS(sents []*conllu.Sentence) bool {
-	for _, s := range sents {
-		for _, w := range s.Words {
-			if !conllu.Absent(w.UPOS) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// annotated reports whether every word of s has a HEAD and a DEPREL.
-func annotated(s *conllu.Sentence) bool {
-	for _, w := range s.Words {
-		if w.Head < 0 || conllu.Absent(w.Deprel) {
-			return false
-		}
-	}
-	return len(s.Words) > 0
-}
-
-// scoreInto parses sents with gold morphology and from plain tokens and
-// records the scores in scores: UAS, LAS, CLAS and UPOS, and from plain
-// tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
-// and for a model whose default beam width K is above 1 also at K (the
-// rows "gold, beam K" and "predicted, beam K").
-func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
-	widths := []int{1}
-	if k := m.DefaultBeam(); k > 1 {
-		widths = append(widths, k)
-	}
-	for _, k := range widths {
-		if err := scoreWidth(m, split, sents, scores, k); err != nil {
-			return err
+	if l := r.tg.Lemmas; l != nil {
+		r.notes["lemma_dictionary"] = chooseDictionaryFirst(m, l, r.dev, r.opt)
+		if lc := morph.TrainLemmaCase(r.morphTrain); lc != nil {
+			r.notes["lemma_case"] = chooseLemmaCase(m, l, lc, r.dev, r.opt)
 		}
 	}
 	return nil
 }
 
-// scoreWidth is scoreInto at beam width k; above 1 the rows are named
-// "<tags>, beam k".
-func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
-	for _, tags := range []string{"gold", "predicted"} {
-		if tags == "predicted" && m.GoldTagsOnly() {
-			continue
-		}
-		row := tags
-		if k > 1 {
-			row = fmt.Sprintf("%s, beam %d", tags, k)
-		}
-		pred := make([]*conllu.Sentence, len(sents))
-		for i, s := range sents {
-			c := cloneSentence(s)
-			if tags == "predicted" {
-				c.StripTags()
-			}
-			for j := range c.Words {
-				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
-			}
-			if err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil); err != nil {
-				return err
-			}
-			pred[i] = c
-		}
-		sc, err := eval.Score(sents, pred)
-		if err != nil {
-			return err
-		}
-		scores[split+"/"+row+"/UAS"] = sc.UAS.F1()
-		scores[split+"/"+row+"/LAS"] = sc.LAS.F1()
-		scores[split+"/"+row+"/CLAS"] = sc.CLAS.F1()
-		scores[split+"/"+row+"/UPOS"] = sc.UPOS.F1()
-		if tags == "predicted" {
-			scores[split+"/"+row+"/XPOS"] = sc.XPOS.F1()
-			scores[split+"/"+row+"/UFeats"] = sc.UFeats.F1()
-			scores[split+"/"+row+"/AllTags"] = sc.AllTags.F1()
-			scores[split+"/"+row+"/Lemmas"] = sc.Lemmas.F1()
-		}
+// parts returns the model's parts with card.
+func (r *run) parts(card modelfmt.Card) parser.Parts {
+	return parser.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc}
+}
+
+// calibrate fits the confidences on dev, the beam's at the default width.
+func (r *run) calibrate() error {
+	if err := r.model.Calibrate(r.dev, r.model.DefaultBeam()); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }
 
-func cloneSentence(s *conllu.Sentence) *conllu.Sentence {
-	c := *s
-	c.Words = append([]conllu.Word(nil), s.Words...)
-	return &c
-}
-
-// inventory returns the sorted deprels of the treebank and the index of the
-// deprel used on arcs from the root (the most frequent one, "root" in UD).
-func inventory(sents []*conllu.Sentence) ([]string, int32) {
-	count := map[string]int{}
-	rootCount := map[string]int{}
-	for _, s := range sents {
-		for _, w := range s.Words {
-			if conllu.Absent(w.Deprel) {
-				continue
-			}
-			count[w.Deprel]++
-			if w.Head == 0 {
-				rootCount[w.Deprel]++
-			}
-		}
+// save saves the model to Output, if given.
+func (r *run) save() error {
+	if r.opt.Output == "" {
+		return nil
 	}
-	var labels []string
-	for l := range count {
-		labels = append(labels, l)
+	if err := r.model.Save(r.opt.Output); err != nil {
+		return fmt.Errorf("train: saving the model: %w", err)
 	}
-	sort.Strings(labels)
-	best, bestN := "root", -1
-	for l, n := range rootCount {
-		if n > bestN || (n == bestN && l < best) {
-			best, bestN = l, n
-		}
-	}
-	root := sort.SearchStrings(labels, best)
-	if root == len(labels) || labels[root] != best {
-		labels = append(labels, best)
-		sort.Strings(labels)
-		root = sort.SearchStrings(labels, best)
-	}
-	return labels, int32(root)
-}
-
-// minCaseShare is the share of words with a Case feature above which the
-// gold-morphology parser gets the Case templates (training sets: EWT 7 %,
-// Hungarian Szeged 48 %, Turkish IMST 43 %).
-const minCaseShare = 0.2
-
-// caseShare returns the share of words whose FEATS have Case=.
-func caseShare(sents []*conllu.Sentence) float64 {
-	words, withCase := 0, 0
-	for _, s := range sents {
-		for _, w := range s.Words {
-			words++
-			if strings.Contains(w.Feats, "Case=") {
-				withCase++
-			}
-		}
-	}
-	return float64(withCase) / float64(max(words, 1))
-}
-
-// tagColumns returns the columns to train taggers for: UPOS, and XPOS when
-// most training words have one and its tag set fits a tagger
-// (tagger.MaxTags). table reports a treebank whose XPOS is predicted by an
-// XPOS table instead (morph.XPOSTable): most words have one, from a larger
-// tag set, of xposTags tags.
-func tagColumns(sents []*conllu.Sentence) (cols []string, table bool, xposTags int) {
-	words, xpos := 0, 0
-	tags := map[string]bool{}
-	for _, s := range sents {
-		for _, w := range s.Words {
-			words++
-			if !conllu.Absent(w.XPOS) {
-				xpos++
-				tags[w.XPOS] = true
-			}
-		}
-	}
-	switch {
-	case 2*xpos <= words:
-		return []string{tagger.UPOS}, false, len(tags)
-	case len(tags) > tagger.MaxTags:
-		return []string{tagger.UPOS}, true, len(tags)
-	}
-	return []string{tagger.UPOS, tagger.XPOS}, false, len(tags)
-}
-
-// morphSents returns the sentences the lemmatizer, the FEATS tagger and
-// the lemmas' capitals learn from: sents, or, for a model with an XPOS
-// table (opt.xposTable), copies of them with their XPOS removed, since
-// they run before the table gives XPOS.
-func morphSents(sents []*conllu.Sentence, opt Options) []*conllu.Sentence {
-	if !opt.xposTable {
-		return sents
-	}
-	out := make([]*conllu.Sentence, len(sents))
-	for i, s := range sents {
-		c := cloneSentence(s)
-		for j := range c.Words {
-			c.Words[j].XPOS = "_"
-		}
-		out[i] = c
-	}
-	return out
-}
-
-// readClusters reads the word clusters file at path.
-func readClusters(path string) (*tagger.Clusters, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("train: clusters: %w", err)
-	}
-	defer f.Close()
-	c, err := tagger.ReadClusters(f)
-	if err != nil {
-		return nil, fmt.Errorf("train: %s: %w", path, err)
-	}
-	return c, nil
+	return nil
 }
 
 // trainTaggers trains one tagger per column, in parallel. Each keeps its
 // best epoch on dev, or, when like has a tagger for the column (the
 // jackknife taggers), trains as many epochs as that tagger kept; all in
-// opt.TaggerRuns runs.
+// opt.Taggers.Runs runs.
 func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like parser.Taggers) (parser.Taggers, error) {
 	var tg parser.Taggers
 	ts := make([]*tagger.Tagger, len(cols))
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
 	for i, col := range cols {
-		o := tagger.Options{Column: col, Epochs: opt.TaggerEpochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters,
-			Runs: opt.TaggerRuns, MinAbs: opt.TaggerMinAbs, Spacing: col == tagger.XPOS && !opt.NoXPOSSpacing}
+		o := tagger.Options{Column: col, Epochs: opt.Taggers.Epochs, Seed: seed, WeightBits: opt.WeightBits, Clusters: opt.clusters,
+			Runs: opt.Taggers.Runs, MinAbs: opt.Taggers.DropWeightsBelow, Spacing: col == tagger.XPOS}
 		l := like.UPOS
 		if col == tagger.XPOS {
 			l = like.XPOS
@@ -602,10 +425,7 @@ func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, see
 // feature.MorphTemplates, and feature.CaseTemplates for the parsers that
 // read FEATS when the treebank marks Case on many words.
 func templates(opt Options, system string, morph bool) []string {
-	tpls := opt.PlainTemplates
-	if morph {
-		tpls = opt.GoldTemplates
-	}
+	tpls := opt.parser(morph).Templates
 	if tpls == nil {
 		tpls = feature.ForSystem(system, morph)
 		if !morph && opt.plainMorph {
@@ -622,19 +442,10 @@ func templates(opt Options, system string, morph bool) []string {
 // classifier has templates over lemmas or FEATS: then its training words
 // get jackknifed LEMMA and FEATS.
 func plainReadsMorph(opt Options, system string) bool {
-	for _, tpls := range [][]string{templates(opt, system, false), opt.PlainFastTemplates} {
+	for _, tpls := range [][]string{templates(opt, system, false), opt.Plain.FastTemplates} {
 		if e, err := feature.New(tpls); err == nil && e.UsesMorph() {
 			return true
 		}
 	}
 	return false
-}
-
-// defaultBeam is the default beam width training records: opt.DefaultBeam,
-// or else the width the beam classifiers are trained at.
-func defaultBeam(opt Options) int {
-	if opt.DefaultBeam > 0 {
-		return opt.DefaultBeam
-	}
-	return opt.Beam
 }

@@ -38,8 +38,8 @@ func need(t *testing.T, file string) string {
 // parses non-projective (the encoding is undone).
 func TestPseudoProjectiveRoundTrip(t *testing.T) {
 	m, err := Train(Options{System: "arc-eager", TrainPath: need(t, "hu_szeged-ud-train.conllu"),
-		DevPath: need(t, "hu_szeged-ud-dev.conllu"), Epochs: 3, GoldOnly: true, PseudoProjective: "head",
-		MinUpdates: -1, MinAbs: -1})
+		DevPath: need(t, "hu_szeged-ud-dev.conllu"), GoldOnly: true, PseudoProjective: "head",
+		Gold: ParserOptions{Epochs: 3, MinFeatureUpdates: -1, DropWeightsBelow: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestEverySystemTrainsSavesAndParses(t *testing.T) {
 	dev = append(dev[:80:80], &long)
 	for _, name := range transition.Names() {
 		m, err := Train(Options{System: name, TrainPath: need(t, "hu_szeged-ud-train.conllu"),
-			DevPath: need(t, "hu_szeged-ud-dev.conllu"), Epochs: 1, MaxSentences: 150, GoldOnly: true})
+			DevPath: need(t, "hu_szeged-ud-dev.conllu"), Gold: ParserOptions{Epochs: 1}, MaxSentences: 150, GoldOnly: true})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -174,13 +174,13 @@ func TestPlainRuns(t *testing.T) {
 	models := map[int]*parser.Model{}
 	for _, runs := range []int{1, 2} {
 		var log bytes.Buffer
-		m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
-			TaggerEpochs: 2, MaxSentences: 400, PlainRuns: runs, Log: &log})
+		m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
+			Plain: ParserOptions{Epochs: 2, Runs: runs}, Taggers: TaggerOptions{Epochs: 2}, MaxSentences: 400, Log: &log})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.Card().Options["plain_runs"]; got != fmt.Sprint(runs) {
-			t.Errorf("card plain_runs = %q, want %d", got, runs)
+		if got := m.Card().Options["plain.runs"]; got != fmt.Sprint(runs) {
+			t.Errorf("card plain.runs = %q, want %d", got, runs)
 		}
 		if !bytes.Contains(log.Bytes(), []byte("jackknifed UPOS, XPOS, LEMMA and FEATS")) {
 			t.Errorf("log lacks the jackknife line:\n%s", log.String())
@@ -216,13 +216,13 @@ func TestPlainRuns(t *testing.T) {
 	// Taggers of one run, pruned, against the default three: recorded,
 	// the taggers' weights differ and there are fewer of them, the
 	// gold-tag parser (trained on gold tags) is the same.
-	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
-		TaggerEpochs: 2, MaxSentences: 400, PlainRuns: 1, TaggerRuns: 1, TaggerMinAbs: 0.5})
+	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
+		Plain: ParserOptions{Epochs: 2, Runs: 1}, MaxSentences: 400, Taggers: TaggerOptions{Epochs: 2, Runs: 1, DropWeightsBelow: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := m.Card().Options; o["tagger_runs"] != "1" || o["tagger_min_abs"] != "0.5" || models[1].Card().Options["tagger_runs"] != "3" {
-		t.Errorf("card tagger_runs %q, tagger_min_abs %q; default tagger_runs %q", o["tagger_runs"], o["tagger_min_abs"], models[1].Card().Options["tagger_runs"])
+	if o := m.Card().Options; o["taggers.runs"] != "1" || o["taggers.drop_weights_below"] != "0.5" || models[1].Card().Options["taggers.runs"] != "3" {
+		t.Errorf("card taggers.runs %q, taggers.drop_weights_below %q; default taggers.runs %q", o["taggers.runs"], o["taggers.drop_weights_below"], models[1].Card().Options["taggers.runs"])
 	}
 	c := weightsByName(t, m)
 	for _, name := range []string{"tagger.upos", "tagger.xpos"} {
@@ -260,10 +260,10 @@ func TestOptionsCheck(t *testing.T) {
 		t.Fatalf("defaults: %v", err)
 	}
 	withTpl := ok
-	withTpl.GoldTemplates = []string{"s0.w", "s0.p+n0.p", "n0l.d"}
-	withTpl.PlainTemplates = []string{"n0.w"}
+	withTpl.Gold.Templates = []string{"s0.w", "s0.p+n0.p", "n0l.d"}
+	withTpl.Plain.Templates = []string{"n0.w"}
 	withTpl.WeightBits = 8
-	withTpl.Folds, withTpl.Explore, withTpl.MinUpdates, withTpl.MinAbs = 2, 1, -1, -1
+	withTpl.JackknifeFolds, withTpl.Gold.Explore, withTpl.Plain.MinFeatureUpdates, withTpl.Gold.DropWeightsBelow = 2, 1, -1, -1
 	withTpl.Output = filepath.Join(t.TempDir(), "m.tpm")
 	if err := withTpl.Check(); err != nil {
 		t.Fatalf("valid options: %v", err)
@@ -278,34 +278,34 @@ func TestOptionsCheck(t *testing.T) {
 		{"encoding", func(o *Options) { o.PseudoProjective = "sideways" }, `train: pseudo_projective: `},
 		{"no train", func(o *Options) { o.TrainPath = "" }, "train: train: missing"},
 		{"no dev", func(o *Options) { o.DevPath = "" }, "train: dev: missing"},
-		{"epochs", func(o *Options) { o.Epochs = -1 }, "train: epochs: -1: want 0 (the default) or more"},
-		{"tagger epochs", func(o *Options) { o.TaggerEpochs = -3 }, "train: tagger_epochs: -3"},
+		{"epochs", func(o *Options) { o.Gold.Epochs = -1 }, "train: gold.epochs: -1: want 0 (the default) or more"},
+		{"tagger epochs", func(o *Options) { o.Taggers.Epochs = -3 }, "train: taggers.epochs: -3"},
 		{"max sentences", func(o *Options) { o.MaxSentences = -1 }, "train: max_sentences: -1"},
-		{"folds negative", func(o *Options) { o.Folds = -2 }, "train: folds: -2"},
-		{"folds 1", func(o *Options) { o.Folds = 1 }, "train: folds: 1: want 0 (the default, 4) or at least 2"},
-		{"plain runs", func(o *Options) { o.PlainRuns = -1 }, "train: plain_runs: -1"},
-		{"tagger runs", func(o *Options) { o.TaggerRuns = -2 }, "train: tagger_runs: -2: want 0 (the default) or more"},
-		{"beam runs", func(o *Options) { o.BeamRuns = -1 }, "train: beam_runs: -1: want 0 (the default) or more"},
-		{"tagger min abs", func(o *Options) { o.TaggerMinAbs = -1 }, "train: tagger_min_abs: -1: want 0 (the default: keep all) or more"},
-		{"tagger min abs NaN", func(o *Options) { o.TaggerMinAbs = float32(math.NaN()) }, "train: tagger_min_abs: NaN: want a finite number"},
-		{"explore", func(o *Options) { o.Explore = 5 }, "train: explore: 5: a probability, at most 1"},
-		{"explore NaN", func(o *Options) { o.Explore = math.NaN() }, "train: explore: NaN: want a finite number"},
-		{"min abs Inf", func(o *Options) { o.MinAbs = float32(math.Inf(1)) }, "train: min_abs: +Inf"},
+		{"folds negative", func(o *Options) { o.JackknifeFolds = -2 }, "train: jackknife_folds: -2"},
+		{"folds 1", func(o *Options) { o.JackknifeFolds = 1 }, "train: jackknife_folds: 1: want 0 (the default, 4) or at least 2"},
+		{"plain runs", func(o *Options) { o.Plain.Runs = -1 }, "train: plain.runs: -1"},
+		{"tagger runs", func(o *Options) { o.Taggers.Runs = -2 }, "train: taggers.runs: -2: want 0 (the default) or more"},
+		{"beam runs", func(o *Options) { o.Beam.Runs = -1 }, "train: beam.runs: -1: want 0 (the default) or more"},
+		{"tagger min abs", func(o *Options) { o.Taggers.DropWeightsBelow = -1 }, "train: taggers.drop_weights_below: -1: want 0 (the default: keep all) or more"},
+		{"tagger min abs NaN", func(o *Options) { o.Taggers.DropWeightsBelow = float32(math.NaN()) }, "train: taggers.drop_weights_below: NaN: want 0 (the default: keep all) or more"},
+		{"explore", func(o *Options) { o.Plain.Explore = 5 }, "train: plain.explore: 5: a probability, at most 1"},
+		{"explore NaN", func(o *Options) { o.Gold.Explore = math.NaN() }, "train: gold.explore: NaN: want a finite number"},
+		{"min abs Inf", func(o *Options) { o.Gold.DropWeightsBelow = float32(math.Inf(1)) }, "train: gold.drop_weights_below: +Inf"},
 		{"bits low", func(o *Options) { o.WeightBits = 1 }, "train: weight_bits: 1: want 2..16"},
 		{"bits high", func(o *Options) { o.WeightBits = 17 }, "train: weight_bits: 17"},
-		{"empty gold", func(o *Options) { o.GoldTemplates = []string{} }, "train: gold_templates: the list is empty"},
-		{"bad gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "s0.q"} }, `train: gold_templates[1]: feature: template "s0.q"`},
-		{"bad plain", func(o *Options) { o.PlainTemplates = []string{"x9.w"} }, `train: plain_templates[0]: feature: template "x9.w"`},
-		{"bad gold fast", func(o *Options) { o.GoldFastTemplates = []string{"n0.w", "n0"} }, `train: gold_fast_templates[1]`},
-		{"empty plain fast", func(o *Options) { o.PlainFastTemplates = []string{} }, "train: plain_fast_templates: the list is empty"},
-		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.PlainFastTemplates = true, []string{"n0.w"} }, "train: plain_fast_templates: given for a gold-only model"},
-		{"fast loss", func(o *Options) { o.FastMaxLoss = -1 }, "train: fast_max_loss: -1"},
-		{"plain fast loss", func(o *Options) { o.PlainFastMaxLoss = -1 }, "train: plain_fast_max_loss: -1"},
-		{"clusters in gold", func(o *Options) { o.GoldTemplates = []string{"s0.w", "n0.c4"} }, `train: gold_templates[1]: template "n0.c4" reads word clusters, which only a model trained with clusters and taggers has`},
-		{"clusters without a file", func(o *Options) { o.PlainFastTemplates = []string{"s0.c+n0.p"} }, `train: plain_fast_templates[0]: template "s0.c+n0.p" reads word clusters`},
-		{"plain fast loss NaN", func(o *Options) { o.PlainFastMaxLoss = math.NaN() }, "train: plain_fast_max_loss: NaN"},
-		{"beam", func(o *Options) { o.Beam = parser.MaxBeam + 1 }, "train: beam: 65: want 0 (no beam classifier) to 64"},
-		{"beam epochs", func(o *Options) { o.BeamEpochs = -1 }, "train: beam_epochs: -1"},
+		{"empty gold", func(o *Options) { o.Gold.Templates = []string{} }, "train: gold.templates: the list is empty"},
+		{"bad gold", func(o *Options) { o.Gold.Templates = []string{"s0.w", "s0.q"} }, `train: gold.templates[1]: feature: template "s0.q"`},
+		{"bad plain", func(o *Options) { o.Plain.Templates = []string{"x9.w"} }, `train: plain.templates[0]: feature: template "x9.w"`},
+		{"bad gold fast", func(o *Options) { o.Gold.FastTemplates = []string{"n0.w", "n0"} }, `train: gold.fast_templates[1]`},
+		{"empty plain fast", func(o *Options) { o.Plain.FastTemplates = []string{} }, "train: plain.fast_templates: the list is empty"},
+		{"plain fast, gold only", func(o *Options) { o.GoldOnly, o.Plain.FastTemplates = true, []string{"n0.w"} }, "train: plain.fast_templates: given for a gold-only model"},
+		{"fast loss", func(o *Options) { o.Gold.FastMaxLoss = -1 }, "train: gold.fast_max_loss: -1"},
+		{"plain fast loss", func(o *Options) { o.Plain.FastMaxLoss = -1 }, "train: plain.fast_max_loss: -1"},
+		{"clusters in gold", func(o *Options) { o.Gold.Templates = []string{"s0.w", "n0.c4"} }, `train: gold.templates[1]: template "n0.c4" reads word clusters, which only a model trained with clusters and taggers has`},
+		{"clusters without a file", func(o *Options) { o.Plain.FastTemplates = []string{"s0.c+n0.p"} }, `train: plain.fast_templates[0]: template "s0.c+n0.p" reads word clusters`},
+		{"plain fast loss NaN", func(o *Options) { o.Plain.FastMaxLoss = math.NaN() }, "train: plain.fast_max_loss: NaN"},
+		{"beam", func(o *Options) { o.Beam.Width = parser.MaxBeam + 1 }, "train: beam.width: 65: want 0 (no beam classifier) to 64"},
+		{"beam epochs", func(o *Options) { o.Beam.Epochs = -1 }, "train: beam.epochs: -1"},
 		{"output dir", func(o *Options) { o.Output = dir }, "train: output: " + dir + " is a directory"},
 		{"output missing dir", func(o *Options) { o.Output = filepath.Join(dir, "no", "m.tpm") }, "train: output: the directory " + filepath.Join(dir, "no") + ": no such file"},
 		{"output device", func(o *Options) { o.Output = "/dev/null" }, "train: output: modelfmt: /dev/null: is a character device, not a regular file"},
@@ -348,13 +348,13 @@ func TestOptionsCheckUnwritableOutput(t *testing.T) {
 func TestFastClassifier(t *testing.T) {
 	trainPath, devPath := need(t, "en_ewt-ud-train.conllu"), need(t, "en_ewt-ud-dev.conllu")
 	fastTpls := []string{"n0.u", "s0.u", "n1.u", "s0.u+n0.u", "n0l.d", "s0.d"}
-	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Epochs: 2,
-		MaxSentences: 400, GoldOnly: true, GoldFastTemplates: fastTpls, FastMaxLoss: 0.5})
+	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, MaxSentences: 400, GoldOnly: true,
+		Gold: ParserOptions{Epochs: 2, FastTemplates: fastTpls, FastMaxLoss: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := m.Variant(true)
-	note := m.Card().Options["gold_fast"]
+	note := m.Card().Options["gold.fast"]
 	if v.Fast == nil {
 		if note != "none" {
 			t.Fatalf("no fast classifier, but the card says %q", note)
@@ -373,19 +373,18 @@ func TestFastClassifier(t *testing.T) {
 	}
 }
 
-// The plain-token parser's fast classifier is held to PlainFastMaxLoss
-// when it is given, else to FastMaxLoss; the gold-tag parser's to
-// FastMaxLoss.
+// Each parser's fast classifier is held to its own FastMaxLoss, 0.1 when
+// it is not given.
 func TestPlainFastMaxLoss(t *testing.T) {
 	for _, c := range []struct {
 		loss, plainLoss float64
 		want            string
-	}{{0.3, 100, "100 allowed below"}, {0.3, 0, "0.3 allowed below"}} {
+	}{{0.3, 100, "100 allowed below"}, {0.3, 0, "0.1 allowed below"}} {
 		o := small()
-		o.NoMorph = true
-		o.GoldFastTemplates = []string{"n0.u", "s0.u"}
-		o.PlainFastTemplates = []string{"n0.u", "s0.u"}
-		o.FastMaxLoss, o.PlainFastMaxLoss = c.loss, c.plainLoss
+		o.Morph.Skip = true
+		o.Gold.FastTemplates = []string{"n0.u", "s0.u"}
+		o.Plain.FastTemplates = []string{"n0.u", "s0.u"}
+		o.Gold.FastMaxLoss, o.Plain.FastMaxLoss = c.loss, c.plainLoss
 		var log bytes.Buffer
 		o.Log = &log
 		if _, err := Train(o); err != nil {
@@ -401,7 +400,7 @@ func TestPlainFastMaxLoss(t *testing.T) {
 			}
 		}
 		if !strings.Contains(plain, c.want) || !strings.Contains(gold, "0.3 allowed below") {
-			t.Errorf("fast_max_loss %g, plain_fast_max_loss %g: logs %q and %q, want %q for the plain one", c.loss, c.plainLoss, plain, gold, c.want)
+			t.Errorf("gold.fast_max_loss %g, plain.fast_max_loss %g: logs %q and %q, want %q for the plain one", c.loss, c.plainLoss, plain, gold, c.want)
 		}
 	}
 }
@@ -504,38 +503,34 @@ func TestMorphTrained(t *testing.T) {
 	}
 
 	// The lemmatizer reads its candidates' place and lemma ending unless
-	// NoLemmaShape.
+	// Morph.LemmaRankWithoutShape.
 	const shape = "place+lemma-seen-with-u"
-	if !slices.Contains(tg.Lemmas.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "false" {
-		t.Errorf("by default: lemmatizer rank templates %q, card no_lemma_shape %q", tg.Lemmas.Data().Rank.Templates, m.Card().Options["no_lemma_shape"])
+	if !slices.Contains(tg.Lemmas.Data().Rank.Templates, shape) || m.Card().Options["morph.lemma_rank_without_shape"] != "false" {
+		t.Errorf("by default: lemmatizer rank templates %q, card %q", tg.Lemmas.Data().Rank.Templates, m.Card().Options["morph.lemma_rank_without_shape"])
 	}
-	// The XPOS tagger, and only it, reads spacing unless NoXPOSSpacing.
+	// The XPOS tagger, and only it, reads spacing.
 	const spacing = "w0.spacing+w0.shortshape"
-	if !slices.Contains(tg.XPOS.Classifier().Templates, spacing) || slices.Contains(tg.UPOS.Classifier().Templates, spacing) ||
-		m.Card().Options["no_xpos_spacing"] != "false" {
-		t.Errorf("by default: the XPOS tagger does not read spacing, or the UPOS tagger does, or card no_xpos_spacing %q", m.Card().Options["no_xpos_spacing"])
+	if !slices.Contains(tg.XPOS.Classifier().Templates, spacing) || slices.Contains(tg.UPOS.Classifier().Templates, spacing) {
+		t.Errorf("the XPOS tagger does not read spacing, or the UPOS tagger does")
 	}
 	o = small()
-	o.NoLemmaShape, o.NoXPOSSpacing = true, true
+	o.Morph.LemmaRankWithoutShape = true
 	m, err = Train(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := m.Taggers().Lemmas; l == nil || slices.Contains(l.Data().Rank.Templates, shape) || m.Card().Options["no_lemma_shape"] != "true" {
-		t.Errorf("NoLemmaShape: lemmatizer %v, card no_lemma_shape %q", l, m.Card().Options["no_lemma_shape"])
-	}
-	if x := m.Taggers().XPOS; x == nil || slices.Contains(x.Classifier().Templates, spacing) || m.Card().Options["no_xpos_spacing"] != "true" {
-		t.Errorf("NoXPOSSpacing: the XPOS tagger reads spacing, or card no_xpos_spacing %q", m.Card().Options["no_xpos_spacing"])
+	if l := m.Taggers().Lemmas; l == nil || slices.Contains(l.Data().Rank.Templates, shape) || m.Card().Options["morph.lemma_rank_without_shape"] != "true" {
+		t.Errorf("LemmaRankWithoutShape: lemmatizer %v, card %q", l, m.Card().Options["morph.lemma_rank_without_shape"])
 	}
 
 	o = small()
-	o.NoMorph = true
+	o.Morph.Skip = true
 	m, err = Train(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil || m.Variant(false).Ext.UsesMorph() || m.Card().Options["no_morph"] != "true" {
+	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil || m.Variant(false).Ext.UsesMorph() || m.Card().Options["morph.skip"] != "true" {
 		t.Errorf("NoMorph: lemmatizer %v, FEATS tagger %v, plain templates over them %v, card %q",
-			tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph(), m.Card().Options["no_morph"])
+			tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph(), m.Card().Options["morph.skip"])
 	}
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fetch.sh -- English word clusters for the taggers (`transparse train
-# --clusters`): the Brown clusters of spaCy's lookup tables, the PyPI
+# fetch.sh -- English word clusters for the taggers and the parser
+# templates over them (`transparse train --clusters`): the Brown clusters of spaCy's lookup tables, the PyPI
 # package spacy-lookups-data (MIT licence), written as a Brown "paths"
 # file of the WORDS most probable words (default 50000).
 #

@@ -1765,8 +1765,8 @@ static void test_train_progress(const char *ewt) {
     }
     char opts[4096];
     snprintf(opts, sizeof opts,
-             "{\"train\":\"%s\",\"dev\":\"%s\",\"epochs\":2,\"tagger_epochs\":1,\"folds\":2,"
-             "\"plain_runs\":1,\"max_sentences\":60}", ewt, ewt);
+             "{\"train\":\"%s\",\"dev\":\"%s\",\"gold\":{\"epochs\":2},\"plain\":{\"epochs\":2,\"runs\":1},"
+             "\"taggers\":{\"epochs\":1},\"jackknife_folds\":2,\"max_sentences\":60}", ewt, ewt);
     tp_model *m = NULL;
     tp_error *err = NULL;
     long reports = 0;
@@ -1812,21 +1812,21 @@ static void test_train_and_save(const char *ewt) {
                         &m, &err), err, TP_ERR_IO, "/nonexistent/t.conllu");
     /* Templates and weight bits are checked before any file is read. */
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
-                        "\"gold_templates\":[\"s0.w\",\"s0.zz\"]}", &m, &err),
-               err, TP_ERR_ARGUMENT, "gold_templates[1]", "s0.zz");
+                        "\"gold\":{\"templates\":[\"s0.w\",\"s0.zz\"]}}", &m, &err),
+               err, TP_ERR_ARGUMENT, "gold.templates[1]", "s0.zz");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
-                        "\"plain_templates\":[]}", &m, &err),
-               err, TP_ERR_ARGUMENT, "plain_templates: the list is empty");
+                        "\"plain\":{\"templates\":[]}}", &m, &err),
+               err, TP_ERR_ARGUMENT, "plain.templates: the list is empty");
     EXPECT_ERR(tp_train("{\"system\":\"arc-eager\",\"train\":\"/nonexistent/t\",\"dev\":\"/nonexistent/d\","
                         "\"weight_bits\":1}", &m, &err),
                err, TP_ERR_ARGUMENT, "train: weight_bits: 1: want 2..16");
     /* Every option is checked before training, as `transparse train` does. */
     static const char *const bad_options[][2] = {
-        {"\"epochs\":-1", "tp_train: train: epochs: -1: want 0 (the default) or more"},
-        {"\"folds\":-2", "tp_train: train: folds: -2"},
-        {"\"folds\":1", "tp_train: train: folds: 1: want 0 (the default, 4) or at least 2"},
-        {"\"explore\":5", "tp_train: train: explore: 5: a probability, at most 1"},
-        {"\"plain_runs\":-1", "tp_train: train: plain_runs: -1"},
+        {"\"gold\":{\"epochs\":-1}", "tp_train: train: gold.epochs: -1: want 0 (the default) or more"},
+        {"\"jackknife_folds\":-2", "tp_train: train: jackknife_folds: -2"},
+        {"\"jackknife_folds\":1", "tp_train: train: jackknife_folds: 1: want 0 (the default, 4) or at least 2"},
+        {"\"plain\":{\"explore\":5}", "tp_train: train: plain.explore: 5: a probability, at most 1"},
+        {"\"plain\":{\"runs\":-1}", "tp_train: train: plain.runs: -1"},
         {"\"output\":\"/tmp\"", "tp_train: train: output: /tmp is a directory"},
         {"\"output\":\"/nonexistent-dir/m.tpm\"", "tp_train: train: output: the directory /nonexistent-dir"},
     };
@@ -1847,8 +1847,8 @@ static void test_train_and_save(const char *ewt) {
     char opts[8192];
     snprintf(opts, sizeof opts,
              "{\"system\":\"swap-lazy\",\"train\":\"%s\",\"dev\":\"%s\",\"gold_only\":true,"
-             "\"epochs\":1,\"max_sentences\":60,\"name\":\"c-test\",\"weight_bits\":10,\"beam\":4,\"beam_epochs\":1,"
-             "\"gold_templates\":[\"s0.w\",\"s0.p\",\"s1.p+s0.p\",\"n0.p\",\"s0.p+n0.p\"]}", ewt, ewt);
+             "\"max_sentences\":60,\"name\":\"c-test\",\"weight_bits\":10,\"beam\":{\"width\":4,\"epochs\":1},"
+             "\"gold\":{\"epochs\":1,\"templates\":[\"s0.w\",\"s0.p\",\"s1.p+s0.p\",\"n0.p\",\"s0.p+n0.p\"]}}", ewt, ewt);
     int rc = tp_train(opts, &m, &err);
     CHECKF(rc == TP_OK && m != NULL, "tp_train: %s", tp_error_message(err));
     if (rc != TP_OK) {
@@ -1865,7 +1865,7 @@ static void test_train_and_save(const char *ewt) {
     CHECK(tp_model_load(path, &m2, &err) == TP_OK);
     char *card = NULL;
     CHECK(m2 && tp_model_card_json(m2, &card, &err) == TP_OK && strstr(card, "swap-lazy") && strstr(card, "c-test") &&
-          strstr(card, "\"gold_templates\":\"5 given\"") && strstr(card, "\"weight_bits\":\"10\""));
+          strstr(card, "\"gold.templates\":\"5 given\"") && strstr(card, "\"weight_bits\":\"10\""));
     tp_string_free(card);
     const char *forms[] = {"They", "saw", "it", "."};
     const char *upos[] = {"PRON", "VERB", "PRON", "PUNCT"};

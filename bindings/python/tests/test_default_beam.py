@@ -21,7 +21,8 @@ def beam_model(tmp_path_factory):
     """A small model trained with beam classifiers of width 4, and its file."""
     path = tmp_path_factory.mktemp("beam") / "beam.tpm"
     m = transparse.train("arc-eager", FIXTURES / "en_ewt-train-150.conllu", FIXTURES / "en_ewt-dev-40.conllu",
-                         epochs=1, tagger_epochs=1, folds=2, beam=4, beam_epochs=2, output=path)
+                         gold={"epochs": 1}, plain={"epochs": 1}, taggers={"epochs": 1}, jackknife_folds=2,
+                         beam={"width": 4, "epochs": 2}, output=path)
     yield m, path
     m.close()
 

@@ -37,11 +37,11 @@ def test_train_errors(tmp_path):
     # Templates and weight bits are checked before any file is read.
     with pytest.raises(transparse.ArgumentError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu",
-                         gold_templates=["s0.w", "s0.zz"])
-    assert "gold_templates[1]" in str(e.value) and "s0.zz" in str(e.value)
+                         gold={"templates": ["s0.w", "s0.zz"]})
+    assert "gold.templates[1]" in str(e.value) and "s0.zz" in str(e.value)
     with pytest.raises(transparse.ArgumentError) as e:
-        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", plain_templates=[])
-    assert "plain_templates: the list is empty" in str(e.value)
+        transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", plain={"templates": []})
+    assert "plain.templates: the list is empty" in str(e.value)
     with pytest.raises(transparse.ArgumentError) as e:
         transparse.train("arc-eager", tmp_path / "missing.conllu", tmp_path / "missing.conllu", weight_bits=20)
     assert "train: weight_bits: 20" in str(e.value)
@@ -56,7 +56,7 @@ def test_train_errors(tmp_path):
 def test_train_save_load(tmp_path, system):
     ewt = need_file(EWT_TEST)
     out = tmp_path / "m.tpm"
-    m = transparse.train(system, ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
+    m = transparse.train(system, ewt, ewt, gold_only=True, gold={"epochs": 1}, max_sentences=60,
                          pseudo_projective="head", output=out, name="py-test")
     assert m.card["system"] == system and m.card["name"] == "py-test"
     saved = tmp_path / "again.tpm"
@@ -93,17 +93,17 @@ def test_parse_tokens_matches_cli_format(model):
 
 
 def test_train_templates_and_weight_bits(tmp_path):
-    """gold_templates and weight_bits reach the trainer: the card records
+    """gold templates and weight_bits reach the trainer: the card records
     them, and fewer templates give a smaller model than the system's."""
     ewt = need_file(EWT_TEST)
     tpls = ["s0.w", "s0.p", "n0.w", "n0.p", "s0.p+n0.p"]
-    few = transparse.train("arc-eager", ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
-                           gold_templates=tpls, weight_bits=8, output=tmp_path / "few.tpm")
-    full = transparse.train("arc-eager", ewt, ewt, gold_only=True, epochs=1, max_sentences=60,
+    few = transparse.train("arc-eager", ewt, ewt, gold_only=True, max_sentences=60,
+                           gold={"epochs": 1, "templates": tpls}, weight_bits=8, output=tmp_path / "few.tpm")
+    full = transparse.train("arc-eager", ewt, ewt, gold_only=True, gold={"epochs": 1}, max_sentences=60,
                             output=tmp_path / "full.tpm")
-    assert few.card["options"]["gold_templates"] == "5 given"
+    assert few.card["options"]["gold.templates"] == "5 given"
     assert few.card["options"]["weight_bits"] == "8"
-    assert full.card["options"]["gold_templates"] == "the system's"
+    assert full.card["options"]["gold.templates"] == "the system's"
     assert (tmp_path / "few.tpm").stat().st_size < (tmp_path / "full.tpm").stat().st_size / 4
     words = ["They", "saw", "it", "."]
     tags = dict(upos=["PRON", "VERB", "PRON", "PUNCT"], xpos=["PRP", "VBD", "PRP", "."])
@@ -130,11 +130,10 @@ def _front_ends(tmp_path):
                     str(REPO / "bindings" / "c" / "tests" / "train_options.c"), "-o", str(prog),
                     f"-L{lib}", f"-Wl,-rpath,{lib}", "-l:libtransparse.so.0"], check=True)
 
-    def flags(opts):
-        args = []
-        for k, v in opts.items():
-            args += ["--" + k.replace("_", "-"), str(v).lower() if isinstance(v, bool) else str(v)]
-        return args
+    def options_file(opts):
+        path = tmp_path / "options.json"
+        path.write_text(json.dumps(opts))
+        return ["--options", str(path)]
 
     py = ("import json, sys, transparse\n"
           "try:\n"
@@ -142,7 +141,7 @@ def _front_ends(tmp_path):
           "except transparse.Error as e:\n"
           "    print(type(e).__name__, e.message); sys.exit(1)\n")
     return {
-        "cli": lambda o: [str(cli), "train", "--progress", "never"] + flags(o),
+        "cli": lambda o: [str(cli), "train", "--progress", "never"] + options_file(o),
         "c": lambda o: [str(prog), json.dumps(o)],
         "python": lambda o: [sys.executable, "-c", py, json.dumps(o)],
     }
@@ -156,13 +155,13 @@ def _run(cmd):
 
 def test_same_options_same_model_everywhere(tmp_path):
     """The CLI, C and Python given the same options (word clusters
-    included) write the same model file, byte for byte; folds=1 is refused
+    included) write the same model file, byte for byte; jackknife_folds=1 is refused
     by all three with one message."""
     runs = _front_ends(tmp_path)
     clusters = tmp_path / "en.paths"
     clusters.write_text("00\tthe\t9\n01\ta\t8\n100\tis\t7\n101\twas\t6\n")
-    base = dict(system="arc-eager", train=str(FIX_TRAIN), dev=str(FIX_DEV), epochs=2, tagger_epochs=1,
-                folds=2, plain_runs=1, max_sentences=120, name="same", clusters=str(clusters))
+    base = dict(system="arc-eager", train=str(FIX_TRAIN), dev=str(FIX_DEV), gold={"epochs": 2},
+                plain={"epochs": 2, "runs": 1}, taggers={"epochs": 1}, jackknife_folds=2, max_sentences=120, name="same", clusters=str(clusters))
     files = {}
     for name, cmd in runs.items():
         out = tmp_path / f"{name}.tpm"
@@ -176,29 +175,29 @@ def test_same_options_same_model_everywhere(tmp_path):
 
     messages = {}
     for name, cmd in runs.items():
-        r = _run(cmd(dict(base, folds=1, output=str(tmp_path / "never.tpm"))))
+        r = _run(cmd(dict(base, jackknife_folds=1, output=str(tmp_path / "never.tpm"))))
         assert r.returncode != 0, name
         text = (r.stderr if name == "cli" else r.stdout).strip().splitlines()[0]
-        i = text.index("train: folds: ")
+        i = text.index("train: jackknife_folds: ")
         messages[name] = text[i:]
         assert not (tmp_path / "never.tpm").exists()
     assert messages["cli"] == messages["c"] == messages["python"], messages
-    assert messages["c"].startswith("train: folds: 1: want 0 (the default, 4) or at least 2")
-    r = _run(runs["c"](dict(base, folds=1)))
-    assert r.stdout.startswith("TP_ERR_ARGUMENT tp_train_with_progress: train: folds: 1")
-    r = _run(runs["python"](dict(base, folds=1)))
-    assert r.stdout.startswith("ArgumentError tp_train: train: folds: 1")
+    assert messages["c"].startswith("train: jackknife_folds: 1: want 0 (the default, 4) or at least 2")
+    r = _run(runs["c"](dict(base, jackknife_folds=1)))
+    assert r.stdout.startswith("TP_ERR_ARGUMENT tp_train_with_progress: train: jackknife_folds: 1")
+    r = _run(runs["python"](dict(base, jackknife_folds=1)))
+    assert r.stdout.startswith("ArgumentError tp_train: train: jackknife_folds: 1")
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("epochs", -1, "train: epochs: -1: want 0 (the default) or more"),
-    ("folds", -2, "train: folds: -2"),
-    ("folds", 1, "train: folds: 1: want 0 (the default, 4) or at least 2"),
-    ("explore", 5, "train: explore: 5: a probability, at most 1"),
-    ("plain_runs", -1, "train: plain_runs: -1"),
-    ("tagger_runs", -1, "train: tagger_runs: -1"),
-    ("beam_runs", -1, "train: beam_runs: -1"),
-    ("tagger_min_abs", -0.5, "train: tagger_min_abs: -0.5: want 0"),
+    ("gold", {"epochs": -1}, "train: gold.epochs: -1: want 0 (the default) or more"),
+    ("jackknife_folds", -2, "train: jackknife_folds: -2"),
+    ("jackknife_folds", 1, "train: jackknife_folds: 1: want 0 (the default, 4) or at least 2"),
+    ("plain", {"explore": 5}, "train: plain.explore: 5: a probability, at most 1"),
+    ("plain", {"runs": -1}, "train: plain.runs: -1"),
+    ("taggers", {"runs": -1}, "train: taggers.runs: -1"),
+    ("beam", {"runs": -1}, "train: beam.runs: -1"),
+    ("taggers", {"drop_weights_below": -0.5}, "train: taggers.drop_weights_below: -0.5: want 0"),
     ("weight_bits", 1, "train: weight_bits: 1: want 2..16"),
 ])
 def test_bad_options_are_argument_errors(tmp_path, option, value, message):
@@ -227,8 +226,9 @@ def test_train_progress(tmp_path):
     """progress receives TrainProgress reports through C; an exception it
     raises stops the training and comes out of train() as it is."""
     reports = []
-    m = transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=reports.append, epochs=2,
-                         tagger_epochs=1, folds=2, plain_runs=1, max_sentences=80)
+    m = transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=reports.append,
+                         gold={"epochs": 2}, plain={"epochs": 2, "runs": 1}, taggers={"epochs": 1},
+                         jackknife_folds=2, max_sentences=80)
     m.close()
     phases = {p.phase for p in reports}
     assert {"tagger UPOS", "jackknife", "parser (gold tags)", "parser (plain tokens)"} <= phases
@@ -244,6 +244,7 @@ def test_train_progress(tmp_path):
             raise Stop(p.phase)
 
     with pytest.raises(Stop):
-        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=stop, epochs=5, tagger_epochs=1,
-                         folds=2, plain_runs=1, output=tmp_path / "m.tpm")
+        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, progress=stop,
+                         gold={"epochs": 5}, plain={"epochs": 5, "runs": 1}, taggers={"epochs": 1},
+                         jackknife_folds=2, output=tmp_path / "m.tpm")
     assert not (tmp_path / "m.tpm").exists()

@@ -215,30 +215,27 @@ def train(system, train, dev, progress=None, **options):
             training goes on, on a thread of the library's, one call at a
             time. It must not use a transparse model. If it raises,
             training stops and ``train`` raises that exception.
-        **options: the options of tp_train in transparse.h and of
-            ``transparse train`` (flags with dashes for underscores), with
-            the same defaults and checks: ``test``, ``output`` (also save
-            the model there), ``name``, ``epochs``, ``tagger_epochs``,
-            ``tagger_runs`` (perceptrons averaged into each tagger,
-            default 3), ``tagger_min_abs`` (tagger weights below it
-            dropped; default 0: none),
-            ``clusters`` (path of a file of word clusters for the taggers,
-            Brown clustering's paths format), ``folds``, ``max_sentences``, ``seed`` (default 1),
-            ``pseudo_projective``, ``gold_only``, ``no_morph``,
-            ``no_lemma_shape`` (the lemmatizer without its candidates'
-            place and lemma ending features), ``no_xpos_spacing`` (the
-            XPOS tagger without reading whether punctuation is spaced in
-            the text, MISC ``SpaceAfter=No``), ``min_updates``,
-            ``min_abs``, ``plain_min_abs``, ``plain_runs``, ``explore``,
-            ``weight_bits``, ``gold_templates`` and ``plain_templates``
-            (lists of feature templates such as ``["s0.w", "s0.p+n0.p"]``;
-            syntax in docs/features.md), ``gold_fast_templates``,
-            ``plain_fast_templates``, ``fast_max_loss``,
-            ``plain_fast_max_loss``, ``beam`` (also
-            train classifiers for ``Model.parse(..., beam=K)`` of that
-            width, for both parsers), ``beam_epochs``, ``beam_runs``
-            (beam classifiers averaged into one) and ``default_beam``
-            (the model's default width, when not the trained one).
+        **options: the options of tp_train in transparse.h and of the
+            ``transparse train --options`` file, with the same defaults
+            and checks: ``test``, ``output`` (also save the model there),
+            ``name``, ``clusters`` (path of a file of word clusters,
+            Brown clustering's paths format), ``max_sentences``, ``seed``
+            (default 1), ``pseudo_projective``, ``gold_only``,
+            ``weight_bits``, ``jackknife_folds``, and the groups, each a
+            dict: ``gold`` and ``plain`` (the gold-tag and the plain-token
+            parser: ``epochs``, ``runs``, ``explore``,
+            ``min_feature_updates``, ``drop_weights_below``,
+            ``templates`` and ``fast_templates``, lists of feature
+            templates such as ``["s0.w", "s0.p+n0.p"]``, syntax in
+            docs/features.md, ``fast_max_loss``), ``taggers``
+            (``epochs``, ``runs``: perceptrons averaged into each tagger,
+            default 3, ``drop_weights_below``), ``morph`` (``skip``: no
+            lemmatizer and FEATS tagger, ``lemma_rank_without_shape``)
+            and ``beam`` (``width``: also train classifiers for
+            ``Model.parse(..., beam=K)`` of that width, for both parsers;
+            ``epochs``, ``runs``, ``default_width``: the model's default
+            width, when not the trained one). E.g. ``train("arc-eager",
+            t, d, gold={"epochs": 5}, beam={"width": 4})``.
 
     Blocks for the whole training (minutes on a full treebank) without
     holding the GIL (the progress callable takes it while it runs).
@@ -247,8 +244,9 @@ def train(system, train, dev, progress=None, **options):
     Raises:
         ArgumentError: an unknown system (the message lists the known ones)
             or option, or an option no training accepts, with the message
-            of ``transparse train`` (e.g. ``"tp_train: train: folds: 1:
-            want 0 (the default, 4) or at least 2 ..."``); an output path
+            of ``transparse train`` (e.g. ``"tp_train: train:
+            jackknife_folds: 1: want 0 (the default, 4) or at least 2
+            ..."``); an output path
             that is a directory or cannot be written.
         IoError: a treebank cannot be read.
         InputError: malformed CoNLL-U (the message has the file and line),
@@ -967,7 +965,7 @@ class Model:
     def default_beam(self):
         """The model's default beam width (``tp_model_default_beam``): the
         width of every parse given ``beam=None`` (the default). K for a
-        model trained with a beam (``train(..., beam=K)``; the card's
+        model trained with a beam (``train(..., beam={"width": K})``; the card's
         option ``"default_beam"``), 1 (the greedy parser) for every other
         model."""
         h = self._acquire()
@@ -1012,7 +1010,7 @@ class Model:
                 one). A wider beam keeps the K best configurations at
                 every step: slower (about K times), more accurate only
                 with a model that has a classifier trained for the beam
-                (``train(..., beam=K)``, which makes K its default); over
+                (``train(..., beam={"width": K})``, which makes K its default); over
                 a greedily trained classifier a wider beam parses worse
                 (docs/beam-search.md).
             k: None, or the number of trees wanted, 1 to the beam width:
