@@ -2,19 +2,19 @@ package beam_test
 
 import (
 	"fmt"
+	"github.com/transparse/transparse/parser/internal/core"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
 // BenchmarkParse parses EWT test with gold tags on one thread: the greedy
-// parser as it ships (parser.Model.Parse, fast classifier in front), the
+// parser as it ships (core.Model.Parse, fast classifier in front), the
 // same without its fast classifier, and beam search with the bundled
-// gold-tag classifier at K = 2, 4, 8, 16 (parser.Model.ParseWithOptions;
+// gold-tag classifier at K = 2, 4, 8, 16 (core.Model.ParseWithOptions;
 // K = 1 there is the greedy parser), all in one run so that their words/s
 // compare ($TRANSPARSE_BEAM_CLF: another classifier for the beam).
 func BenchmarkParse(b *testing.B) {
@@ -23,9 +23,9 @@ func BenchmarkParse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := m.Variant(true)
+	v := m.Variant(core.Gold)
 	v.Fast = nil
-	slow := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	slow := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	run := func(b *testing.B, parse func([]conllu.Word) error) {
 		words := make([][]conllu.Word, len(sents))
 		n := 0
@@ -50,10 +50,10 @@ func BenchmarkParse(b *testing.B) {
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
 	}
 	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
-	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
+	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(core.Gold, w) }) })
 	for _, k := range []int{2, 4, 8, 16} {
 		bm, opt := beamParser(b, m, k, false)
-		var r parser.ParseResult
+		var r core.Result
 		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) {
 			run(b, func(w []conllu.Word) error { return bm.ParseWithOptions(w, opt, &r) })
 		})

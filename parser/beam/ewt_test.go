@@ -3,6 +3,7 @@ package beam_test
 import (
 	"encoding/gob"
 	"fmt"
+	"github.com/transparse/transparse/parser/internal/core"
 	"os"
 	"slices"
 	"strconv"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
@@ -29,9 +29,9 @@ type scored struct {
 
 // parseAll parses copies of sents with m and opt and returns the CoNLL
 // 2018 LAS, the words with their confidences, and the words per second.
-func parseAll(t testing.TB, m *parser.Model, opt parser.ParseOptions, sents []*conllu.Sentence) (float64, []scored, float64) {
+func parseAll(t testing.TB, m *core.Model, opt core.Options, sents []*conllu.Sentence) (float64, []scored, float64) {
 	t.Helper()
-	var r parser.ParseResult
+	var r core.Result
 	pred := make([]*conllu.Sentence, len(sents))
 	var words []scored
 	n := 0
@@ -91,7 +91,7 @@ func TestConfidenceRanks(t *testing.T) {
 	m := bundled(t)
 	sents := fixture(t, "en_ewt-dev-slice.conllu")
 	for _, k := range []int{1, 8} {
-		_, words, _ := parseAll(t, m, parser.ParseOptions{Beam: k, Confidence: true, Temperature: 10}, sents)
+		_, words, _ := parseAll(t, m, core.Options{Beam: k, Confidence: true, Temperature: 10}, sents)
 		q, h := bins(words, 5), bins(words, 2)
 		t.Logf("K=%d: accuracy by confidence quintile %s", k, binsString(q))
 		if q[4] < q[0]+20 || h[1] <= h[0] {
@@ -157,8 +157,8 @@ func saveClf(t testing.TB, path string, clf *linear.Model, templates, classes []
 // by saveClf, a gold-tags-only model of m's class table with that
 // classifier; and the options of width k with the temperature of
 // $TRANSPARSE_BEAM_T (default 10) and confidences if conf.
-func beamParser(t testing.TB, m *parser.Model, k int, conf bool) (*parser.Model, parser.ParseOptions) {
-	opt := parser.ParseOptions{Beam: k, Confidence: conf, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+func beamParser(t testing.TB, m *core.Model, k int, conf bool) (*core.Model, core.Options) {
+	opt := core.Options{Beam: k, Confidence: conf, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
 	path := os.Getenv("TRANSPARSE_BEAM_CLF")
 	if path == "" {
 		return m, opt
@@ -185,9 +185,9 @@ func beamParser(t testing.TB, m *parser.Model, k int, conf bool) (*parser.Model,
 
 // withClassifier is a gold-tags-only model of m's class table and
 // encoding whose gold-tag classifier is clf over ext.
-func withClassifier(m *parser.Model, ext *feature.Extractor, clf *linear.Model) *parser.Model {
-	return parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), PseudoProjective: m.PseudoProjective(),
-		Gold: parser.Variant{Morph: true, Ext: ext, Clf: clf}})
+func withClassifier(m *core.Model, ext *feature.Extractor, clf *linear.Model) *core.Model {
+	return core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), PseudoProjective: m.PseudoProjective(),
+		Gold: core.Variant{Morph: true, Ext: ext, Clf: clf}})
 }
 
 // TestEWTBeamGreedyModel decodes EWT dev with the bundled model's locally
@@ -226,7 +226,7 @@ func TestEWTGlobal(t *testing.T) {
 		t.Skip("set TRANSPARSE_BEAM_TRAIN=K to train on EWT")
 	}
 	m := bundled(t)
-	c, ext := m.Classes(), m.Variant(true).Ext
+	c, ext := m.Classes(), m.Variant(core.Gold).Ext
 	if os.Getenv("TRANSPARSE_BEAM_TEMPLATES") == "all" {
 		var err error
 		if ext, err = feature.New(feature.ForSystem(c.Sys.Name(), true)); err != nil {
@@ -257,7 +257,7 @@ func TestEWTGlobal(t *testing.T) {
 	opt := beam.TrainOptions{K: k, Epochs: envInt("TRANSPARSE_BEAM_EPOCHS", 12), Update: upd, Seed: 1,
 		Freeze: linear.FreezeOptions{MinUpdates: envInt("TRANSPARSE_BEAM_MIN_UPDATES", 1), KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
 	opt.Dev = func(clf *linear.Model) float64 {
-		popt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		popt := core.Options{Beam: k, Confidence: true, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
 		las, words, speed := parseAll(t, withClassifier(m, ext, clf), popt, dev)
 		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
 		if first == 0 {
@@ -285,7 +285,7 @@ func TestEWTGlobal(t *testing.T) {
 			continue
 		}
 		p := withClassifier(m, ext, clf)
-		popt := parser.ParseOptions{Beam: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
+		popt := core.Options{Beam: kk, Temperature: float64(envInt("TRANSPARSE_BEAM_T", 10))}
 		las, _, speed := parseAll(t, p, popt, dev)
 		tl, _, _ := parseAll(t, p, popt, ewt(t, "test"))
 		t.Logf("trained K=%d, decoded K=%d: dev LAS %.2f, test LAS %.2f, %.0f words/s", k, kk, las, tl, speed)

@@ -131,7 +131,7 @@ type Options struct {
 	PlainTemplates []string `json:"plain_templates"`
 	// GoldFastTemplates and PlainFastTemplates, when not nil, are the
 	// templates of a fast classifier trained for the gold-tag or the
-	// plain-token parser and put in front of it (parser.Variant.Fast): it
+	// plain-token parser and put in front of it (core.Variant.Fast): it
 	// decides the states it is sure of, by a margin tuned on dev so that
 	// the pair's dev LAS is at most FastMaxLoss below the parser's alone.
 	// A prefix of the parser's ranked templates serves well.
@@ -145,7 +145,7 @@ type Options struct {
 	PlainFastMaxLoss float64 `json:"plain_fast_max_loss"`
 	// Beam, when 2 to parser.MaxBeam, trains after the greedy classifiers
 	// a classifier for beam search of that width K for each parser
-	// (parser.Variant.Beam, stored as "parser.gold.beam" and
+	// (core.Variant.Beam, stored as "parser.gold.beam" and
 	// "parser.plain.beam"), both at the same time: global training, the
 	// averaged structured perceptron with max-violation update
 	// (parser/beam), over the parser's templates, hashing and training

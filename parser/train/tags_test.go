@@ -1,6 +1,7 @@
 package train
 
 import (
+	"github.com/transparse/transparse/parser/internal/core"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 )
@@ -47,7 +47,7 @@ func TestTagsDev(t *testing.T) {
 			}
 			opt.Log = io.Discard
 			cols, _, _ := tagColumns(train)
-			tg, err := trainTaggers(train, dev, cols, opt, opt.Seed, false, parser.Taggers{})
+			tg, err := trainTaggers(train, dev, cols, opt, opt.Seed, false, core.Taggers{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/tagger"
@@ -118,10 +119,10 @@ func Train(opt Options) (*parser.Model, error) {
 	if long > 0 {
 		notes["skipped_long"] = fmt.Sprintf("%d sentences of more than %d words", long, MaxTrainingWords)
 	}
-	var gold, plain parser.Variant
+	var gold, plain core.Variant
 	var gerr, perr error
 	var plainPrepared []example // the plain-token parser's examples
-	var tg parser.Taggers
+	var tg core.Taggers
 	morphTrain := trainSents   // what the lemmatizer and FEATS tagger learn from (morphSents)
 	var syntax *morph.Syntax   // the FEATS tagger's choice from the tree, until dev decides
 	var agree *morph.Agreement // verbs' Person and Number from their subjects, until dev decides
@@ -139,7 +140,7 @@ func Train(opt Options) (*parser.Model, error) {
 		// Taggers on all training data; jackknifed tags for the plain parser.
 		var xposTags int
 		cols, opt.xposTable, xposTags = tagColumns(trainSents)
-		tg, err = trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true, parser.Taggers{})
+		tg, err = trainTaggers(trainSents, devSents, cols, opt, opt.Seed, true, core.Taggers{})
 		if err != nil {
 			return nil, err
 		}
@@ -211,16 +212,16 @@ func Train(opt Options) (*parser.Model, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents, opt), devSents, false, func(v parser.Variant) *parser.Model {
-				return parser.Assemble(parser.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
+			gerr = trainBeam(&gold, classes, goldBeamExamples(classes, trainSents, opt), devSents, false, func(v core.Variant) *core.Model {
+				return core.Assemble(core.Parts{Classes: classes, Gold: v, PseudoProjective: enc})
 			}, opt, "gold tags")
 		}()
 		if plain.Clf != nil {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				perr = trainBeam(&plain, classes, plainBeamExamples(classes, plain, plainPrepared), devSents, true, func(v parser.Variant) *parser.Model {
-					return parser.Assemble(parser.Parts{Classes: classes, Gold: greedyGold, Plain: v, Taggers: tg, PseudoProjective: enc})
+				perr = trainBeam(&plain, classes, plainBeamExamples(classes, plain, plainPrepared), devSents, true, func(v core.Variant) *core.Model {
+					return core.Assemble(core.Parts{Classes: classes, Gold: greedyGold, Plain: v, Taggers: tg, PseudoProjective: enc})
 				}, opt, "plain tokens")
 			}()
 		}
@@ -266,13 +267,13 @@ func Train(opt Options) (*parser.Model, error) {
 		card.Options["clusters"] = fmt.Sprintf("%s, %d words", filepath.Base(opt.ClustersPath), opt.clusters.Len())
 	}
 	if gold.Beam != nil {
-		card.Options[parser.TrainedBeamOption] = fmt.Sprint(opt.Beam)
-		card.Options[parser.DefaultBeamOption] = fmt.Sprint(defaultBeam(opt))
+		card.Options[core.TrainedBeamOption] = fmt.Sprint(opt.Beam)
+		card.Options[core.DefaultBeamOption] = fmt.Sprint(defaultBeam(opt))
 		card.Options["beam_epochs"] = fmt.Sprint(opt.BeamEpochs)
 		card.Options["beam_runs"] = fmt.Sprint(opt.BeamRuns)
 	}
-	parts := parser.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
-	scorer := parser.Assemble(parts)
+	parts := core.Parts{Card: card, Classes: classes, Gold: gold, Plain: plain, Taggers: tg, PseudoProjective: enc}
+	scorer := core.Assemble(parts)
 	if tg.Feats != nil {
 		card.Options["feats_tags"] = chooseConsistentTags(scorer, tg.Feats, devSents, opt)
 	}
@@ -312,17 +313,23 @@ func Train(opt Options) (*parser.Model, error) {
 		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
 		strings.Join(cols, ", ") + ")."
 	parts.Card = card
-	m := parser.Assemble(parts)
+	m := core.Assemble(parts)
 	// Calibrate the confidences on dev, the beam's at the default width.
 	if err := m.Calibrate(devSents, m.DefaultBeam()); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	// The model handed back is the saved document loaded, so that it
+	// parses exactly as the file does.
+	pm, err := parser.FromDocument(m.Document())
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	if opt.Output != "" {
-		if err := m.Save(opt.Output); err != nil {
+		if err := pm.Save(opt.Output); err != nil {
 			return nil, fmt.Errorf("train: saving the model: %w", err)
 		}
 	}
-	return m, nil
+	return pm, nil
 }
 
 // readTreebank reads a CoNLL-U treebank in full and checks that it has
@@ -371,7 +378,7 @@ func annotated(s *conllu.Sentence) bool {
 // tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
 // and for a model whose default beam width K is above 1 also at K (the
 // rows "gold, beam K" and "predicted, beam K").
-func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
+func scoreInto(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	widths := []int{1}
 	if k := m.DefaultBeam(); k > 1 {
 		widths = append(widths, k)
@@ -386,7 +393,7 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 
 // scoreWidth is scoreInto at beam width k; above 1 the rows are named
 // "<tags>, beam k".
-func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
+func scoreWidth(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
 	for _, tags := range []string{"gold", "predicted"} {
 		if tags == "predicted" && m.GoldTagsOnly() {
 			continue
@@ -404,7 +411,7 @@ func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores 
 			for j := range c.Words {
 				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
 			}
-			if err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil); err != nil {
+			if err := m.ParseWithOptions(c.Words, core.Options{Beam: k}, nil); err != nil {
 				return err
 			}
 			pred[i] = c
@@ -551,8 +558,8 @@ func readClusters(path string) (*tagger.Clusters, error) {
 // best epoch on dev, or, when like has a tagger for the column (the
 // jackknife taggers), trains as many epochs as that tagger kept; all in
 // opt.TaggerRuns runs.
-func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like parser.Taggers) (parser.Taggers, error) {
-	var tg parser.Taggers
+func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like core.Taggers) (core.Taggers, error) {
+	var tg core.Taggers
 	ts := make([]*tagger.Tagger, len(cols))
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
