@@ -239,7 +239,7 @@ const maxOptionsSize = 4096
 // given is false for a NULL tp_parse_options (the greedy parser, as the
 // functions without options).
 type callOptions struct {
-	opt   parser.ParseOptions
+	opt   parser.Options
 	given bool
 	// spaceAfter is tp_parse_options.space_after (nil: not given): one
 	// byte per word of the call, 0 for SpaceAfter=No.
@@ -269,7 +269,7 @@ func parseOptions(o *C.tp_parse_options) (callOptions, error) {
 			}
 		}
 	}
-	opt := parser.ParseOptions{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
+	opt := parser.Options{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
 	co := callOptions{opt: opt, given: true}
 	if size >= known {
 		co.spaceAfter = o.space_after
@@ -304,14 +304,18 @@ func (co callOptions) noSpacing() error {
 }
 
 // resolve returns the options to parse with on m: none given are the
-// greedy parser; given ones are m.ResolveOptions's (a beam of 0 is the
-// model's default width), checked.
-func (c callOptions) resolve(m *parser.Model) (parser.ParseOptions, error) {
+// greedy parser; given ones as given (a beam of 0 is the model's default
+// width), checked.
+func (c callOptions) resolve(m *parser.Model) (parser.Options, error) {
 	if !c.given {
-		return parser.ParseOptions{}, nil
+		return greedy, nil
 	}
-	return m.ResolveOptions(c.opt)
+	return c.opt, m.CheckOptions(&c.opt)
 }
+
+// greedy are the options of the functions without tp_parse_options: the
+// greedy parser.
+var greedy = parser.Options{Beam: 1}
 
 // callScratch is the Go memory of one tp_parse call: the words handed to
 // the parser and the bytes of every string of the call. It is reused
@@ -330,8 +334,7 @@ type callScratch struct {
 	// FEATS (nil when not in the model's tables), resultCols per word:
 	// buildResult looks each up once.
 	interned []*C.char
-	res      parser.ParseResult // of the *_with calls, one sentence
-	ex       resultExtras       // of the *_with calls, every sentence
+	ex       resultExtras // of the *_with calls, every sentence
 }
 
 // resultExtras are what a tp_result holds besides the trees written into
@@ -350,7 +353,7 @@ func (ex *resultExtras) reset() {
 // add appends the confidences and trees of the sentence parsed into r.
 // With copyTrees, the trees are copied (r is reused by the next sentence
 // of a batch); else they are r's and valid until its reuse.
-func (ex *resultExtras) add(r *parser.ParseResult, copyTrees bool) {
+func (ex *resultExtras) add(r *parser.Result, copyTrees bool) {
 	ex.conf = append(ex.conf, r.Confidence...)
 	if r.Trees == nil {
 		return
@@ -447,19 +450,15 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 	ex.reset()
 	for k := range n {
 		ws := words[offs[k]:offs[k+1]]
-		if opt.Default() {
-			err = e.model.Parse(ws)
-		} else {
-			err = e.model.ParseWithOptions(ws, opt, &sc.res)
-		}
+		res, err := e.model.Parse(ws, &opt)
 		if err != nil {
 			if where != nil { // a batch: name the sentence
 				return fmt.Errorf("sentence %d: %w", k, err)
 			}
 			return err
 		}
-		if !opt.Default() {
-			ex.add(&sc.res, n > 1)
+		if res != nil {
+			ex.add(res, false)
 		}
 	}
 	r, err := sc.buildResult(e, words, offs, ex)
@@ -795,7 +794,8 @@ func tpgo_parse_conllu(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, ou
 
 func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {
 	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
-		return m.ParseCoNLLU(r, w, "text")
+		_, err := m.ParseDocument(r, w, parser.DocOptions{Name: "text", Parse: greedy})
+		return err
 	})
 }
 
@@ -834,12 +834,11 @@ func parseTextWith(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_opt
 		if err != nil {
 			return err
 		}
-		o := parser.DocOptions{Parse: opt}
+		o := parser.DocOptions{Name: "text", Parse: opt}
 		if tokens {
-			_, err := m.ParseTokensDoc(r, w, "text", o)
-			return err
+			o.Input = parser.InputTokens
 		}
-		_, err = m.ParseCoNLLUDoc(r, w, "text", o)
+		_, err = m.ParseDocument(r, w, o)
 		return err
 	})
 }
@@ -849,7 +848,7 @@ func tpgo_parse_tokens(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, ou
 	const fn = "tp_parse_tokens"
 	defer recoverTo(fn, msg, &rc)
 	return finish(fn, msg, parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
-		_, err := m.ParseTokens(r, w, "text", 0)
+		_, err := m.ParseDocument(r, w, parser.DocOptions{Name: "text", Input: parser.InputTokens, Parse: greedy})
 		return err
 	}), C.TP_ERR_INPUT)
 }

@@ -17,10 +17,10 @@ import (
 // docOptions translates a tp_doc_options (nil: the defaults) into the
 // parser's options and whether the input is pre-tokenized text.
 func docOptions(o *C.tp_doc_options) (parser.DocOptions, bool, error) {
+	d := parser.DocOptions{Name: "text"}
 	if o == nil {
-		return parser.DocOptions{}, false, nil
+		return d, false, nil
 	}
-	var d parser.DocOptions
 	tokens := false
 	switch o.format {
 	case C.TP_FORMAT_CONLLU:
@@ -86,10 +86,9 @@ func tpgo_parse_document(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_doc
 			return err
 		}
 		if tokens {
-			st, err = m.ParseTokensDoc(r, w, "text", o)
-		} else {
-			st, err = m.ParseCoNLLUDoc(r, w, "text", o)
+			o.Input = parser.InputTokens
 		}
+		st, err = m.ParseDocument(r, w, o)
 		return err
 	})
 	if err == nil && skipped != nil {
@@ -169,7 +168,10 @@ func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp
 	if o.Parse, err = co.resolve(e.model); err != nil {
 		return err
 	}
-	st := e.model.NewStream(&cReader{read: read, ctx: ctx}, "text", tokens, o)
+	if tokens {
+		o.Input = parser.InputTokens
+	}
+	st := e.model.NewStream(&cReader{read: read, ctx: ctx}, o)
 	hs := lastHandle.Add(1)
 	streams.Store(hs, &streamEntry{model: h, st: st})
 	*out = C.uintptr_t(hs)

@@ -37,7 +37,7 @@ func TestParseAllocatesNothing(t *testing.T) {
 						w.Lemma, w.UPOS, w.XPOS, w.Feats = "_", "_", "_", "_"
 					}
 				}
-				if err := m.Parse(words[k]); err != nil {
+				if _, err := m.Parse(words[k], nil); err != nil {
 					t.Fatal(err)
 				}
 			}

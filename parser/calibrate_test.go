@@ -3,10 +3,12 @@ package parser_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
@@ -15,9 +17,8 @@ import (
 // arcConfidences parses sents (stripped to forms when plain) with opt
 // and returns each word's confidence and whether its head and deprel
 // (universal part) are right.
-func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, plain bool, opt parser.ParseOptions) (conf []float64, right []bool) {
+func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, plain bool, opt parser.Options) (conf []float64, right []bool) {
 	t.Helper()
-	var r parser.ParseResult
 	for _, s := range sents {
 		words := append([]conllu.Word(nil), s.Words...)
 		for i := range words {
@@ -26,7 +27,8 @@ func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, pla
 				words[i].Lemma, words[i].UPOS, words[i].XPOS, words[i].Feats = "_", "_", "_", "_"
 			}
 		}
-		if err := m.ParseWithOptions(words, opt, &r); err != nil {
+		r, err := m.Parse(words, &opt)
+		if err != nil {
 			t.Fatal(err)
 		}
 		for i, w := range words {
@@ -36,6 +38,25 @@ func arcConfidences(t *testing.T, m *parser.Model, sents []*conllu.Sentence, pla
 		}
 	}
 	return conf, right
+}
+
+// document returns the model file of m, decoded.
+func document(t *testing.T, m *parser.Model) *modelfmt.Model {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := modelfmt.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// hasPart reports whether d has a classifier named name.
+func hasPart(d *modelfmt.Model, name string) bool {
+	return slices.ContainsFunc(d.Classifiers, func(c modelfmt.Classifier) bool { return c.Name == name })
 }
 
 // bundledSlice returns the bundled model (or skips, or fails under $CI)
@@ -61,10 +82,10 @@ func bundledSlice(t *testing.T) (*parser.Model, []*conllu.Sentence) {
 func TestCalibratedConfidenceRises(t *testing.T) {
 	m, sents := bundledSlice(t)
 	for _, plain := range []bool{false, true} {
-		if m.Variant(!plain).Conf == nil {
+		if name := map[bool]string{false: "parser.gold", true: "parser.plain"}[plain]; !hasPart(document(t, m), name+".confidence") {
 			t.Fatalf("plain %v: the bundled model has no confidence calibrator", plain)
 		}
-		conf, right := arcConfidences(t, m, sents, plain, parser.ParseOptions{Confidence: true})
+		conf, right := arcConfidences(t, m, sents, plain, parser.Options{Confidence: true})
 		acc := eval.AccuracyBins(conf, right, 5)
 		t.Logf("plain %v: accuracy by confidence fifth %.1f", plain, acc)
 		for b := 1; b < len(acc); b++ {
@@ -106,15 +127,16 @@ func TestCalibrateSaveLoad(t *testing.T) {
 	if err := m.Calibrate(sents, 2); err != nil {
 		t.Fatal(err)
 	}
-	for _, gold := range []bool{true, false} {
-		if v := m.Variant(gold); v.Conf == nil || v.BeamConf == nil {
-			t.Fatalf("gold %v: calibrators missing after Calibrate", gold)
+	doc := document(t, m)
+	for _, name := range []string{"parser.gold", "parser.plain"} {
+		if !hasPart(doc, name+".confidence") || !hasPart(doc, name+".beam.confidence") {
+			t.Fatalf("%s: calibrators missing after Calibrate", name)
 		}
 	}
 	back, _ := saveLoad(t, m)
-	raw := parser.ParseOptions{Confidence: true, Temperature: parser.DefaultTemperature}
+	raw := parser.Options{Confidence: true, Temperature: parser.DefaultTemperature}
 	for _, k := range []int{1, 2} {
-		opt := parser.ParseOptions{Beam: k, Confidence: true}
+		opt := parser.Options{Beam: k, Confidence: true}
 		a, _ := arcConfidences(t, m, sents[:10], false, opt)
 		b, _ := arcConfidences(t, back, sents[:10], false, opt)
 		raw.Beam = k
@@ -127,7 +149,6 @@ func TestCalibrateSaveLoad(t *testing.T) {
 		}
 	}
 	// Without calibrators: the raw confidence at the default temperature.
-	doc := m.Document()
 	kept := doc.Classifiers[:0]
 	for _, c := range doc.Classifiers {
 		if !strings.HasSuffix(c.Name, ".confidence") {
@@ -140,7 +161,7 @@ func TestCalibrateSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw.Beam = 1
-	a, _ := arcConfidences(t, plainModel, sents[:10], false, parser.ParseOptions{Confidence: true})
+	a, _ := arcConfidences(t, plainModel, sents[:10], false, parser.Options{Confidence: true})
 	b, _ := arcConfidences(t, plainModel, sents[:10], false, raw)
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Fatal("a model without calibrators does not report raw confidences")

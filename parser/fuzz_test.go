@@ -36,6 +36,7 @@ import (
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/train"
@@ -315,7 +316,7 @@ func checkParsed(t testing.TB, m *parser.Model, in, out []conllu.Word) {
 		t.Fatalf("%d words in, %d out", len(in), len(out))
 	}
 	labels := labelSet(m)
-	tg := m.Taggers()
+	tg := parser.Core(m).Taggers()
 	head := make([]int32, len(out)+1)
 	for i := range out {
 		w, w0 := &out[i], &in[i]
@@ -360,7 +361,7 @@ func checkParsed(t testing.TB, m *parser.Model, in, out []conllu.Word) {
 func labelSet(m *parser.Model) map[string]bool {
 	set := map[string]bool{"dep": true}
 	for _, l := range m.Deprels() {
-		if m.PseudoProjective() != pseudoproj.Baseline {
+		if parser.Core(m).PseudoProjective() != pseudoproj.Baseline {
 			l, _, _ = strings.Cut(l, pseudoproj.Up)
 			l, _, _ = strings.Cut(l, pseudoproj.Down)
 		}
@@ -370,14 +371,14 @@ func labelSet(m *parser.Model) map[string]bool {
 }
 
 // parseChecked parses a copy of words with m and checks the outcome against
-// parser.CheckWords: an error exactly when CheckWords gives one, and then
+// core.CheckWords: an error exactly when CheckWords gives one, and then
 // the same ErrInput error; a checked tree otherwise. It returns the parsed
 // copy (nil on error).
 func parseChecked(t *testing.T, m *parser.Model, words []conllu.Word) []conllu.Word {
 	t.Helper()
-	want := parser.CheckWords(slices.Clone(words))
+	want := core.CheckWords(slices.Clone(words))
 	out := slices.Clone(words)
-	err := m.Parse(out)
+	_, err := m.Parse(out, nil)
 	switch {
 	case want != nil && err == nil:
 		t.Fatalf("Parse accepted what CheckWords refuses (%v)", want)
@@ -436,7 +437,7 @@ func FuzzParse(f *testing.F) {
 		// next call overwrites. The parse is the same, and keeping no
 		// string, the parser is not disturbed by the overwriting.
 		aliased, buf := aliasWords(words)
-		if err := m.Parse(aliased); err != nil {
+		if _, err := m.Parse(aliased, nil); err != nil {
 			t.Fatalf("Parse of the same words in one buffer: %v", err)
 		}
 		got := cloneWords(aliased)
@@ -566,15 +567,15 @@ func FuzzParseCoNLLU(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		m := models[int(which)%len(models)]
 		var out bytes.Buffer
-		err := m.ParseCoNLLU(bytes.NewReader(data), &out, "fuzz")
+		_, err := m.ParseDocument(bytes.NewReader(data), &out, parser.DocOptions{Name: "fuzz"})
 		// Workers write the same and stop at the same error.
 		var wout bytes.Buffer
-		werr := m.ParseCoNLLUWorkers(bytes.NewReader(data), &wout, "fuzz", 3)
+		_, werr := m.ParseDocument(bytes.NewReader(data), &wout, parser.DocOptions{Name: "fuzz", Workers: 3})
 		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !bytes.Equal(out.Bytes(), wout.Bytes()) {
 			t.Fatalf("3 workers: error %v, output of %d bytes; one: error %v, %d bytes", werr, wout.Len(), err, out.Len())
 		}
 		// The sentence-at-a-time Stream returns the same and fails the same.
-		st := m.NewStream(bytes.NewReader(data), "fuzz", false, parser.DocOptions{})
+		st := m.NewStream(bytes.NewReader(data), parser.DocOptions{Name: "fuzz"})
 		var sout bytes.Buffer
 		var serr error
 		for {
@@ -592,11 +593,11 @@ func FuzzParseCoNLLU(f *testing.F) {
 		}
 		// Keep-going mode: only an error that ends the input stops it, and
 		// workers write what one does.
-		skip := parser.DocOptions{OnError: parser.SkipOnError}
+		skip := parser.DocOptions{Name: "fuzz", OnError: parser.SkipOnError}
 		var kout, kwout bytes.Buffer
-		kst, kerr := m.ParseCoNLLUDoc(bytes.NewReader(data), &kout, "fuzz", skip)
+		kst, kerr := m.ParseDocument(bytes.NewReader(data), &kout, skip)
 		skip.Workers = 3
-		kwst, kwerr := m.ParseCoNLLUDoc(bytes.NewReader(data), &kwout, "fuzz", skip)
+		kwst, kwerr := m.ParseDocument(bytes.NewReader(data), &kwout, skip)
 		if kerr != nil && !strings.Contains(kerr.Error(), "longer than") {
 			t.Fatalf("skip: %v", kerr)
 		}
@@ -622,7 +623,7 @@ func FuzzParseCoNLLU(f *testing.F) {
 				readErr = err
 				break
 			}
-			checkErr = parser.CheckWords(slices.Clone(s.Words))
+			checkErr = core.CheckWords(slices.Clone(s.Words))
 			sents = append(sents, s)
 		}
 		switch {
@@ -683,13 +684,13 @@ func checkLoad(t testing.TB, data []byte) (*parser.Model, error) {
 	}
 	for _, forms := range [][]string{{"I", "saw", "her", "."}, {"x"}} {
 		in := conllu.FromForms(forms).Words
-		if m.GoldTagsOnly() { // no tagger: only sentences with morphology
+		if parser.Core(m).GoldTagsOnly() { // no tagger: only sentences with morphology
 			for i := range in {
 				in[i].UPOS, in[i].XPOS = "NOUN", "NN"
 			}
 		}
 		words := slices.Clone(in)
-		if err := m.Parse(words); err != nil {
+		if _, err := m.Parse(words, nil); err != nil {
 			t.Fatalf("a loaded model cannot parse %q: %v", forms, err)
 		}
 		checkParsed(t, m, in, words)

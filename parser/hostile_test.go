@@ -37,7 +37,7 @@ func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 		forms = append(forms, w.Form)
 	}
 	var plainOut bytes.Buffer
-	if _, err := m.ParseTokens(strings.NewReader(strings.Join(forms, " ")+"\n"), &plainOut, "tokens", 0); err != nil {
+	if _, err := m.ParseDocument(strings.NewReader(strings.Join(forms, " ")+"\n"), &plainOut, DocOptions{Name: "tokens", Input: InputTokens}); err != nil {
 		t.Fatal(err)
 	}
 	plain, err := conllu.ReadAll(&plainOut, "tokens")
@@ -46,7 +46,7 @@ func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 	}
 	for _, noTags := range []bool{false, true} {
 		var out bytes.Buffer
-		if _, err := m.ParseCoNLLUDoc(strings.NewReader(filledDoc), &out, "doc", DocOptions{NoTags: noTags}); err != nil {
+		if _, err := m.ParseDocument(strings.NewReader(filledDoc), &out, DocOptions{Name: "doc", NoTags: noTags}); err != nil {
 			t.Fatal(err)
 		}
 		sents, err := conllu.ReadAll(&out, "out")
@@ -88,16 +88,16 @@ func testOutputHasNoGoldAnnotation(t *testing.T, m *Model) {
 // NUL bytes in CoNLL-U or token text are refused with their line and byte.
 func testNULRefused(t *testing.T, m *Model) {
 	doc := "1\tI\t_\t_\t_\t_\t_\t_\t_\t_\n\n\n1\ta\x00b\t_\t_\t_\t_\t_\t_\t_\t_\n"
-	if err := m.ParseCoNLLU(strings.NewReader(doc), io.Discard, "doc"); err == nil ||
+	if _, err := m.ParseDocument(strings.NewReader(doc), io.Discard, DocOptions{Name: "doc"}); err == nil ||
 		!strings.Contains(err.Error(), "doc:4: line contains a NUL byte at byte 4") {
 		t.Errorf("CoNLL-U: %v", err)
 	}
-	if _, err := m.ParseTokens(strings.NewReader("I see\n\nyou\x00 too\n"), io.Discard, "tok", 0); err == nil ||
+	if _, err := m.ParseDocument(strings.NewReader("I see\n\nyou\x00 too\n"), io.Discard, DocOptions{Name: "tok", Input: InputTokens}); err == nil ||
 		!strings.Contains(err.Error(), "tok:3: line contains a NUL byte at byte 4") {
 		t.Errorf("tokens: %v", err)
 	}
 	words := []conllu.Word{{Form: "a\x00b", UPOS: "_", XPOS: "_", Lemma: "_", Feats: "_", Head: -1}}
-	if err := m.Parse(words); err == nil || !errors.Is(err, ErrInput) {
+	if _, err := m.Parse(words, nil); err == nil || !errors.Is(err, ErrInput) {
 		t.Errorf("Parse: %v", err)
 	}
 }
@@ -106,7 +106,7 @@ func testNULRefused(t *testing.T, m *Model) {
 func testLongTokenShortMessage(t *testing.T, m *Model) {
 	tok := strings.Repeat("x", 1000000)
 	doc := "1\t" + tok + "\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
-	err := m.ParseCoNLLU(strings.NewReader(doc), io.Discard, "doc")
+	_, err := m.ParseDocument(strings.NewReader(doc), io.Discard, DocOptions{Name: "doc"})
 	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), `"xxxxxxxxxx`) ||
 		!strings.Contains(err.Error(), "doc:1:") {
 		t.Errorf("error of %d bytes: %.300s", len(err.Error()), err)
@@ -119,7 +119,7 @@ func testErrorLineWithBlankLines(t *testing.T, m *Model) {
 	good := "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n"
 	doc := good + "\n\n\n\n" + good + "\n\n\n" + "1\t" + strings.Repeat("y", 2000) + "\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
 	for _, noTags := range []bool{false, true} {
-		_, err := m.ParseCoNLLUDoc(strings.NewReader(doc), io.Discard, "doc", DocOptions{NoTags: noTags, Workers: 2})
+		_, err := m.ParseDocument(strings.NewReader(doc), io.Discard, DocOptions{Name: "doc", NoTags: noTags, Workers: 2})
 		if err == nil || !strings.HasPrefix(err.Error(), "doc:10: sentence starting") {
 			t.Errorf("noTags %v: %v", noTags, err)
 		}
@@ -139,14 +139,14 @@ func testSkipOnError(t *testing.T, m *Model) {
 	long += "\n"
 	doc := good + malformed + good + long + good
 	var stop bytes.Buffer
-	st, err := m.ParseCoNLLUDoc(strings.NewReader(doc), &stop, "doc", DocOptions{})
+	st, err := m.ParseDocument(strings.NewReader(doc), &stop, DocOptions{Name: "doc"})
 	if err == nil || !strings.Contains(err.Error(), "doc:6: line has 9 columns") || st.Sentences != 1 {
 		t.Fatalf("stop: %v, %+v", err, st)
 	}
 	var want []byte
 	for _, workers := range []int{1, 3} {
 		var out bytes.Buffer
-		st, err := m.ParseCoNLLUDoc(strings.NewReader(doc), &out, "doc", DocOptions{OnError: SkipOnError, Workers: workers})
+		st, err := m.ParseDocument(strings.NewReader(doc), &out, DocOptions{Name: "doc", OnError: SkipOnError, Workers: workers})
 		if err != nil || st.Sentences != 5 || st.Skipped != 2 {
 			t.Fatalf("skip, %d workers: %v, %+v", workers, err, st)
 		}
@@ -174,7 +174,7 @@ func testSkipOnError(t *testing.T, m *Model) {
 		t.Errorf("copied-through sentence: %v", err)
 	}
 	// Stream returns the same sentences.
-	sm := m.NewStream(strings.NewReader(doc), "doc", false, DocOptions{OnError: SkipOnError})
+	sm := m.NewStream(strings.NewReader(doc), DocOptions{Name: "doc", OnError: SkipOnError})
 	var got bytes.Buffer
 	for {
 		b, err := sm.Next()
@@ -192,7 +192,7 @@ func testSkipOnError(t *testing.T, m *Model) {
 	// Tokens: a bad line and a rejected sentence.
 	var tout bytes.Buffer
 	tdoc := "a b\n\xff\nc\n" + strings.Repeat("w ", MaxWords+1) + "\nd .\n"
-	tst, err := m.ParseTokensDoc(strings.NewReader(tdoc), &tout, "tok", DocOptions{OnError: SkipOnError})
+	tst, err := m.ParseDocument(strings.NewReader(tdoc), &tout, DocOptions{Name: "tok", Input: InputTokens, OnError: SkipOnError})
 	if err != nil || tst != (DocStats{5, 2}) {
 		t.Fatalf("tokens skip: %v %+v", err, tst)
 	}
@@ -208,7 +208,7 @@ func testSkipOnError(t *testing.T, m *Model) {
 	}
 	// A final error (a line over the limit) still ends the parse.
 	over := good + "1\t" + strings.Repeat("z", conllu.MaxLineLength) + "\n" + good
-	if _, err := m.ParseCoNLLUDoc(strings.NewReader(over), io.Discard, "doc", DocOptions{OnError: SkipOnError}); err == nil {
+	if _, err := m.ParseDocument(strings.NewReader(over), io.Discard, DocOptions{Name: "doc", OnError: SkipOnError}); err == nil {
 		t.Error("skip: over-long line accepted")
 	}
 }

@@ -68,12 +68,12 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg := m.Taggers()
+	tg := parser.Core(m).Taggers()
 	if tg.Lemmas == nil || tg.Feats == nil {
 		t.Fatalf("the model has no lemmatizer (%v) or no FEATS tagger (%v)", tg.Lemmas, tg.Feats)
 	}
 	m2, b := saveLoad(t, m)
-	tg2 := m2.Taggers()
+	tg2 := parser.Core(m2).Taggers()
 	if !reflect.DeepEqual(tg.Lemmas.Data(), tg2.Lemmas.Data()) {
 		t.Error("the lemmatizer changed in the file")
 	}
@@ -109,10 +109,10 @@ func TestMorphPartsRoundTrip(t *testing.T) {
 		tg.Lemmas.SetDictionaryFirst(on)
 		tg.Feats.SetConsistentTags(!on)
 		m3, _ := saveLoad(t, m)
-		if got := m3.Taggers().Lemmas.DictionaryFirst(); got != on {
+		if got := parser.Core(m3).Taggers().Lemmas.DictionaryFirst(); got != on {
 			t.Errorf("DictionaryFirst %v saved, %v loaded", on, got)
 		}
-		if got := m3.Taggers().Feats.ConsistentTags(); got != !on {
+		if got := parser.Core(m3).Taggers().Feats.ConsistentTags(); got != !on {
 			t.Errorf("ConsistentTags %v saved, %v loaded", !on, got)
 		}
 	}
@@ -141,12 +141,12 @@ func TestMorphPartsOptional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil {
+	if tg := parser.Core(m).Taggers(); tg.Lemmas != nil || tg.Feats != nil {
 		t.Fatal("a model without the parts has a lemmatizer or a FEATS tagger")
 	}
 	words := conllu.FromForms([]string{"Dogs", "barked", "."}).Words
 	words[1].Lemma = "bark"
-	if err := m.Parse(words); err != nil {
+	if _, err := m.Parse(words, nil); err != nil {
 		t.Fatal(err)
 	}
 	for i, w := range words {
@@ -282,10 +282,10 @@ func TestMorphPartsVersion1(t *testing.T) {
 		s.StripTags()
 		a := slices.Clone(s.Words)
 		c := slices.Clone(s.Words)
-		if err := old.Parse(a); err != nil {
+		if _, err := old.Parse(a, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := cur.Parse(c); err != nil {
+		if _, err := cur.Parse(c, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(a, c) {
@@ -338,29 +338,29 @@ func TestParseCompletesAnnotation(t *testing.T) {
 			}
 		}
 		want := slices.Clone(in)
-		m.Taggers().Fill(want)
+		parser.Core(m).Taggers().Fill(want)
 		// The plain-token classifier reads the predicted lemmas, and so do
 		// the FEATS predicted for it: the FEATS of Fill without the given
 		// lemmas.
 		wantFeats := want
-		if !m.GoldInput(in) {
+		if !parser.Core(m).GoldInput(in) {
 			wantFeats = slices.Clone(in)
 			for i := range wantFeats {
 				wantFeats[i].Lemma = "_"
 			}
-			m.Taggers().Fill(wantFeats)
+			parser.Core(m).Taggers().Fill(wantFeats)
 		}
 		got := slices.Clone(in)
-		if err := m.Parse(got); err != nil {
+		if _, err := m.Parse(got, nil); err != nil {
 			t.Fatal(err)
 		}
 		// Predicted FEATS are then chosen again from the parsed tree.
-		if k%2 == 0 && m.Taggers().Feats != nil {
+		if k%2 == 0 && parser.Core(m).Taggers().Feats != nil {
 			wantFeats = slices.Clone(wantFeats)
 			for i := range wantFeats {
 				wantFeats[i].Head, wantFeats[i].Deprel = got[i].Head, got[i].Deprel
 			}
-			m.Taggers().Feats.Refine(wantFeats)
+			parser.Core(m).Taggers().Feats.Refine(wantFeats)
 		}
 		for i := range got {
 			g, w := got[i], want[i]

@@ -1,111 +1,74 @@
 package parser
 
 import (
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/transparse/transparse/internal/reuse"
-	"github.com/transparse/transparse/parser/beam"
-	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
-	"github.com/transparse/transparse/parser/pseudoproj"
-	"github.com/transparse/transparse/parser/transition"
+	"github.com/transparse/transparse/parser/internal/core"
 )
 
-// MaxBeam is the largest beam width ParseOptions.Beam accepts: a beam
-// costs about K times the greedy parser's time and memory per sentence.
+// MaxBeam is the largest beam width Options.Beam accepts: a beam costs
+// about K times the greedy parser's time and memory per sentence.
 const MaxBeam = 64
 
 // DefaultTemperature is the temperature of the confidences when
-// ParseOptions.Temperature is 0, in score units of the classifiers
-// transparse trains: low enough to rank arcs by their transition's margin,
-// high enough that few arcs of a sentence tie at confidence 1.
+// Options.Temperature is 0, in score units of the classifiers transparse
+// trains: low enough to rank arcs by their transition's margin, high
+// enough that few arcs of a sentence tie at confidence 1.
 const DefaultTemperature = 30
 
-// ErrOptions is wrapped by every error about a ParseOptions value (a
-// negative or too large width, more trees asked than the beam holds).
-// Test with errors.Is.
-var ErrOptions = errors.New("invalid parse options")
+// ErrOptions is wrapped by every error about an Options value (a negative
+// or too large width, more trees asked than the beam holds). Test with
+// errors.Is.
+var ErrOptions = core.ErrOptions
 
-// ParseOptions choose how ParseWithOptions parses a sentence. The zero
-// value is the greedy parser of Parse, without confidences or trees.
-type ParseOptions struct {
-	// Beam is the beam width K, 0 to MaxBeam. 0 and 1 are the greedy
-	// parser of Parse (the same trees, fast classifier included); K > 1
-	// is beam search (parser/beam, docs/beam-search.md) with the
-	// classifier Parse would choose (GoldInput) without its fast one, or
-	// the variant's classifier trained for the beam (Variant.Beam) when
-	// the model has one. Only such a classifier makes a wider beam more
-	// accurate: a greedily trained one's scores are not made to be summed
-	// over a derivation, and a wider beam over it parses worse than the
-	// greedy parser (docs/decisions.md, "A beam wider than one is for a
-	// globally trained classifier").
+// Options choose how a sentence is parsed. The zero value (and a nil
+// *Options) is the model's default: its default beam width (DefaultBeam;
+// 1, the greedy parser, for most models), without confidences or trees.
+type Options struct {
+	// Beam is the beam width K, 0 to MaxBeam: 0 is the model's default
+	// width (DefaultBeam), 1 the greedy parser, K > 1 beam search
+	// (parser/beam, docs/beam-search.md) with the model's classifier
+	// trained for the beam when it has one, else with its greedy
+	// classifier without the fast one in front. Only a classifier trained
+	// for the beam makes a wider beam more accurate (docs/decisions.md,
+	// "A beam wider than one is for a globally trained classifier").
 	Beam int
-	// KBest asks for up to KBest trees in ParseResult.Trees, 0 to
-	// max(Beam, 1): the distinct trees of the final beam, best first.
+	// KBest asks for up to KBest trees in Result.Trees, 0 to the beam
+	// width: the distinct trees of the final beam, best first.
 	KBest int
-	// Confidence asks for ParseResult.Confidence.
+	// Confidence asks for Result.Confidence.
 	Confidence bool
 	// Temperature turns scores into the weights of the confidences (see
-	// ParseResult.Confidence), in score units of the classifier; 0 means
+	// Result.Confidence), in score units of the classifier; 0 means
 	// DefaultTemperature. It must not be negative.
 	Temperature float64
 }
 
-// Check returns an error wrapping ErrOptions for options that
-// ParseWithOptions refuses, naming the field.
-func (o ParseOptions) Check() error {
-	switch {
-	case o.Beam < 0 || o.Beam > MaxBeam:
-		return fmt.Errorf("%w: beam width %d: want 1 to %d (0 means 1)", ErrOptions, o.Beam, MaxBeam)
-	case o.KBest < 0 || o.KBest > max(o.Beam, 1):
-		return fmt.Errorf("%w: kbest %d: want 0 to the beam width %d (the trees come from the final beam)", ErrOptions, o.KBest, max(o.Beam, 1))
-	case !(o.Temperature >= 0) || math.IsInf(o.Temperature, 1):
-		return fmt.Errorf("%w: temperature %v: want a positive number (0 means the default)", ErrOptions, o.Temperature)
-	}
-	return nil
-}
-
-// ParseResult is what ParseWithOptions gives besides the tree it writes
-// into the words. Its slices belong to the ParseResult and are reused by
-// the next call into it: copy what must outlive that call.
-type ParseResult struct {
+// Result is what Parse gives besides the tree it writes into the words.
+// It belongs to the caller.
+type Result struct {
 	// Confidence[i] is the confidence in the head and deprel of word i
-	// (0-based, as the words) when ParseOptions.Confidence asks for it,
-	// else nil: a number in [0, 1]. With a model that has a calibrator
-	// for the parser used (Variant.Conf, Variant.BeamConf; trained models
-	// have them) and the default temperature, it is the estimated
-	// probability that the word's head and deprel are both right, fitted
-	// on development data from the raw confidence, the deprel and, for
-	// predicted tags, how sure the taggers were of the tags of the word
-	// and of its head (parser/calib). Otherwise it is the raw confidence: the product of
-	// the share of the final beam's mass that agrees with the best tree on
-	// the word's arc (1 for the greedy parser) and the probability of the
-	// transition that built the arc among the legal ones of its
+	// (0-based, as the words) when Options.Confidence asks for it, else
+	// nil: a number in [0, 1]. With a model that has a calibrator for the
+	// parser used (trained models have them; Model.Calibrate fits them)
+	// and the default temperature, it is the estimated probability that
+	// the word's head and deprel are both right, fitted on development
+	// data from the raw confidence, the deprel and, for predicted tags,
+	// how sure the taggers were of the tags of the word and of its head
+	// (parser/calib). Otherwise it is the raw confidence: the product of
+	// the share of the final beam's mass that agrees with the best tree
+	// on the word's arc (1 for the greedy parser) and the probability of
+	// the transition that built the arc among the legal ones of its
 	// configuration (exp-normalised scores of the classifier that decides
 	// without a fast classifier; 0 for an arc made by a fallback rather
-	// than by a labeled arc move), which ranks the arcs of one deprel
-	// (beam.Result.Confidence). Either way higher-confidence arcs are
+	// than by a labeled arc move). Either way higher-confidence arcs are
 	// more often right.
 	Confidence []float64
-	// Trees are up to ParseOptions.KBest distinct trees, best first
-	// (nil when KBest is 0); Trees[0] is the tree written into the words.
+	// Trees are up to Options.KBest distinct trees, best first (nil when
+	// KBest is 0); Trees[0] is the tree written into the words.
 	Trees []ScoredTree
-
-	conf []float64 // storage of Confidence
-	// The label id and raw log-odds of each word's arc, and the tag
-	// uncertainties of its dependent and head, after a parse with
-	// confidences (Model.Calibrate reads them).
-	labels      []int32
-	lodds       []float64
-	depU, headU []float64
-	trees       []ScoredTree
-	heads       [][]int // storage of the trees
-	deprels     [][]string
 }
 
-// ScoredTree is one tree of ParseResult.Trees over the n words of the
+// ScoredTree is one tree of Result.Trees over the n words of the
 // sentence: Head[i] is the 1-based head of word i (0: the root) and
 // Deprel[i] its deprel, pseudo-projective encoding undone; Score is the
 // sum of the scores of its transitions (of its best derivation in the
@@ -117,242 +80,61 @@ type ScoredTree struct {
 	Score  float64
 }
 
-// Default reports whether o asks for nothing but Parse's greedy tree.
-func (o ParseOptions) Default() bool {
-	return o.Beam <= 1 && o.KBest == 0 && !o.Confidence
+// Parse assigns Head and Deprel to every word of words (one sentence, in
+// order; IDs are set to 1..n) and completes its annotation, with the
+// options o (nil: the defaults, see Options).
+//
+// Form is required. Columns the caller gave (UPOS, XPOS, LEMMA, FEATS; ""
+// and "_" are absent) are kept as given; the model's taggers predict the
+// absent UPOS and XPOS (XPOS if the model has an XPOS tagger), then its
+// lemmatizer and FEATS tagger the absent LEMMA and FEATS from the forms and
+// the given or predicted tags (if the model has them), then its XPOS
+// table, if it has one instead of an XPOS tagger, the absent XPOS. FEATS
+// are predicted for a sentence where no word has FEATS: where some word
+// has, "_" means no features. When the caller gives UPOS on every word the
+// gold-tag classifier parses, else the plain-token one (a model without
+// lemmatizer and FEATS tagger uses the gold-tag one for sentences that
+// HasMorphology). Deps is set to "_": the parser predicts no enhanced
+// graph. The result is always a tree: exactly one word has Head 0, no
+// cycles, every word has a head.
+//
+// The *Result is nil when o asks for neither confidences nor trees; the
+// default greedy parse allocates nothing. Errors wrap ErrInput (the words)
+// or ErrOptions (o, checked first). Safe for concurrent use. Parse keeps
+// no reference to words or to their strings after it returns.
+func (m *Model) Parse(words []conllu.Word, o *Options) (*Result, error) {
+	var opt core.Options
+	if o != nil {
+		opt = core.Options(*o)
+	}
+	opt, err := m.c.ResolveOptions(opt)
+	if err != nil {
+		return nil, err
+	}
+	if !opt.Confidence && opt.KBest == 0 {
+		return nil, m.c.ParseWithOptions(words, opt, nil)
+	}
+	var r core.Result
+	if err := m.c.ParseWithOptions(words, opt, &r); err != nil {
+		return nil, err
+	}
+	res := &Result{Confidence: r.Confidence}
+	if len(r.Trees) > 0 {
+		res.Trees = make([]ScoredTree, len(r.Trees))
+		for i, t := range r.Trees {
+			res.Trees[i] = ScoredTree(t)
+		}
+	}
+	return res, nil
 }
 
-// ParseWithOptions is Parse with options: it completes the words' annotation
-// and chooses the classifier exactly as Parse does, then parses with the
-// beam width of opt, writes the best tree into the words and fills r (nil
-// is allowed when opt asks for neither confidences nor trees). With the
-// zero ParseOptions it is Parse. Errors wrap ErrInput (the words, as
-// Parse) or ErrOptions (opt, checked first). Safe for concurrent use; r
-// must not be shared between goroutines.
-func (m *Model) ParseWithOptions(words []conllu.Word, opt ParseOptions, r *ParseResult) error {
-	if err := opt.Check(); err != nil {
-		return err
-	}
-	if r == nil && (opt.Confidence || opt.KBest > 0) {
-		return fmt.Errorf("%w: confidences or trees asked without a result to put them in", ErrOptions)
-	}
-	if opt.Default() {
-		if r != nil {
-			r.Confidence, r.Trees = nil, nil
-		}
-		return m.Parse(words)
-	}
-	v, sc, err := m.prepare(words)
-	if err != nil {
-		return err
-	}
-	defer m.pool.Put(sc)
-	t := opt.Temperature
-	if t == 0 {
-		t = DefaultTemperature
-	}
-	if opt.Beam <= 1 {
-		rec := &sc.rec
-		rec.reset(m.classes.Len(), len(words), t)
-		m.greedy(v, len(words), sc, rec)
-		m.write(words, &sc.state)
-		m.taggers.refine(words, &sc.tags)
-		if r != nil {
-			r.fillGreedy(words, rec, opt)
-			if opt.Confidence {
-				r.calibrate(words, &sc.tags, sc.state.Label, rec.lodds, v.Conf, opt)
-			}
-		}
+// CheckOptions returns the error that Parse and ParseDocument return for
+// the options o on m (wrapping ErrOptions and naming the field; KBest is
+// bounded by the width Beam resolves to), or nil when they accept them.
+func (m *Model) CheckOptions(o *Options) error {
+	if o == nil {
 		return nil
 	}
-	d := sc.dec
-	if d == nil {
-		d = beam.NewDecoder(m.classes, v.Ext, opt.Beam)
-		sc.dec = d
-	}
-	d.Ext, d.K, d.Confidence, d.Temperature = v.Ext, opt.Beam, opt.Confidence, t
-	var clf beam.Scorer = v.Clf
-	if v.Beam != nil {
-		clf = v.Beam
-	}
-	d.Decode(&sc.words, len(words), clf, &sc.beam)
-	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
-	m.taggers.refine(words, &sc.tags)
-	if r != nil {
-		r.fillBeam(m, words, &sc.beam, opt)
-		if opt.Confidence {
-			r.calibrate(words, &sc.tags, sc.beam.Label, sc.beam.LogOdds, v.BeamConf, opt)
-		}
-	}
-	return nil
-}
-
-// greedyRecord collects, along a greedy derivation, what ParseWithOptions
-// reports: the probability of each word's arc and the derivation's score,
-// under the classifier that decides without a fast classifier.
-type greedyRecord struct {
-	t      float64
-	scores []float32
-	legal  []bool
-	lodds  []float64 // per word 1..n: log-odds of the arc's transition
-	score  float64
-}
-
-func (rec *greedyRecord) reset(classes, n int, t float64) {
-	if len(rec.scores) != classes {
-		rec.scores = make([]float32, classes)
-		rec.legal = make([]bool, classes)
-	}
-	rec.lodds = reuse.Fill(rec.lodds, n+1, math.Inf(-1))
-	rec.score = 0
-	rec.t = t
-}
-
-// note records class k taken in state s (before the step) with the scores
-// of v's classifier (scores, or, when the fast classifier decided and
-// scores is nil, scored here).
-func (rec *greedyRecord) note(c *transition.Classes, v *Variant, s *transition.State, sc *scratch, k int, scores []float32) {
-	if scores == nil {
-		scores = rec.scores
-		v.Clf.Scores(v.Ext.Extract(s, &sc.words, &sc.fsc), scores)
-	}
-	rec.score += float64(scores[k])
-	t := c.Transition(k)
-	if !t.Move.Labeled() {
-		return
-	}
-	_, dep := c.Sys.Arc(s, t.Move)
-	if dep <= 0 {
-		return
-	}
-	c.Legal(s, rec.legal)
-	best := math.Inf(-1)
-	for j, ok := range rec.legal {
-		if ok && float64(scores[j]) > best {
-			best = float64(scores[j])
-		}
-	}
-	sum := 0.0
-	for j, ok := range rec.legal {
-		if ok && scores[j] == scores[j] {
-			sum += math.Exp((float64(scores[j]) - best) / rec.t)
-		}
-	}
-	rec.lodds[dep] = beam.LogOdds(float64(scores[k]), best, sum, rec.t)
-}
-
-// fillGreedy fills r after a greedy parse recorded in rec.
-func (r *ParseResult) fillGreedy(words []conllu.Word, rec *greedyRecord, opt ParseOptions) {
-	r.Confidence, r.Trees = nil, r.trees[:0]
-	if opt.Confidence {
-		r.Confidence = r.confidence(len(words))
-	}
-	if opt.KBest > 0 {
-		h, l := r.tree(0, len(words))
-		for i := range words {
-			h[i], l[i] = words[i].Head, words[i].Deprel
-		}
-		r.Trees = append(r.Trees, ScoredTree{Head: h, Deprel: l, Score: rec.score})
-	}
-	r.trees = r.Trees
-	if len(r.Trees) == 0 {
-		r.Trees = nil
-	}
-}
-
-// fillBeam fills r from the beam's result b (the best tree already
-// written into words).
-func (r *ParseResult) fillBeam(m *Model, words []conllu.Word, b *beam.Result, opt ParseOptions) {
-	r.Confidence, r.Trees = nil, r.trees[:0]
-	n := len(words)
-	if opt.Confidence {
-		r.Confidence = r.confidence(n)
-	}
-	for j := 0; j < len(b.Trees) && j < opt.KBest; j++ {
-		h, l := r.tree(j, n)
-		t := &b.Trees[j]
-		for i := range n {
-			h[i] = int(t.Head[i+1])
-			if x := t.Label[i+1]; x >= 0 {
-				l[i] = m.classes.Deprels[x]
-			} else {
-				l[i] = "dep"
-			}
-		}
-		if m.pproj != pseudoproj.Baseline {
-			h, l = deprojectivized(h, l, m.pproj)
-		}
-		r.Trees = append(r.Trees, ScoredTree{Head: h, Deprel: l, Score: t.Score})
-	}
-	r.trees = r.Trees
-	if len(r.Trees) == 0 {
-		r.Trees = nil
-	}
-}
-
-// calibrate sets r.Confidence[i] from the label id and the raw log-odds
-// of word i+1 (labels and lodds indexed 1..n) and the tag uncertainties
-// (tags.tagUncertainty) of the parsed words, their heads set, and of
-// their heads: the probability that cal estimates, or, without cal or
-// with a temperature other than the one cal was fitted at, the raw
-// confidence.
-func (r *ParseResult) calibrate(words []conllu.Word, tags *tagScratch, labels []int32, lodds []float64, cal *calib.Calibrator, opt ParseOptions) {
-	r.labels = append(r.labels[:0], labels[1:]...)
-	r.lodds = append(r.lodds[:0], lodds[1:]...)
-	r.depU = r.depU[:0]
-	for i := range words {
-		r.depU = append(r.depU, tags.tagUncertainty(i))
-	}
-	r.headU = r.headU[:0]
-	for i := range words {
-		u := 0.0 // the root's
-		if h := words[i].Head; h > 0 && h <= len(words) {
-			u = r.depU[h-1]
-		}
-		r.headU = append(r.headU, u)
-	}
-	for i := range r.Confidence {
-		z := lodds[i+1]
-		if cal == nil || opt.Temperature != 0 {
-			r.Confidence[i] = calib.Sigmoid(z)
-			continue
-		}
-		l := labels[i+1]
-		if math.IsInf(z, -1) {
-			l = -1 // made by a fallback
-		}
-		r.Confidence[i] = cal.Prob(l, z, r.depU[i], r.headU[i])
-	}
-}
-
-func (r *ParseResult) confidence(n int) []float64 {
-	r.conf = reuse.Fill(r.conf, n, 0)
-	return r.conf
-}
-
-// tree returns the storage of tree j for n words.
-func (r *ParseResult) tree(j, n int) ([]int, []string) {
-	for len(r.heads) <= j {
-		r.heads = append(r.heads, nil)
-		r.deprels = append(r.deprels, nil)
-	}
-	r.heads[j] = reuse.Fill(r.heads[j], n, 0)
-	r.deprels[j] = reuse.Fill(r.deprels[j], n, "")
-	return r.heads[j], r.deprels[j]
-}
-
-// deprojectivized undoes enc on the tree (head, deprel) of n words, in place.
-func deprojectivized(head []int, deprel []string, enc pseudoproj.Encoding) ([]int, []string) {
-	n := len(head)
-	h := make([]int32, n+1)
-	l := make([]string, n+1)
-	h[0] = transition.None
-	for i := range n {
-		h[i+1], l[i+1] = int32(head[i]), deprel[i]
-	}
-	h, l = pseudoproj.Deprojectivize(h, l, enc)
-	for i := range n {
-		head[i], deprel[i] = int(h[i+1]), l[i+1]
-	}
-	return head, deprel
+	_, err := m.c.ResolveOptions(core.Options(*o))
+	return err
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/internal/core"
 )
 
 // OnError says what a document parse does with a sentence it cannot parse:
@@ -57,12 +58,42 @@ func (o OnError) String() string {
 	return "stop"
 }
 
-// DocOptions are the options of a document parse (ParseCoNLLUDoc,
-// ParseTokensDoc, NewStream). The zero value parses on the calling
-// goroutine and stops at the first error.
+// InputFormat is the format of a document's input.
+type InputFormat int
+
+const (
+	// InputCoNLLU is CoNLL-U: every sentence is parsed with the tags it
+	// carries (see Parse); comments, multiword tokens, MISC and the other
+	// columns are kept, DEPS of every word parsed is "_", and the empty
+	// nodes of a parsed sentence are left out: they are nodes of the
+	// enhanced graph only, which the parser does not predict, and a file
+	// with empty nodes but no enhanced graph is not valid CoNLL-U (UD's
+	// validator rejects it).
+	InputCoNLLU InputFormat = iota
+	// InputTokens is pre-tokenized text: one sentence per line, tokens
+	// separated by spaces (conllu.TokenReader), parsed from its plain
+	// tokens; each sentence is written with a "# sent_id = N" (from
+	// DocOptions.First+1 on) and a "# text" comment.
+	InputTokens
+)
+
+// DocOptions are the options of a document parse (ParseDocument,
+// NewStream). The zero value reads CoNLL-U, parses on the calling
+// goroutine with the model's default options and stops at the first
+// error.
 type DocOptions struct {
+	// Name names the input in error messages, which carry the line number:
+	// of the malformed line, or of the first line of a sentence the parser
+	// rejects ("name:12: sentence 3: ...").
+	Name string
+	// Input is the input's format.
+	Input InputFormat
 	// Workers is the number of goroutines parsing (1 or less: the calling
-	// goroutine). The output is the same for any number.
+	// goroutine; more than MaxWorkers: MaxWorkers). A goroutine is started
+	// only when there is a batch of sentences for it, so a short input
+	// starts few. The output, and the error if any, are the same for any
+	// number: sentences are written in input order, and parsing stops at
+	// the first error in input order. NewStream ignores it.
 	Workers int
 	// OnError says what to do with a sentence that cannot be parsed.
 	OnError OnError
@@ -73,13 +104,13 @@ type DocOptions struct {
 	// First numbers the sentences of pre-tokenized text: the first gets
 	// "# sent_id = First+1".
 	First int
-	// Parse is how each sentence is parsed (ParseWithOptions; the zero
-	// value: Parse). With Parse.Confidence every word parsed gets its
-	// confidence in MISC as "Confidence=0.931" (three decimals; an
-	// attribute Confidence given in MISC is replaced, the others kept).
-	// With Parse.KBest above 1, each sentence parsed is followed by its
-	// other trees of the k best (see writeKBest).
-	Parse ParseOptions
+	// Parse is how each sentence is parsed (see Model.Parse). With
+	// Parse.Confidence every word parsed gets its confidence in MISC as
+	// "Confidence=0.931" (three decimals; an attribute Confidence given
+	// in MISC is replaced, the others kept). With Parse.KBest above 1,
+	// each sentence parsed is followed by its other trees of the k best
+	// (see writeKBest).
+	Parse Options
 }
 
 // DocStats counts what a document parse wrote.
@@ -88,58 +119,34 @@ type DocStats struct {
 	Skipped   int // of which copied through unparsed (SkipOnError)
 }
 
-// ParseCoNLLU reads CoNLL-U from r, parses every sentence (using the tags it
-// carries, see Parse) and writes CoNLL-U to w; comments, multiword tokens,
-// MISC and the other columns are kept, DEPS of every word parsed is "_"
-// (see Parse), and the empty nodes of a parsed sentence are left out: they
-// are nodes of the enhanced graph only, which the parser does not predict,
-// and a file with empty nodes but no enhanced graph is not valid CoNLL-U
-// (UD's validator rejects it). name is used in error messages, which carry the
-// line number: of the malformed line, or of the first line of a sentence the
-// parser rejects ("name:12: sentence 3: ..."). The sentences before the one
-// in error are written.
-func (m *Model) ParseCoNLLU(r io.Reader, w io.Writer, name string) error {
-	return m.ParseCoNLLUWorkers(r, w, name, 1)
+// ParseDocument reads a document in the format o.Input from r, parses
+// every sentence with o.Parse and writes CoNLL-U to w. The sentences before
+// the first error are written (with SkipOnError, every sentence is). It
+// returns what it wrote, also when it stops at an error. Errors wrap
+// ErrInput (the document), ErrOptions (o, checked first) or the reader's
+// or writer's error.
+func (m *Model) ParseDocument(r io.Reader, w io.Writer, o DocOptions) (DocStats, error) {
+	src, err := m.source(r, o)
+	if err != nil {
+		return DocStats{}, err
+	}
+	return m.stream(src, w, o.Workers)
 }
 
-// ParseCoNLLUWorkers is ParseCoNLLU with the sentences parsed by up to
-// workers goroutines (1 or less: on the calling goroutine; more than
-// MaxWorkers: MaxWorkers). A goroutine is started only when there is a
-// batch of sentences for it, so a short input starts few. The output, and
-// the error if any, are those of ParseCoNLLU: sentences are written in
-// input order, and parsing stops at the first error in input order.
-func (m *Model) ParseCoNLLUWorkers(r io.Reader, w io.Writer, name string, workers int) error {
-	_, err := m.ParseCoNLLUDoc(r, w, name, DocOptions{Workers: workers})
-	return err
-}
-
-// ParseCoNLLUDoc is ParseCoNLLU with options. It returns what it wrote,
-// also when it stops at an error.
-func (m *Model) ParseCoNLLUDoc(r io.Reader, w io.Writer, name string, o DocOptions) (DocStats, error) {
-	return m.stream(m.conlluSource(r, name, o), w, o.Workers)
-}
-
-// ParseTokens reads pre-tokenized text from r — one sentence per line,
-// tokens separated by spaces (conllu.TokenReader) — parses every sentence
-// from its plain tokens and writes CoNLL-U to w, each sentence with a
-// "# sent_id = N" (from first+1 on) and a "# text" comment. It returns the
-// number of sentences written. name is used in error messages, which carry
-// the line number and the sentence number ("name:3: sentence 2: ...").
-func (m *Model) ParseTokens(r io.Reader, w io.Writer, name string, first int) (int, error) {
-	return m.ParseTokensWorkers(r, w, name, first, 1)
-}
-
-// ParseTokensWorkers is ParseTokens with the sentences parsed by up to
-// workers goroutines, as ParseCoNLLUWorkers.
-func (m *Model) ParseTokensWorkers(r io.Reader, w io.Writer, name string, first, workers int) (int, error) {
-	st, err := m.ParseTokensDoc(r, w, name, DocOptions{Workers: workers, First: first})
-	return st.Sentences, err
-}
-
-// ParseTokensDoc is ParseTokens with options. It returns what it wrote,
-// also when it stops at an error.
-func (m *Model) ParseTokensDoc(r io.Reader, w io.Writer, name string, o DocOptions) (DocStats, error) {
-	return m.stream(m.tokenSource(r, name, o), w, o.Workers)
+// source returns the source of the sentences of r for o, with o.Parse
+// resolved on the model.
+func (m *Model) source(r io.Reader, o DocOptions) (source, error) {
+	opt, err := m.c.ResolveOptions(core.Options(o.Parse))
+	if err != nil {
+		return source{}, err
+	}
+	switch o.Input {
+	case InputCoNLLU:
+		return conlluSource(r, o, opt), nil
+	case InputTokens:
+		return tokenSource(r, o, opt), nil
+	}
+	return source{}, fmt.Errorf("%w: input format %d: want InputCoNLLU or InputTokens", ErrOptions, o.Input)
 }
 
 // docItem is one sentence of a document: s to parse (failing with fail),
@@ -148,7 +155,7 @@ type docItem struct {
 	s    *conllu.Sentence
 	fail func(error) error // the error of a sentence the parser rejects
 	raw  []byte
-	alts []ScoredTree // the k best trees after the first (DocOptions.Parse)
+	alts []core.ScoredTree // the k best trees after the first (DocOptions.Parse)
 }
 
 // source returns the sentences of a document one by one (io.EOF at its
@@ -156,7 +163,7 @@ type docItem struct {
 type source struct {
 	next func() (docItem, error)
 	skip bool
-	opt  ParseOptions
+	opt  core.Options
 }
 
 // errorComment returns the comment line that SkipOnError puts before a
@@ -178,13 +185,14 @@ func skipped(err error, raw []byte) []byte {
 }
 
 // conlluSource reads the sentences of CoNLL-U input.
-func (m *Model) conlluSource(r io.Reader, name string, o DocOptions) source {
+func conlluSource(r io.Reader, o DocOptions, opt core.Options) source {
+	name := o.Name
 	rd := conllu.NewReader(r, name)
 	skip := o.OnError == SkipOnError
 	if skip {
 		rd.KeepLines()
 	}
-	return source{skip: skip, opt: o.Parse, next: func() (docItem, error) {
+	return source{skip: skip, opt: opt, next: func() (docItem, error) {
 		s, err := rd.Next()
 		if err != nil {
 			var ce *conllu.Error
@@ -208,14 +216,15 @@ func (m *Model) conlluSource(r io.Reader, name string, o DocOptions) source {
 }
 
 // tokenSource reads the sentences of pre-tokenized text.
-func (m *Model) tokenSource(r io.Reader, name string, o DocOptions) source {
+func tokenSource(r io.Reader, o DocOptions, opt core.Options) source {
+	name := o.Name
 	tr := conllu.NewTokenReader(r, name)
 	skip := o.OnError == SkipOnError
 	if skip {
 		tr.KeepLines()
 	}
 	n := o.First
-	return source{skip: skip, opt: o.Parse, next: func() (docItem, error) {
+	return source{skip: skip, opt: opt, next: func() (docItem, error) {
 		s, err := tr.Next()
 		if err != nil {
 			var ce *conllu.Error
@@ -258,74 +267,97 @@ type streamJob struct {
 // it: a read error as is, a sentence the parser rejects as its item's
 // fail(err). With src.skip a rejected sentence is written unparsed after
 // an error comment. It returns what it wrote.
-//
-// The input goes in batches of streamBatch sentences through three steps:
-// read, parse, write. With one worker they run in turn on the calling
-// goroutine; with more, a reader goroutine hands each batch to the writer
-// (the calling goroutine, in order) and to the workers, and the writer
-// waits for each batch to be parsed.
 func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
-	if err := src.opt.Check(); err != nil {
-		return DocStats{}, err
+	d := &docParse{m: m, src: src, bw: bufio.NewWriterSize(w, 64<<10)}
+	var err error
+	if workers <= 1 {
+		err = d.serial()
+	} else {
+		err = d.concurrent(min(workers, MaxWorkers()))
 	}
-	read := func() *streamJob {
-		j := &streamJob{done: make(chan struct{})}
-		for len(j.items) < streamBatch {
-			it, err := src.next()
-			if err != nil {
-				if err != io.EOF {
-					j.readErr = err
-				}
-				j.last = true
+	return d.st, flushed(d.bw, err)
+}
+
+// docParse is one run of stream. The input goes in batches of streamBatch
+// sentences through three steps: read, parse, write. With one worker they
+// run in turn on the calling goroutine (serial); with more (concurrent),
+// a reader goroutine hands each batch to the writer (the calling
+// goroutine, in order) and to the workers, and the writer waits for each
+// batch to be parsed.
+type docParse struct {
+	m   *Model
+	src source
+	bw  *bufio.Writer
+	st  DocStats
+}
+
+// read reads the next batch.
+func (d *docParse) read() *streamJob {
+	j := &streamJob{done: make(chan struct{})}
+	for len(j.items) < streamBatch {
+		it, err := d.src.next()
+		if err != nil {
+			if err != io.EOF {
+				j.readErr = err
+			}
+			j.last = true
+			break
+		}
+		j.items = append(j.items, it)
+	}
+	return j
+}
+
+// parse parses a batch and closes j.done.
+func (d *docParse) parse(j *streamJob) {
+	var r core.Result
+	for i := range j.items {
+		if j.items[i].s == nil {
+			continue
+		}
+		if err := d.m.parseItem(&j.items[i], d.src.opt, &r); err != nil {
+			if j.errs == nil {
+				j.errs = make([]error, len(j.items))
+			}
+			j.errs[i] = err
+			if !d.src.skip {
 				break
 			}
-			j.items = append(j.items, it)
-		}
-		return j
-	}
-	parse := func(j *streamJob) {
-		var r ParseResult
-		for i := range j.items {
-			if j.items[i].s == nil {
-				continue
-			}
-			if err := m.parseItem(&j.items[i], src.opt, &r); err != nil {
-				if j.errs == nil {
-					j.errs = make([]error, len(j.items))
-				}
-				j.errs[i] = err
-				if !src.skip {
-					break
-				}
-			}
-		}
-		close(j.done)
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var st DocStats
-	write := func(j *streamJob) error {
-		for i, it := range j.items {
-			var perr error
-			if j.errs != nil {
-				perr = j.errs[i]
-			}
-			if err := writeItem(bw, it, perr, src.skip, &st); err != nil {
-				return err
-			}
-		}
-		return j.readErr
-	}
-	if workers <= 1 {
-		for {
-			j := read()
-			parse(j)
-			if err := write(j); err != nil || j.last {
-				return st, flushed(bw, err)
-			}
 		}
 	}
+	close(j.done)
+}
 
-	workers = min(workers, MaxWorkers())
+// write writes a parsed batch; it returns the first error that ends the
+// document.
+func (d *docParse) write(j *streamJob) error {
+	for i, it := range j.items {
+		var perr error
+		if j.errs != nil {
+			perr = j.errs[i]
+		}
+		if err := writeItem(d.bw, it, perr, d.src.skip, &d.st); err != nil {
+			return err
+		}
+	}
+	return j.readErr
+}
+
+// serial reads, parses and writes batch after batch.
+func (d *docParse) serial() error {
+	for {
+		j := d.read()
+		d.parse(j)
+		if err := d.write(j); err != nil || j.last {
+			return err
+		}
+	}
+}
+
+// concurrent parses with up to workers goroutines. The reader starts a
+// worker per batch, up to workers, until the writer stops: a short input
+// starts few.
+func (d *docParse) concurrent(workers int) error {
 	order := make(chan *streamJob, 2*workers)
 	work := make(chan *streamJob, 2*workers)
 	quit := make(chan struct{})
@@ -335,14 +367,12 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 		for {
 			select {
 			case j := <-work:
-				parse(j)
+				d.parse(j)
 			case <-quit:
 				return
 			}
 		}
 	}
-	// The reader starts a worker per batch, up to workers, until the
-	// writer stops: a short input starts few.
 	var mu sync.Mutex
 	stopped := false
 	start := func() {
@@ -356,7 +386,7 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 	go func() {
 		defer close(order)
 		for started := 0; ; {
-			j := read()
+			j := d.read()
 			select {
 			case order <- j:
 			case <-quit:
@@ -379,7 +409,7 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 	var err error
 	for j := range order {
 		<-j.done
-		if err = write(j); err != nil {
+		if err = d.write(j); err != nil {
 			break
 		}
 	}
@@ -388,7 +418,7 @@ func (m *Model) stream(src source, w io.Writer, workers int) (DocStats, error) {
 	mu.Unlock()
 	close(quit)
 	wg.Wait()
-	return st, flushed(bw, err)
+	return err
 }
 
 // writeItem writes one sentence of a document to w: it.raw, a malformed
@@ -412,7 +442,7 @@ func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) err
 		it.s.Comments = append(it.s.Comments, errorComment(err))
 		st.Skipped++
 	} else {
-		it.s.Empty = nil // nodes of the enhanced graph, which is not predicted (see ParseCoNLLU)
+		it.s.Empty = nil // nodes of the enhanced graph, which is not predicted (see InputCoNLLU)
 	}
 	if err := conllu.Write(w, it.s); err != nil {
 		return err
@@ -424,22 +454,22 @@ func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) err
 	return nil
 }
 
-// parseItem parses the sentence of it with opt: Parse for the zero
-// options; else ParseWithOptions, with the confidences put in MISC and
-// the trees after the best kept in it.alts (r is the caller's scratch).
-func (m *Model) parseItem(it *docItem, opt ParseOptions, r *ParseResult) error {
+// parseItem parses the sentence of it with the resolved options opt, with
+// the confidences put in MISC and the trees after the best kept in it.alts
+// (r is the caller's scratch).
+func (m *Model) parseItem(it *docItem, opt core.Options, r *core.Result) error {
 	if opt.Default() {
-		return m.Parse(it.s.Words)
+		return m.c.Parse(it.s.Words)
 	}
 	words := it.s.Words
-	if err := m.ParseWithOptions(words, opt, r); err != nil {
+	if err := m.c.ParseWithOptions(words, opt, r); err != nil {
 		return err
 	}
 	for i, c := range r.Confidence {
 		words[i].Misc = setMisc(words[i].Misc, "Confidence", strconv.FormatFloat(c, 'f', 3, 64))
 	}
 	for _, t := range r.Trees[min(1, len(r.Trees)):] {
-		it.alts = append(it.alts, ScoredTree{Head: slices.Clone(t.Head), Deprel: slices.Clone(t.Deprel), Score: t.Score})
+		it.alts = append(it.alts, core.ScoredTree{Head: slices.Clone(t.Head), Deprel: slices.Clone(t.Deprel), Score: t.Score})
 	}
 	return nil
 }
@@ -469,7 +499,7 @@ func setMisc(misc, key, value string) string {
 // decimals) and its sent_id, if it has one, suffixed with "-kbestN" so
 // that every sentence of the output has its own. A parsed sentence s
 // itself is written without these comments: it is rank 1.
-func writeKBest(w io.Writer, s *conllu.Sentence, trees []ScoredTree, first int) error {
+func writeKBest(w io.Writer, s *conllu.Sentence, trees []core.ScoredTree, first int) error {
 	for j, t := range trees {
 		rank := first + j
 		c := *s
@@ -507,28 +537,24 @@ func dropMisc(misc, key string) string {
 }
 
 // Stream parses a document one sentence at a time, on the goroutine that
-// calls Next: the pull form of ParseCoNLLUDoc and ParseTokensDoc, whose
-// memory does not grow with the document (one sentence and the reader's
-// buffer). A Stream is not safe for concurrent use.
+// calls Next: the pull form of ParseDocument, whose memory does not grow
+// with the document (one sentence and the reader's buffer). A Stream is
+// not safe for concurrent use.
 type Stream struct {
 	m   *Model
 	src source
 	buf bytes.Buffer
 	st  DocStats
 	err error
-	r   ParseResult
+	r   core.Result
 }
 
-// NewStream returns a Stream over the CoNLL-U (tokens false) or
-// pre-tokenized text (tokens true) read from r, with the options o
-// (o.Workers is ignored: one sentence is parsed per call). name is used in
-// error messages, as in ParseCoNLLU and ParseTokens.
-func (m *Model) NewStream(r io.Reader, name string, tokens bool, o DocOptions) *Stream {
-	src := m.conlluSource(r, name, o)
-	if tokens {
-		src = m.tokenSource(r, name, o)
-	}
-	return &Stream{m: m, src: src, err: src.opt.Check()}
+// NewStream returns a Stream over the document read from r, with the
+// options o (o.Workers is ignored: one sentence is parsed per call). An
+// error in o is returned by the first call to Next.
+func (m *Model) NewStream(r io.Reader, o DocOptions) *Stream {
+	src, err := m.source(r, o)
+	return &Stream{m: m, src: src, err: err}
 }
 
 // Next reads, parses and returns the next sentence as CoNLL-U (its lines
@@ -537,7 +563,7 @@ func (m *Model) NewStream(r io.Reader, name string, tokens bool, o DocOptions) *
 // document it returns io.EOF. An error (the document's first error without
 // SkipOnError, or an error that ends the input) is final: every later call
 // returns it again. The sentences returned before it are those that
-// ParseCoNLLUDoc would write.
+// ParseDocument would write.
 func (s *Stream) Next() ([]byte, error) {
 	if s.err != nil {
 		return nil, s.err
@@ -561,8 +587,7 @@ func (s *Stream) Next() ([]byte, error) {
 // Stats returns what Next has returned so far.
 func (s *Stream) Stats() DocStats { return s.st }
 
-// MaxWorkers returns the most goroutines the document parsers
-// (ParseCoNLLUWorkers, ParseTokensWorkers, the Doc forms) use: 4 per CPU
+// MaxWorkers returns the most goroutines ParseDocument uses: 4 per CPU
 // the Go runtime may use (GOMAXPROCS). Parsing is CPU-bound; more would
 // only cost memory.
 func MaxWorkers() int { return 4 * runtime.GOMAXPROCS(0) }

@@ -2,14 +2,18 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser/conllu"
 )
 
 // ewtTestText returns EWT test as CoNLL-U text.
@@ -43,12 +47,12 @@ func TestWorkersWriteWhatOneDoes(t *testing.T) {
 	gold := ewtTestText(t)
 	for _, text := range [][]byte{gold, blankTags(gold)} {
 		var want bytes.Buffer
-		if err := m.ParseCoNLLU(bytes.NewReader(text), &want, "ewt"); err != nil {
+		if _, err := m.ParseDocument(bytes.NewReader(text), &want, DocOptions{Name: "ewt"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, workers := range []int{2, 3, 8} {
 			var got bytes.Buffer
-			if err := m.ParseCoNLLUWorkers(bytes.NewReader(text), &got, "ewt", workers); err != nil {
+			if _, err := m.ParseDocument(bytes.NewReader(text), &got, DocOptions{Name: "ewt", Workers: workers}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -68,16 +72,16 @@ func TestWorkersWriteWhatOneDoes(t *testing.T) {
 		lines.WriteString(strings.Join(forms, " ") + "\n")
 	}
 	var want, got bytes.Buffer
-	n1, err := m.ParseTokens(strings.NewReader(lines.String()), &want, "tok", 10)
+	n1, err := m.ParseDocument(strings.NewReader(lines.String()), &want, DocOptions{Name: "tok", Input: InputTokens, First: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n4, err := m.ParseTokensWorkers(strings.NewReader(lines.String()), &got, "tok", 10, 4)
+	n4, err := m.ParseDocument(strings.NewReader(lines.String()), &got, DocOptions{Name: "tok", Input: InputTokens, First: 10, Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n1 != 2077 || n4 != n1 || !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Fatalf("tokens: %d and %d sentences, outputs equal: %v", n1, n4, bytes.Equal(got.Bytes(), want.Bytes()))
+	if n1.Sentences != 2077 || n4 != n1 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("tokens: %d and %d sentences, outputs equal: %v", n1.Sentences, n4.Sentences, bytes.Equal(got.Bytes(), want.Bytes()))
 	}
 }
 
@@ -101,8 +105,8 @@ func TestWorkersStopAtTheFirstError(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for _, workers := range []int{2, 5} {
 		var want, got bytes.Buffer
-		werr := m.ParseCoNLLU(strings.NewReader(malformed), &want, "doc")
-		gerr := m.ParseCoNLLUWorkers(strings.NewReader(malformed), &got, "doc", workers)
+		_, werr := m.ParseDocument(strings.NewReader(malformed), &want, DocOptions{Name: "doc"})
+		_, gerr := m.ParseDocument(strings.NewReader(malformed), &got, DocOptions{Name: "doc", Workers: workers})
 		if werr == nil || gerr == nil || werr.Error() != gerr.Error() || !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Fatalf("malformed CoNLL-U, %d workers: error %v, want %v; outputs equal: %v", workers, gerr, werr,
 				bytes.Equal(got.Bytes(), want.Bytes()))
@@ -112,11 +116,11 @@ func TestWorkersStopAtTheFirstError(t *testing.T) {
 		}
 		want.Reset()
 		got.Reset()
-		wn, werr := m.ParseTokens(strings.NewReader(long.String()), &want, "tok", 0)
-		gn, gerr := m.ParseTokensWorkers(strings.NewReader(long.String()), &got, "tok", 0, workers)
-		if werr == nil || gerr == nil || werr.Error() != gerr.Error() || wn != 300 || gn != wn ||
+		wn, werr := m.ParseDocument(strings.NewReader(long.String()), &want, DocOptions{Name: "tok", Input: InputTokens})
+		gn, gerr := m.ParseDocument(strings.NewReader(long.String()), &got, DocOptions{Name: "tok", Input: InputTokens, Workers: workers})
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() || wn.Sentences != 300 || gn != wn ||
 			!bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("refused sentence, %d workers: %d sentences, error %v; want %d, %v", workers, gn, gerr, wn, werr)
+			t.Fatalf("refused sentence, %d workers: %d sentences, error %v; want %d, %v", workers, gn.Sentences, gerr, wn.Sentences, werr)
 		}
 		if !strings.Contains(werr.Error(), "tok:301: sentence 301:") {
 			t.Fatalf("error %v does not name sentence 301", werr)
@@ -130,4 +134,85 @@ func TestWorkersStopAtTheFirstError(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after the runs, %d before", n, before)
 	}
+}
+
+// TestDocConfidenceAndKBest: a document parsed with confidences and the
+// k best trees has every word of every best tree with a Confidence in
+// MISC (other attributes kept), equal to Parse's; each best
+// tree is followed by its other trees, ranked, with their own sent_id.
+func TestDocConfidenceAndKBest(t *testing.T) {
+	m := testModel(t)
+	path := testenv.Fixture(t, "en_ewt-dev-40.conllu")
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := conllu.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Beam: 4, KBest: 3, Confidence: true}
+	var out bytes.Buffer
+	if _, err := m.ParseDocument(bytes.NewReader(in), &out, DocOptions{Name: "in", Parse: opt, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := conllu.ReadAll(bytes.NewReader(out.Bytes()), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	k := 0
+	for _, g := range gold {
+		words := slices.Clone(g.Words)
+		r, err := m.Parse(words, &opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range r.Trees {
+			s := got[k]
+			k++
+			if id := s.SentID(); ids[id] {
+				t.Fatalf("sent_id %s twice", id)
+			} else {
+				ids[id] = true
+			}
+			for i, w := range s.Words {
+				if w.Head != r.Trees[j].Head[i] || w.Deprel != r.Trees[j].Deprel[i] {
+					t.Fatalf("sentence %s tree %d word %d: %d %s, want %d %s", g.SentID(), j+1, i+1, w.Head, w.Deprel, r.Trees[j].Head[i], r.Trees[j].Deprel[i])
+				}
+				conf := fmt.Sprintf("Confidence=%.3f", r.Confidence[i])
+				has := slices.Contains(strings.Split(w.Misc, "|"), conf)
+				if has != (j == 0) {
+					t.Fatalf("sentence %s tree %d word %d: MISC %q (%s)", g.SentID(), j+1, i+1, w.Misc, conf)
+				}
+				if gm := g.Words[i].Misc; gm != "_" && !strings.Contains(w.Misc, gm) {
+					t.Fatalf("sentence %s word %d: MISC %q lost %q", g.SentID(), i+1, w.Misc, gm)
+				}
+			}
+		}
+	}
+	if k != len(got) {
+		t.Fatalf("%d sentences written, want %d", len(got), k)
+	}
+	if _, err := m.ParseDocument(bytes.NewReader(in), io.Discard, DocOptions{Name: "in", Parse: Options{Beam: -2}}); !errors.Is(err, ErrOptions) {
+		t.Fatalf("bad options: got %v", err)
+	}
+}
+
+func TestSetMisc(t *testing.T) {
+	for _, c := range [][2]string{{"_", "Confidence=1"}, {"", "Confidence=1"}, {"SpaceAfter=No", "SpaceAfter=No|Confidence=1"},
+		{"Confidence=0.5|SpaceAfter=No", "Confidence=1|SpaceAfter=No"}} {
+		if got := setMisc(c[0], "Confidence", "1"); got != c[1] {
+			t.Errorf("setMisc(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
+
+func testModel(t *testing.T) *Model {
+	t.Helper()
+	m, err := Load(testenv.ModelPath())
+	if err != nil {
+		testenv.SkipOrFail(t, "no model: %v", err)
+	}
+	return m
 }

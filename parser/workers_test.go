@@ -18,14 +18,17 @@ func TestWorkersBounded(t *testing.T) {
 	m := tiny(t)[0].model
 	const text = "# sent_id = a\n1\tThe\tthe\tDET\tDT\t_\t2\tdet\t_\t_\n2\tcat\tcat\tNOUN\tNN\t_\t0\troot\t_\t_\n\n"
 	var want bytes.Buffer
-	if err := m.ParseCoNLLU(strings.NewReader(text), &want, "text"); err != nil {
+	if _, err := m.ParseDocument(strings.NewReader(text), &want, parser.DocOptions{Name: "text"}); err != nil {
 		t.Fatal(err)
 	}
 	before := runtime.NumGoroutine()
 	pr, pw := io.Pipe()
 	var got bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- m.ParseCoNLLUWorkers(pr, &got, "text", 1<<40) }()
+	go func() {
+		_, err := m.ParseDocument(pr, &got, parser.DocOptions{Name: "text", Workers: 1 << 40})
+		done <- err
+	}()
 	if _, err := io.WriteString(pw, text+text); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/modelfmt"
 )
 
 // calibrate writes a model whose parses are the input model's and whose
@@ -18,13 +18,17 @@ func TestCalibrate(t *testing.T) {
 	if code, _, stderr := runCmd(t, "", "calibrate", "-m", model, "--beam", "2", dev, "-o", out); code != 0 {
 		t.Fatalf("exit status %d, stderr %q", code, stderr)
 	}
-	m, err := parser.Load(out)
+	doc, err := modelfmt.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, gold := range []bool{true, false} {
-		if v := m.Variant(gold); v.Conf == nil || v.BeamConf == nil {
-			t.Fatalf("gold %v: calibrators missing", gold)
+	names := map[string]bool{}
+	for _, c := range doc.Classifiers {
+		names[c.Name] = true
+	}
+	for _, v := range []string{"parser.gold", "parser.plain"} {
+		if !names[v+".confidence"] || !names[v+".beam.confidence"] {
+			t.Fatalf("%s: calibrators missing", v)
 		}
 	}
 	parse := func(model string) (string, string) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -239,7 +238,6 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	withTags := 0
 	var elapsed time.Duration
 	var conf [][]float64
-	var res parser.ParseResult
 	for k, s := range gold {
 		c := *s
 		c.Words = append([]conllu.Word(nil), s.Words...)
@@ -254,13 +252,13 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 			withTags++
 		}
 		start := time.Now()
-		err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: o.beam, Confidence: o.conf}, &res)
+		res, err := m.Parse(c.Words, &parser.Options{Beam: o.beam, Confidence: o.conf})
 		elapsed += time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: sentence %s: %w", name, lines[k], sentenceID(k, s), err)
 		}
 		if o.conf {
-			conf = append(conf, slices.Clone(res.Confidence))
+			conf = append(conf, res.Confidence)
 		}
 		pred[k] = &c
 	}

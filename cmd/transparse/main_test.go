@@ -15,7 +15,7 @@ import (
 	"gotest.tools/v3/golden"
 
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -471,11 +471,11 @@ func exerciseModel(t *testing.T, model string) {
 	gold := writeFile(t, dir, "gold.conllu", goldCoNLLU)
 	// A model with a lemmatizer predicts LEMMA (and FEATS); an older one
 	// leaves them "_".
-	m, err := parser.Load(model)
+	doc, err := modelfmt.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lemmas := m.Taggers().Lemmas != nil
+	lemmas := slices.ContainsFunc(doc.Classifiers, func(c modelfmt.Classifier) bool { return c.Name == "morph.lemma" })
 	morphOK := func(w conllu.Word) bool {
 		if !lemmas {
 			return w.Lemma == "_" && w.Feats == "_"

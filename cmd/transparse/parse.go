@@ -32,7 +32,6 @@ type parseOptions struct {
 	beam       int
 	kbest      int
 	confidence bool
-	parse      parser.ParseOptions // beam, kbest and confidence resolved on the model
 }
 
 func newParseCmd() *cobra.Command {
@@ -40,7 +39,36 @@ func newParseCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "parse [-m MODEL] [--format auto|conllu|tokens] [--no-tags] [--beam K] [--confidence] [--kbest N] [flags] [FILE...]",
 		Short: "Parse CoNLL-U or pre-tokenized text to CoNLL-U",
-		Long: `Parse reads sentences from each FILE in turn, or from standard input when no
+		Long:  parseHelp + modelHelp,
+		Example: `  # Parse pre-tokenized text, one sentence per line:
+  echo "The cat sat on the mat ." | transparse parse
+
+  # Re-parse a treebank with its gold tags, with a given model:
+  transparse parse -m en_ewt.tpm en_ewt-ud-test.conllu > pred.conllu
+
+  # Parse with a beam of 8, with a confidence per word in MISC:
+  transparse parse --beam 8 --confidence en_ewt-ud-test.conllu
+
+  # Parse a treebank from its word forms only, then score it:
+  transparse parse --no-tags en_ewt-ud-test.conllu > pred.conllu
+  transparse eval en_ewt-ud-test.conllu pred.conllu`,
+		RunE: runE(func(cmd *cobra.Command, args []string) error { return runParse(cmd, args, o) }),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
+	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts UPOS and XPOS")
+	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
+	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
+	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
+	f.IntVar(&o.beam, "beam", 0, "beam width K (1: the greedy parser; 0: the model's default, default_beam in inspect)")
+	f.IntVar(&o.kbest, "kbest", 0, "write each sentence's other trees of the N best after it (N at most --beam)")
+	f.BoolVar(&o.confidence, "confidence", false, "add each word's confidence in its head and deprel to MISC")
+	return cmd
+}
+
+// parseHelp is the long help of parse.
+const parseHelp = `Parse reads sentences from each FILE in turn, or from standard input when no
 FILE is given or FILE is "-", parses them and writes CoNLL-U to standard
 output.
 
@@ -112,73 +140,49 @@ comments and multiword tokens are copied from the input. Empty nodes are
 left out of a parsed sentence: they are nodes of the enhanced graph only,
 and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 
-` + modelHelp,
-		Example: `  # Parse pre-tokenized text, one sentence per line:
-  echo "The cat sat on the mat ." | transparse parse
+`
 
-  # Re-parse a treebank with its gold tags, with a given model:
-  transparse parse -m en_ewt.tpm en_ewt-ud-test.conllu > pred.conllu
-
-  # Parse with a beam of 8, with a confidence per word in MISC:
-  transparse parse --beam 8 --confidence en_ewt-ud-test.conllu
-
-  # Parse a treebank from its word forms only, then score it:
-  transparse parse --no-tags en_ewt-ud-test.conllu > pred.conllu
-  transparse eval en_ewt-ud-test.conllu pred.conllu`,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			switch o.format {
-			case formatAuto, formatCoNLLU, formatTokens:
-			default:
-				return usage("invalid --format %q: want auto, conllu or tokens", o.format)
-			}
-			if o.threads < 1 {
-				return usage("invalid --threads %d: want 1 or more", o.threads)
-			}
-			o.threads = min(o.threads, parser.MaxWorkers())
-			onError, err := parser.ParseOnError(o.onError)
-			if err != nil {
-				return usage("invalid --on-error %q: want stop or skip", o.onError)
-			}
-			if o.beam < 0 || o.beam > parser.MaxBeam {
-				return usage("invalid --beam %d: want 1 to %d (0: the model's default)", o.beam, parser.MaxBeam)
-			}
-			if o.kbest < 0 || o.beam > 0 && o.kbest > o.beam {
-				return usage("invalid --kbest %d: want 0 to the beam width (--beam %d)", o.kbest, o.beam)
-			}
-			m, _, err := loadModel(o.model)
-			if err != nil {
-				return err
-			}
-			if o.parse, err = m.ResolveOptions(parser.ParseOptions{Beam: o.beam, KBest: o.kbest, Confidence: o.confidence}); err != nil {
-				// Only a --kbest above the model's default width, without --beam.
-				return usage("invalid --kbest %d: want 0 to the beam width (the model's default, %d, without --beam)", o.kbest, m.DefaultBeam())
-			}
-			gcpolicy.CollectOften()
-			if len(args) == 0 {
-				args = []string{"-"}
-			}
-			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-			p := &parseRun{model: m, opt: o, out: out, onError: onError}
-			for _, name := range args {
-				if err := p.file(cmd, name); err != nil {
-					out.Flush()
-					return err
-				}
-			}
-			return out.Flush()
-		}),
+// runParse runs parse with the options o on the inputs args.
+func runParse(cmd *cobra.Command, args []string, o parseOptions) error {
+	switch o.format {
+	case formatAuto, formatCoNLLU, formatTokens:
+	default:
+		return usage("invalid --format %q: want auto, conllu or tokens", o.format)
 	}
-	f := cmd.Flags()
-	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
-	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
-	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts UPOS and XPOS")
-	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
-	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
-	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
-	f.IntVar(&o.beam, "beam", 0, "beam width K (1: the greedy parser; 0: the model's default, default_beam in inspect)")
-	f.IntVar(&o.kbest, "kbest", 0, "write each sentence's other trees of the N best after it (N at most --beam)")
-	f.BoolVar(&o.confidence, "confidence", false, "add each word's confidence in its head and deprel to MISC")
-	return cmd
+	if o.threads < 1 {
+		return usage("invalid --threads %d: want 1 or more", o.threads)
+	}
+	o.threads = min(o.threads, parser.MaxWorkers())
+	onError, err := parser.ParseOnError(o.onError)
+	if err != nil {
+		return usage("invalid --on-error %q: want stop or skip", o.onError)
+	}
+	if o.beam < 0 || o.beam > parser.MaxBeam {
+		return usage("invalid --beam %d: want 1 to %d (0: the model's default)", o.beam, parser.MaxBeam)
+	}
+	if o.kbest < 0 || o.beam > 0 && o.kbest > o.beam {
+		return usage("invalid --kbest %d: want 0 to the beam width (--beam %d)", o.kbest, o.beam)
+	}
+	m, _, err := loadModel(o.model)
+	if err != nil {
+		return err
+	}
+	if o.beam == 0 && o.kbest > m.DefaultBeam() {
+		return usage("invalid --kbest %d: want 0 to the beam width (the model's default, %d, without --beam)", o.kbest, m.DefaultBeam())
+	}
+	gcpolicy.CollectOften()
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+	p := &parseRun{model: m, opt: o, out: out, onError: onError}
+	for _, name := range args {
+		if err := p.file(cmd, name); err != nil {
+			out.Flush()
+			return err
+		}
+	}
+	return out.Flush()
 }
 
 // modelHelp is the paragraph on model lookup shared by several commands.
@@ -212,14 +216,14 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 			return fmt.Errorf("reading %s: %w", display, err)
 		}
 	}
-	o := parser.DocOptions{Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents,
-		Parse: p.opt.parse}
-	var st parser.DocStats
+	o := parser.DocOptions{Name: display, Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents,
+		Parse: parser.Options{Beam: p.opt.beam, KBest: p.opt.kbest, Confidence: p.opt.confidence}}
 	if format == formatTokens {
-		st, err = p.model.ParseTokensDoc(r, p.out, display, o)
+		o.Input = parser.InputTokens
+	}
+	st, err := p.model.ParseDocument(r, p.out, o)
+	if format == formatTokens {
 		p.sents += st.Sentences
-	} else {
-		st, err = p.model.ParseCoNLLUDoc(r, p.out, display, o)
 	}
 	if st.Skipped > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d of %d sentences copied through unparsed (--on-error skip)\n",

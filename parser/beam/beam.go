@@ -48,7 +48,7 @@ type Scorer interface {
 const DefaultTemperature = 1
 
 // MaxTransitionsPerWord bounds a derivation as the greedy parser does
-// (parser.MaxTransitionsPerWord): min(System.MaxTransitions(n),
+// (core.MaxTransitionsPerWord): min(System.MaxTransitions(n),
 // MaxTransitionsPerWord·(n+1)) transitions for n words.
 const MaxTransitionsPerWord = 40
 

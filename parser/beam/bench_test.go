@@ -6,8 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -24,9 +25,9 @@ func BenchmarkParse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := m.Variant(true)
+	v := m.Variant(core.Gold)
 	v.Fast = nil
-	slow := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	slow := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	run := func(b *testing.B, parse func([]conllu.Word) error) {
 		words := make([][]conllu.Word, len(sents))
 		n := 0
@@ -51,10 +52,10 @@ func BenchmarkParse(b *testing.B) {
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
 	}
 	b.Run("greedy", func(b *testing.B) { run(b, m.Parse) })
-	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(true, w) }) })
+	b.Run("greedy-no-fast", func(b *testing.B) { run(b, func(w []conllu.Word) error { return slow.ParseWith(core.Gold, w) }) })
 	for _, k := range []int{2, 4, 8, 16} {
-		opt := parser.ParseOptions{Beam: k, Temperature: temperature}
-		var r parser.ParseResult
+		opt := core.Options{Beam: k, Temperature: temperature}
+		var r core.Result
 		b.Run(fmt.Sprintf("beam-%d", k), func(b *testing.B) {
 			run(b, func(w []conllu.Word) error { return m.ParseWithOptions(w, opt, &r) })
 		})

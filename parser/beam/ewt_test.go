@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
@@ -25,9 +26,9 @@ type scored struct {
 
 // parseAll parses copies of sents with m and opt and returns the CoNLL
 // 2018 LAS, the words with their confidences, and the words per second.
-func parseAll(t testing.TB, m *parser.Model, opt parser.ParseOptions, sents []*conllu.Sentence) (float64, []scored, float64) {
+func parseAll(t testing.TB, m *core.Model, opt core.Options, sents []*conllu.Sentence) (float64, []scored, float64) {
 	t.Helper()
-	var r parser.ParseResult
+	var r core.Result
 	pred := make([]*conllu.Sentence, len(sents))
 	var words []scored
 	n := 0
@@ -87,7 +88,7 @@ func TestConfidenceRanks(t *testing.T) {
 	m := bundled(t)
 	sents := fixture(t, "en_ewt-dev-slice.conllu")
 	for _, k := range []int{1, 8} {
-		_, words, _ := parseAll(t, m, parser.ParseOptions{Beam: k, Confidence: true, Temperature: 10}, sents)
+		_, words, _ := parseAll(t, m, core.Options{Beam: k, Confidence: true, Temperature: 10}, sents)
 		q, h := bins(words, 5), bins(words, 2)
 		t.Logf("K=%d: accuracy by confidence quintile %s", k, binsString(q))
 		if q[4] < q[0]+20 || h[1] <= h[0] {
@@ -120,9 +121,9 @@ const temperature = 10
 
 // withClassifier is a gold-tags-only model of m's class table and
 // encoding whose gold-tag classifier is clf over ext.
-func withClassifier(m *parser.Model, ext *feature.Extractor, clf *linear.Model) *parser.Model {
-	return parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), PseudoProjective: m.PseudoProjective(),
-		Gold: parser.Variant{Morph: true, Ext: ext, Clf: clf}})
+func withClassifier(m *core.Model, ext *feature.Extractor, clf *linear.Model) *core.Model {
+	return core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), PseudoProjective: m.PseudoProjective(),
+		Gold: core.Variant{Morph: true, Ext: ext, Clf: clf}})
 }
 
 // TestEWTBeamGreedyModel decodes EWT dev with the bundled model's locally
@@ -135,7 +136,7 @@ func TestEWTBeamGreedyModel(t *testing.T) {
 	dev := ewt(t, "dev")
 	var las1, best float64
 	for _, k := range widths {
-		opt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: temperature}
+		opt := core.Options{Beam: k, Confidence: true, Temperature: temperature}
 		las, words, speed := parseAll(t, m, opt, dev)
 		t.Logf("K=%2d: dev LAS %.2f, %.0f words/s; accuracy by confidence decile %s", k, las, speed, binsString(bins(words, 10)))
 		if k == 1 {
@@ -168,7 +169,7 @@ func TestEWTGlobalEarlyUpdate(t *testing.T) {
 // widths 1, k/2, k and 2k. Global training must beat its first epoch on dev.
 func ewtGlobal(t *testing.T, k int, upd beam.Update) {
 	m := bundled(t)
-	c, ext := m.Classes(), m.Variant(true).Ext
+	c, ext := m.Classes(), m.Variant(core.Gold).Ext
 	train, dev := ewt(t, "train"), ewt(t, "dev")
 	start := time.Now()
 	var exs []*beam.Example
@@ -186,7 +187,7 @@ func ewtGlobal(t *testing.T, k int, upd beam.Update) {
 	opt := beam.TrainOptions{K: k, Epochs: 12, Update: upd, Seed: 1,
 		Freeze: linear.FreezeOptions{MinUpdates: 1, KeyBits: 32, WeightBits: linear.TrainedWeightBits}}
 	opt.Dev = func(clf *linear.Model) float64 {
-		popt := parser.ParseOptions{Beam: k, Confidence: true, Temperature: temperature}
+		popt := core.Options{Beam: k, Confidence: true, Temperature: temperature}
 		las, words, speed := parseAll(t, withClassifier(m, ext, clf), popt, dev)
 		t.Logf("  dev LAS %.2f at %.0f words/s, %d weights", las, speed, clf.NumWeights())
 		if first == 0 {
@@ -211,7 +212,7 @@ func ewtGlobal(t *testing.T, k int, upd beam.Update) {
 			continue
 		}
 		p := withClassifier(m, ext, clf)
-		popt := parser.ParseOptions{Beam: kk, Temperature: temperature}
+		popt := core.Options{Beam: kk, Temperature: temperature}
 		las, _, speed := parseAll(t, p, popt, dev)
 		tl, _, _ := parseAll(t, p, popt, ewt(t, "test"))
 		t.Logf("trained K=%d, decoded K=%d: dev LAS %.2f, test LAS %.2f, %.0f words/s", k, kk, las, tl, speed)

@@ -4,15 +4,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/feature"
 )
 
-// The tests of this file decode with the classifiers of a parser.Model
-// (which parses with a beam through parser.Model.ParseWithOptions).
+// The tests of this file decode with the classifiers of a core.Model
+// (which parses with a beam through core.Model.ParseWithOptions).
 
 func fixture(t testing.TB, name string) []*conllu.Sentence {
 	t.Helper()
@@ -23,9 +25,13 @@ func fixture(t testing.TB, name string) []*conllu.Sentence {
 	return sents
 }
 
-func bundled(t testing.TB) *parser.Model {
+func bundled(t testing.TB) *core.Model {
 	t.Helper()
-	m, err := parser.Load(testenv.ModelPath())
+	doc, err := modelfmt.ReadFile(testenv.ModelPath())
+	if err != nil {
+		t.Fatalf("bundled model: %v", err)
+	}
+	m, err := core.FromDocument(doc)
 	if err != nil {
 		t.Fatalf("bundled model: %v", err)
 	}
@@ -38,16 +44,16 @@ func bundled(t testing.TB) *parser.Model {
 // with confidences in [0, 1].
 func TestK1IsGreedy(t *testing.T) {
 	m := bundled(t)
-	v := m.Variant(true)
+	v := m.Variant(core.Gold)
 	v.Fast = nil
-	greedy := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	greedy := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	d := beam.NewDecoder(m.Classes(), v.Ext, 1)
 	d.Confidence = true
 	var r beam.Result
 	var fw feature.Words
 	for k, s := range fixture(t, "en_ewt-dev-slice.conllu") {
 		want := slices.Clone(s.Words)
-		if err := greedy.ParseWith(true, want); err != nil {
+		if err := greedy.ParseWith(core.Gold, want); err != nil {
 			t.Fatal(err)
 		}
 		got := slices.Clone(s.Words)
@@ -60,7 +66,7 @@ func TestK1IsGreedy(t *testing.T) {
 				got[i].Deprel = m.Deprels()[l]
 			}
 		}
-		parser.Deprojectivize(got, m.PseudoProjective())
+		core.Deprojectivize(got, m.PseudoProjective())
 		for i := range want {
 			if got[i].Head != want[i].Head || got[i].Deprel != want[i].Deprel {
 				t.Fatalf("sentence %d word %d: beam K=1 gives %d %s, greedy %d %s", k+1, i+1,

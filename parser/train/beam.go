@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/beam"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/form"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/transition"
 )
@@ -36,7 +36,7 @@ func goldBeamExamples(classes *transition.Classes, train []*conllu.Sentence, opt
 // plainBeamExamples are the beam examples of the plain-token parser v:
 // its training examples (jackknifed tags, ambiguity classes) with the word
 // values its features read, as the greedy parser's training fills them.
-func plainBeamExamples(classes *transition.Classes, v parser.Variant, train []example) []*beam.Example {
+func plainBeamExamples(classes *transition.Classes, v core.Variant, train []example) []*beam.Example {
 	var exs []*beam.Example
 	for _, e := range train {
 		ex, err := beam.NewExample(classes, e.words, v.Ext.UsesMorph())
@@ -58,8 +58,8 @@ func plainBeamExamples(classes *transition.Classes, v parser.Variant, train []ex
 // variant (the gold-tag parser's with gold tags, the plain-token
 // parser's from plain tokens: strip). what names the parser in the
 // progress phase and the log.
-func trainBeam(v *parser.Variant, classes *transition.Classes, exs []*beam.Example, dev []*conllu.Sentence, strip bool,
-	model func(parser.Variant) *parser.Model, opt Options, what string) error {
+func trainBeam(v *core.Variant, classes *transition.Classes, exs []*beam.Example, dev []*conllu.Sentence, strip bool,
+	model func(core.Variant) *core.Model, opt Options, what string) error {
 	if len(exs) == 0 {
 		return fmt.Errorf("train: beam (%s): no training tree for %s", what, classes.Sys.Name())
 	}
@@ -108,14 +108,14 @@ func trainBeam(v *parser.Variant, classes *transition.Classes, exs []*beam.Examp
 // beamDevScore parses dev (with its tags, or from plain tokens with strip)
 // with m at beam width k and returns LAS and UAS; a sentence the parser
 // refuses keeps its gold tree in the score.
-func beamDevScore(m *parser.Model, dev []*conllu.Sentence, strip bool, k int) (las, uas float64) {
+func beamDevScore(m *core.Model, dev []*conllu.Sentence, strip bool, k int) (las, uas float64) {
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
 		if strip {
 			c.StripTags()
 		}
-		_ = m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil)
+		_ = m.ParseWithOptions(c.Words, core.Options{Beam: k}, nil)
 		pred[i] = c
 	}
 	sc, err := eval.Score(dev, pred)

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -30,21 +31,21 @@ func TestBeamClassifier(t *testing.T) {
 		}
 		return nil
 	}
-	m, err := Train(opt)
+	m, err := trainCore(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ends != 2 {
 		t.Fatalf("%d beam epochs reported, want 2", ends)
 	}
-	v := m.Variant(true)
+	v := m.Variant(core.Gold)
 	if v.Beam == nil || m.Card().Options["beam"] != "4" {
 		t.Fatalf("no beam classifier (card %v)", m.Card().Options)
 	}
 	v.Beam = nil
-	without := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
+	without := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	m2 := reload(t, m)
-	if m2.Variant(true).Beam == nil {
+	if m2.Variant(core.Gold).Beam == nil {
 		t.Fatal("the beam classifier is lost by a save and load")
 	}
 	checkDefaultBeam(t, m, m2, without, 4)
@@ -52,15 +53,15 @@ func TestBeamClassifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := parser.ParseOptions{Beam: 4, KBest: 1}
-	var r1, r2, r3 parser.ParseResult
+	opts := core.Options{Beam: 4, KBest: 1}
+	var r1, r2, r3 core.Result
 	differ := 0
 	for i, s := range dev {
 		a, b, c := slices.Clone(s.Words), slices.Clone(s.Words), slices.Clone(s.Words)
 		for _, p := range []struct {
-			m *parser.Model
+			m *core.Model
 			w []conllu.Word
-			r *parser.ParseResult
+			r *core.Result
 		}{{m, a, &r1}, {m2, b, &r2}, {without, c, &r3}} {
 			if err := p.m.ParseWithOptions(p.w, opts, p.r); err != nil {
 				t.Fatal(err)
@@ -94,7 +95,7 @@ func TestBeamClassifier(t *testing.T) {
 		}
 		return nil
 	}
-	if _, err := Train(opt); !errors.Is(err, ErrCanceled) || !errors.Is(err, stop) {
+	if _, err := trainCore(opt); !errors.Is(err, ErrCanceled) || !errors.Is(err, stop) {
 		t.Fatalf("canceled in the beam phase: got %v", err)
 	}
 }
@@ -111,7 +112,7 @@ func TestPlainBeamClassifier(t *testing.T) {
 		phases[p.Phase] = true
 		return nil
 	}
-	m, err := Train(opt)
+	m, err := trainCore(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,26 +120,26 @@ func TestPlainBeamClassifier(t *testing.T) {
 		t.Fatalf("phases reported: %v", phases)
 	}
 	m2 := reload(t, m)
-	if m2.Variant(false).Beam == nil || m2.Variant(true).Beam == nil {
+	if m2.Variant(core.Plain).Beam == nil || m2.Variant(core.Gold).Beam == nil {
 		t.Fatal("a beam classifier is missing after a save and load")
 	}
-	v := m.Variant(false)
+	v := m.Variant(core.Plain)
 	v.Beam = nil
-	without := parser.Assemble(parser.Parts{Card: m.Card(), Classes: m.Classes(), Gold: m.Variant(true), Plain: v,
+	without := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: m.Variant(core.Gold), Plain: v,
 		Taggers: m.Taggers(), PseudoProjective: m.PseudoProjective()})
 	dev, err := conllu.ReadFile(opt.DevPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r1, r2 parser.ParseResult
+	var r1, r2 core.Result
 	differ := 0
 	for _, s := range dev {
 		s.StripTags()
 		a, b := slices.Clone(s.Words), slices.Clone(s.Words)
-		if err := m2.ParseWithOptions(a, parser.ParseOptions{Beam: 2, KBest: 1}, &r1); err != nil {
+		if err := m2.ParseWithOptions(a, core.Options{Beam: 2, KBest: 1}, &r1); err != nil {
 			t.Fatal(err)
 		}
-		if err := without.ParseWithOptions(b, parser.ParseOptions{Beam: 2, KBest: 1}, &r2); err != nil {
+		if err := without.ParseWithOptions(b, core.Options{Beam: 2, KBest: 1}, &r2); err != nil {
 			t.Fatal(err)
 		}
 		if r1.Trees[0].Score != r2.Trees[0].Score {
@@ -159,7 +160,7 @@ func TestBeamRuns(t *testing.T) {
 		opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
 			DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 2}, GoldOnly: true,
 			Beam: BeamOptions{Width: 4, Epochs: 2, Runs: runs}}
-		m, err := Train(opt)
+		m, err := trainCore(opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/modelfmt"
-	"github.com/transparse/transparse/parser"
 )
 
 // card writes the model card: the options as training used them (their
@@ -44,7 +45,7 @@ func (r *run) card() error {
 	for k, v := range r.notes {
 		card.Options[k] = v
 	}
-	scorer := parser.Assemble(r.parts(card))
+	scorer := core.Assemble(r.parts(card))
 	if err := scoreInto(scorer, "dev", r.dev, card.Scores); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (r *run) card() error {
 	card.Notes = "Scores follow the CoNLL 2018 convention (all words, LAS on universal deprels). " +
 		"gold = UPOS/XPOS/LEMMA/FEATS given; predicted = plain tokens, tags from the bundled taggers (" +
 		strings.Join(r.predictedColumns(), ", ") + ")."
-	r.model = parser.Assemble(r.parts(card))
+	r.model = core.Assemble(r.parts(card))
 	return nil
 }
 
@@ -80,7 +81,7 @@ func (r *run) predictedColumns() []string {
 }
 
 // beamOptions returns the card options the parser reads for its beam
-// widths (parser.TrainedBeamOption, parser.DefaultBeamOption), for a
+// widths (core.TrainedBeamOption, core.DefaultBeamOption), for a
 // model with beam classifiers; none otherwise.
 func (r *run) beamOptions() map[string]string {
 	if r.gold.Beam == nil {
@@ -90,7 +91,7 @@ func (r *run) beamOptions() map[string]string {
 	if w == 0 {
 		w = r.opt.Beam.Width
 	}
-	return map[string]string{parser.TrainedBeamOption: fmt.Sprint(r.opt.Beam.Width), parser.DefaultBeamOption: fmt.Sprint(w)}
+	return map[string]string{core.TrainedBeamOption: fmt.Sprint(r.opt.Beam.Width), core.DefaultBeamOption: fmt.Sprint(w)}
 }
 
 // cardOptions returns the options for the model card, by their JSON

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
 )
@@ -18,10 +18,10 @@ var fastMargins = []float32{5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 60, 70, 80, 1
 
 // addFast trains a fast classifier with the templates tpls on the examples
 // of v (the first run's) and puts it in front of v (a cascade,
-// parser.Variant.Fast) with the smallest margin of fastMargins at which
+// core.Variant.Fast) with the smallest margin of fastMargins at which
 // the cascade's dev LAS is at most maxLoss below v's alone. If no margin
 // is, v is left as it is. The margins are tried in parallel.
-func addFast(v *parser.Variant, classes *transition.Classes, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, maxLoss float64, what string) error {
+func addFast(v *core.Variant, classes *transition.Classes, runExs [][]example, dev []*conllu.Sentence, tg core.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, maxLoss float64, what string) error {
 	f, err := trainVariant(classes, v.Morph, runExs[:1], dev, tg, enc, opt, tpls, what+", fast")
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func pickMargin(full float64, las []float64, maxLoss float64) int {
 }
 
 // fastNote describes the fast classifier of v for the model card.
-func fastNote(v parser.Variant) string {
+func fastNote(v core.Variant) string {
 	if v.Fast == nil {
 		return "none"
 	}

@@ -110,7 +110,7 @@ func TestChecksBeforeTraining(t *testing.T) {
 			}
 			return nil
 		}
-		_, err := Train(o)
+		_, err := trainCore(o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Train() = %v, want an error with %q", c.name, err, c.want)
 		}
@@ -132,7 +132,7 @@ func TestFoldsCapped(t *testing.T) {
 	o.TrainPath, o.JackknifeFolds = writeSents(t, dir, "three.conllu", trainS[:3], nil), 10
 	var log bytes.Buffer
 	o.Log = &log
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestFoldsCapped(t *testing.T) {
 		t.Errorf("log lacks the note:\n%s", log.String())
 	}
 	o.TrainPath = writeSents(t, dir, "one.conllu", trainS[:1], nil)
-	if _, err := Train(o); err == nil || !strings.Contains(err.Error(), "jackknifing the taggers needs at least 2") {
+	if _, err := trainCore(o); err == nil || !strings.Contains(err.Error(), "jackknifing the taggers needs at least 2") {
 		t.Errorf("one sentence: %v", err)
 	}
 }
@@ -168,7 +168,7 @@ func TestLongTrainingSentencesSkipped(t *testing.T) {
 	o.TrainPath = writeSents(t, dir, "long.conllu", append([]*conllu.Sentence{long}, trainS[:40]...), nil)
 	var log bytes.Buffer
 	o.Log = &log
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestProgress(t *testing.T) {
 		events = append(events, p)
 		return nil
 	}
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,12 +225,12 @@ func TestProgress(t *testing.T) {
 		t.Errorf("%d epoch ends, want 4 (two parsers, two epochs)", ends)
 	}
 	o.Progress = nil
-	m2, err := Train(o)
+	m2, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := m.MarshalBinary()
-	b, _ := m2.MarshalBinary()
+	a, _ := marshal(m)
+	b, _ := marshal(m2)
 	if !bytes.Equal(a, b) {
 		t.Error("the same options gave different model files")
 	}
@@ -263,7 +263,7 @@ func TestProgressCancels(t *testing.T) {
 		calls := 0
 		fn := c.fn
 		o.Progress = func(p Progress) error { calls++; return fn(p) }
-		_, err := Train(o)
+		_, err := trainCore(o)
 		if err == nil || !errors.Is(err, ErrCanceled) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Train() = %v", c.name, err)
 		}

@@ -21,7 +21,7 @@ func TestTrainClusters(t *testing.T) {
 	o := small()
 	o.Morph.Skip = true
 	o.ClustersPath = good
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +88,11 @@ func TestTrainClusters(t *testing.T) {
 	}
 	o.ClustersPath = bad
 	o.TrainPath = filepath.Join(dir, "missing.conllu") // not reached
-	if _, err := Train(o); err == nil || !strings.Contains(err.Error(), "bad.paths") || !strings.Contains(err.Error(), "line 2") {
+	if _, err := trainCore(o); err == nil || !strings.Contains(err.Error(), "bad.paths") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("malformed clusters: error %v, want the file and line 2", err)
 	}
 	o.ClustersPath = filepath.Join(dir, "none.paths")
-	if _, err := Train(o); err == nil || !strings.Contains(err.Error(), "none.paths") {
+	if _, err := trainCore(o); err == nil || !strings.Contains(err.Error(), "none.paths") {
 		t.Errorf("missing clusters file: error %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
@@ -16,43 +18,43 @@ import (
 // (m without its beam classifiers): the card records k, m and m2 resolve
 // a beam of 0 to k and keep 1, without has the width 1; a card with a
 // default width that is not one is refused at load.
-func checkDefaultBeam(t *testing.T, m, m2, without *parser.Model, k int) {
+func checkDefaultBeam(t *testing.T, m, m2, without *core.Model, k int) {
 	t.Helper()
-	if got := m.Card().Options[parser.DefaultBeamOption]; got != strconv.Itoa(k) {
-		t.Errorf("card option %s = %q, want %d", parser.DefaultBeamOption, got, k)
+	if got := m.Card().Options[core.DefaultBeamOption]; got != strconv.Itoa(k) {
+		t.Errorf("card option %s = %q, want %d", core.DefaultBeamOption, got, k)
 	}
 	for _, c := range []struct {
-		m         *parser.Model
+		m         *core.Model
 		width     int
 		beam, was int
 	}{{m, k, 0, k}, {m2, k, 0, k}, {m, k, 1, 1}, {m, k, 3, 3}, {without, 1, 0, 1}} {
 		if got := c.m.DefaultBeam(); got != c.width {
 			t.Errorf("DefaultBeam() = %d, want %d", got, c.width)
 		}
-		opt, err := c.m.ResolveOptions(parser.ParseOptions{Beam: c.beam, Confidence: true})
+		opt, err := c.m.ResolveOptions(core.Options{Beam: c.beam, Confidence: true})
 		if err != nil || opt.Beam != c.was || !opt.Confidence {
 			t.Errorf("ResolveOptions(beam %d) = %+v, %v; want beam %d", c.beam, opt, err, c.was)
 		}
 	}
-	if _, err := m.ResolveOptions(parser.ParseOptions{KBest: k}); err != nil {
+	if _, err := m.ResolveOptions(core.Options{KBest: k}); err != nil {
 		t.Errorf("kbest %d at the default width %d: %v", k, k, err)
 	}
-	_, err := m.ResolveOptions(parser.ParseOptions{KBest: k + 1})
+	_, err := m.ResolveOptions(core.Options{KBest: k + 1})
 	if !errors.Is(err, parser.ErrOptions) || !strings.Contains(err.Error(), "kbest") {
 		t.Errorf("kbest %d at the default width %d: %v, want an error", k+1, k, err)
 	}
-	_, err = m.ResolveOptions(parser.ParseOptions{Beam: parser.MaxBeam + 1})
+	_, err = m.ResolveOptions(core.Options{Beam: parser.MaxBeam + 1})
 	if !errors.Is(err, parser.ErrOptions) || !strings.Contains(err.Error(), "the model's default") {
 		t.Errorf("beam %d: %v", parser.MaxBeam+1, err)
 	}
 	for _, bad := range []string{"0", "x", "65"} {
 		doc := m.Document()
-		doc.Card.Options = map[string]string{parser.DefaultBeamOption: bad}
+		doc.Card.Options = map[string]string{core.DefaultBeamOption: bad}
 		data, err := modelfmt.Marshal(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = parser.LoadBytes(data)
+		_, err = loadCore(data)
 		if !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), `"default_beam" is "`+bad+`"`) {
 			t.Errorf("card default_beam %q: load gives %v", bad, err)
 		}
@@ -67,14 +69,14 @@ func TestTrainDefaultBeam(t *testing.T) {
 	opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
 		DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 1}, GoldOnly: true,
 		Beam: BeamOptions{Width: 2, Epochs: 1, DefaultWidth: 6}}
-	m, err := Train(opt)
+	m, err := trainCore(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Card().Options[parser.DefaultBeamOption]; got != "6" || m.DefaultBeam() != 6 || m.Card().Options[parser.TrainedBeamOption] != "2" {
+	if got := m.Card().Options[core.DefaultBeamOption]; got != "6" || m.DefaultBeam() != 6 || m.Card().Options[core.TrainedBeamOption] != "2" {
 		t.Fatalf("default width %d, card %v", m.DefaultBeam(), m.Card().Options)
 	}
-	if v := m.Variant(true); v.Conf == nil || v.BeamConf == nil {
+	if v := m.Variant(core.Gold); v.Conf == nil || v.BeamConf == nil {
 		t.Fatal("confidences not calibrated")
 	}
 	// The card scores dev greedily and at the default width.

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/morph"
@@ -21,13 +22,13 @@ import (
 // their gold tags, as the model's), from the fold's predicted tags; with
 // an XPOS table (opt.xposTable), XPOS by the fold's table after them.
 // The jackknife taggers train as many epochs as the taggers of like kept.
-func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like parser.Taggers, withMorph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
+func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like core.Taggers, withMorph bool) ([]*conllu.Sentence, [][][3]uint64, error) {
 	k := opt.JackknifeFolds
 	out := make([]*conllu.Sentence, len(sents))
 	amb := make([][][3]uint64, len(sents))
 	type res struct {
 		fold int
-		tg   parser.Taggers
+		tg   core.Taggers
 		err  error
 	}
 	results := make(chan res, k)
@@ -37,7 +38,7 @@ func jackknife(sents, dev []*conllu.Sentence, cols []string, opt Options, like p
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			if opt.rep.stopped() { // the progress callback asked to stop
-				results <- res{f, parser.Taggers{}, opt.rep.error()}
+				results <- res{f, core.Taggers{}, opt.rep.error()}
 				return
 			}
 			var part []*conllu.Sentence
@@ -103,7 +104,7 @@ func clusterCodes(sents []*conllu.Sentence, opt Options) [][][3]uint64 {
 
 // plainCopy returns copies of sents as the parser sees plain tokens: tags
 // predicted by tg, no lemma or FEATS. Heads and deprels are kept.
-func plainCopy(sents []*conllu.Sentence, tg parser.Taggers) []*conllu.Sentence {
+func plainCopy(sents []*conllu.Sentence, tg core.Taggers) []*conllu.Sentence {
 	out := make([]*conllu.Sentence, len(sents))
 	for i, s := range sents {
 		c := cloneSentence(s)

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/morph"
 )
 
@@ -17,7 +17,7 @@ import (
 // morphSents gives them), side by
 // side, and sets them in tg. A treebank without lemmas (or without FEATS)
 // gets no lemmatizer (FEATS tagger); the log says so when verbose.
-func trainMorph(sents []*conllu.Sentence, opt Options, seed int64, verbose bool, tg *parser.Taggers) error {
+func trainMorph(sents []*conllu.Sentence, opt Options, seed int64, verbose bool, tg *core.Taggers) error {
 	lemmas, feats := morphColumns(sents)
 	logf := func(format string, args ...any) {
 		if verbose {
@@ -86,7 +86,7 @@ func morphColumns(sents []*conllu.Sentence) (lemmas, feats bool) {
 // "dropped: ", detail and ", " when detail is not empty, then the two
 // figures). On a small treebank a component's evidence may be too sparse
 // to help.
-func chooseOnDev(m *parser.Model, dev []*conllu.Sentence, opt Options, what, detail, metric string, set func(on bool)) string {
+func chooseOnDev(m *core.Model, dev []*conllu.Sentence, opt Options, what, detail, metric string, set func(on bool)) string {
 	score := func() float64 {
 		sc := devScores(m, dev)
 		if metric == "Lemmas" {
@@ -113,7 +113,7 @@ func chooseOnDev(m *parser.Model, dev []*conllu.Sentence, opt Options, what, det
 
 // chooseSyntax decides on dev whether the FEATS tagger ft of the model m
 // keeps the syntactic choice of FEATS syn (morph.FeatsTagger.Refine).
-func chooseSyntax(m *parser.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev []*conllu.Sentence, opt Options) string {
+func chooseSyntax(m *core.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev []*conllu.Sentence, opt Options) string {
 	return chooseOnDev(m, dev, opt, "FEATS from the tree", "", "UFeats", func(on bool) {
 		if on {
 			ft.SetSyntax(syn)
@@ -125,7 +125,7 @@ func chooseSyntax(m *parser.Model, ft *morph.FeatsTagger, syn *morph.Syntax, dev
 
 // chooseAgreement decides on dev whether the FEATS tagger ft of the model
 // m keeps the agreement table a (morph.FeatsTagger.Agree).
-func chooseAgreement(m *parser.Model, ft *morph.FeatsTagger, a *morph.Agreement, dev []*conllu.Sentence, opt Options) string {
+func chooseAgreement(m *core.Model, ft *morph.FeatsTagger, a *morph.Agreement, dev []*conllu.Sentence, opt Options) string {
 	return chooseOnDev(m, dev, opt, "verbs' Person and Number from their subjects", fmt.Sprintf("%d rules", a.Len()), "UFeats",
 		func(on bool) {
 			if on {
@@ -138,7 +138,7 @@ func chooseAgreement(m *parser.Model, ft *morph.FeatsTagger, a *morph.Agreement,
 
 // chooseLemmaCase decides on dev Lemmas whether the lemmatizer l of the
 // model m gives capitals back for the tags of lc (morph.LemmaCase).
-func chooseLemmaCase(m *parser.Model, l *morph.Lemmatizer, lc *morph.LemmaCase, dev []*conllu.Sentence, opt Options) string {
+func chooseLemmaCase(m *core.Model, l *morph.Lemmatizer, lc *morph.LemmaCase, dev []*conllu.Sentence, opt Options) string {
 	return chooseOnDev(m, dev, opt, "capitals kept in lemmas", strings.Join(lc.Tags(), " "), "Lemmas", func(on bool) {
 		if on {
 			l.SetLemmaCase(lc)
@@ -152,20 +152,20 @@ func chooseLemmaCase(m *parser.Model, l *morph.Lemmatizer, lc *morph.LemmaCase, 
 // the lemmatizer l of the model m take their dictionary's most frequent
 // lemma rule instead of the classifier's choice among their candidates
 // (morph.Lemmatizer.SetDictionaryFirst).
-func chooseDictionaryFirst(m *parser.Model, l *morph.Lemmatizer, dev []*conllu.Sentence, opt Options) string {
+func chooseDictionaryFirst(m *core.Model, l *morph.Lemmatizer, dev []*conllu.Sentence, opt Options) string {
 	return chooseOnDev(m, dev, opt, "known words' lemmas from the dictionary", "", "Lemmas", l.SetDictionaryFirst)
 }
 
 // chooseConsistentTags decides on dev UFeats whether the FEATS tagger ft
 // of the model m keeps to the FEATS seen with a known word's UPOS and XPOS
 // (morph.FeatsTagger.SetConsistentTags).
-func chooseConsistentTags(m *parser.Model, ft *morph.FeatsTagger, dev []*conllu.Sentence, opt Options) string {
+func chooseConsistentTags(m *core.Model, ft *morph.FeatsTagger, dev []*conllu.Sentence, opt Options) string {
 	return chooseOnDev(m, dev, opt, "FEATS consistent with the tags", "", "UFeats", ft.SetConsistentTags)
 }
 
 // devScores are the scores of m on dev from plain tokens (zero when the
 // parse cannot be scored).
-func devScores(m *parser.Model, dev []*conllu.Sentence) eval.Scores {
+func devScores(m *core.Model, dev []*conllu.Sentence) eval.Scores {
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)

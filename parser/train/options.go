@@ -132,7 +132,7 @@ type ParserOptions struct {
 	Templates []string `json:"templates"`
 	// FastTemplates, when not nil, are the templates of a fast classifier
 	// trained for the parser and put in front of it
-	// (parser.Variant.Fast): it decides the states it is sure of, by a
+	// (core.Variant.Fast): it decides the states it is sure of, by a
 	// margin tuned on dev so that the pair's dev LAS is at most
 	// FastMaxLoss below the parser's alone. A prefix of the parser's
 	// ranked templates serves well.
@@ -180,7 +180,7 @@ type MorphOptions struct {
 type BeamOptions struct {
 	// Width, when 2 to parser.MaxBeam, trains after the greedy
 	// classifiers a classifier for beam search of that width K for each
-	// parser (parser.Variant.Beam, stored as "parser.gold.beam" and
+	// parser (core.Variant.Beam, stored as "parser.gold.beam" and
 	// "parser.plain.beam"), both at the same time: global training, the
 	// averaged structured perceptron with max-violation update
 	// (parser/beam), over the parser's templates, hashing and training

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/tagger"
 )
@@ -128,7 +130,7 @@ func TestStageBeam(t *testing.T) {
 	o := small()
 	o.Beam = BeamOptions{Width: 2, Epochs: 1, Runs: 1}
 	r = stageRun(t, o, "beam")
-	if r.gold.Beam == nil || r.plain.Beam == nil || r.beamOptions()[parser.DefaultBeamOption] != "2" {
+	if r.gold.Beam == nil || r.plain.Beam == nil || r.beamOptions()[core.DefaultBeamOption] != "2" {
 		t.Errorf("beam width 2: gold %v, plain %v, card options %v", r.gold.Beam, r.plain.Beam, r.beamOptions())
 	}
 }
@@ -164,7 +166,7 @@ func TestStageCalibrateSave(t *testing.T) {
 	o := small()
 	o.Output = filepath.Join(t.TempDir(), "m.tpm")
 	r := stageRun(t, o, "save")
-	if r.model.Variant(true).Conf == nil || r.model.Variant(false).Conf == nil {
+	if r.model.Variant(core.Gold).Conf == nil || r.model.Variant(core.Plain).Conf == nil {
 		t.Error("confidences not calibrated")
 	}
 	m, err := parser.Load(o.Output)

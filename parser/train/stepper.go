@@ -8,10 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/feature"
+	"github.com/transparse/transparse/parser/internal/core"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
@@ -21,10 +21,10 @@ import (
 // LAS: the mean of one run per element of runExs (the plain-token
 // classifier has opt.Plain.Runs), trained in parallel (run k seeded
 // opt.Seed + k) and frozen together after each epoch.
-func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) (parser.Variant, error) {
+func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, dev []*conllu.Sentence, tg core.Taggers, enc pseudoproj.Encoding, opt Options, tpls []string, what string) (core.Variant, error) {
 	ext, err := feature.New(tpls)
 	if err != nil {
-		return parser.Variant{}, err
+		return core.Variant{}, err
 	}
 	dyn, _ := classes.Sys.(transition.DynamicSystem)
 	po := opt.parser(morph)
@@ -50,7 +50,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 			rng: rand.New(rand.NewSource(opt.Seed + int64(k))), morph: morph,
 			scores: make([]float32, classes.Len()), legal: make([]bool, classes.Len()), cost: make([]int, classes.Len())}}
 	}
-	var best parser.Variant
+	var best core.Variant
 	bestLAS := -1.0
 	for epoch := 1; epoch <= po.Epochs; epoch++ {
 		phase, sents := "parser ("+what+")", int64(runs*len(runExs[0]))
@@ -86,7 +86,7 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 			correct += r.correct
 			total += r.total
 		}
-		v := parser.Variant{Morph: morph, Ext: ext, Clf: linear.FreezeMean(trainers, freeze)}
+		v := core.Variant{Morph: morph, Ext: ext, Clf: linear.FreezeMean(trainers, freeze)}
 		las, uas := devScore(classes, v, dev, tg, enc, opt.Log)
 		mark := ""
 		if las > bestLAS {
@@ -100,14 +100,23 @@ func trainVariant(classes *transition.Classes, morph bool, runExs [][]example, d
 	return best, nil
 }
 
+// inputOf is the input v parses: gold tags for a variant that reads gold
+// morphology.
+func inputOf(v core.Variant) core.Input {
+	if v.Morph {
+		return core.Gold
+	}
+	return core.Plain
+}
+
 // devScore parses dev with the variant and returns LAS and UAS; a sentence
 // the parser refuses is noted in log and keeps its gold tree in the score.
-func devScore(classes *transition.Classes, v parser.Variant, dev []*conllu.Sentence, tg parser.Taggers, enc pseudoproj.Encoding, log io.Writer) (las, uas float64) {
-	m := parser.Assemble(parser.Parts{Classes: classes, Gold: v, Plain: v, Taggers: tg, PseudoProjective: enc})
+func devScore(classes *transition.Classes, v core.Variant, dev []*conllu.Sentence, tg core.Taggers, enc pseudoproj.Encoding, log io.Writer) (las, uas float64) {
+	m := core.Assemble(core.Parts{Classes: classes, Gold: v, Plain: v, Taggers: tg, PseudoProjective: enc})
 	pred := make([]*conllu.Sentence, len(dev))
 	for i, s := range dev {
 		c := cloneSentence(s)
-		if err := m.ParseWith(v.Morph, c.Words); err != nil {
+		if err := m.ParseWith(inputOf(v), c.Words); err != nil {
 			fmt.Fprintf(log, "train: dev sentence %d not parsed: %v\n", i+1, err)
 		}
 		pred[i] = c

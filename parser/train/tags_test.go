@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 )
@@ -37,7 +38,7 @@ func TestTagsDev(t *testing.T) {
 			opt.defaults()
 			opt.Log = io.Discard
 			cols, _, _ := tagColumns(train)
-			tg, err := trainTaggers(train, dev, cols, opt, opt.Seed, false, parser.Taggers{})
+			tg, err := trainTaggers(train, dev, cols, opt, opt.Seed, false, core.Taggers{})
 			if err != nil {
 				t.Fatal(err)
 			}

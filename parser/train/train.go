@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
@@ -58,7 +60,7 @@ func Train(opt Options) (*parser.Model, error) {
 			return nil, err
 		}
 	}
-	return r.model, nil
+	return r.saved, nil
 }
 
 // A stage is one step of training.
@@ -80,7 +82,7 @@ var stages = []stage{
 	{"tune", (*run).tune},           // the optional morphology components, kept or dropped on dev
 	{"card", (*run).card},           // options, notes and dev and test scores
 	{"calibrate", (*run).calibrate}, // the confidences on dev
-	{"save", (*run).save},           // the model file
+	{"save", (*run).save},           // the model handed back, and its file
 }
 
 // run is what the stages of one training pass each other.
@@ -95,12 +97,13 @@ type run struct {
 	goldTrain, plainTrain []example // the parsers' training examples
 	plainDev              []*conllu.Sentence
 	cols                  []string // the tagged columns
-	tg                    parser.Taggers
+	tg                    core.Taggers
 	morphTrain            []*conllu.Sentence // what the lemmatizer and FEATS tagger learn from (morphSents)
 	syntax                *morph.Syntax      // the FEATS tagger's choice from the tree, until dev decides
 	agree                 *morph.Agreement   // verbs' Person and Number from their subjects, until dev decides
-	gold, plain           parser.Variant
-	model                 *parser.Model
+	gold, plain           core.Variant
+	model                 *core.Model   // the model the stages assemble
+	saved                 *parser.Model // the model handed back (save)
 }
 
 // newRun checks opt and returns the run of a training with it, its
@@ -203,7 +206,7 @@ func (r *run) taggers() error {
 	var xposTags int
 	var err error
 	r.cols, opt.xposTable, xposTags = tagColumns(r.train)
-	if r.tg, err = trainTaggers(r.train, r.dev, r.cols, *opt, opt.Seed, true, parser.Taggers{}); err != nil {
+	if r.tg, err = trainTaggers(r.train, r.dev, r.cols, *opt, opt.Seed, true, core.Taggers{}); err != nil {
 		return err
 	}
 	if opt.xposTable {
@@ -278,7 +281,7 @@ func (r *run) parsers() error {
 // trainParser trains the gold-tag (gold) or the plain-token parser on
 // its runs of exs (the runs differ in their seeds), and its fast
 // classifier.
-func (r *run) trainParser(gold bool, exs []example, dev []*conllu.Sentence) (parser.Variant, error) {
+func (r *run) trainParser(gold bool, exs []example, dev []*conllu.Sentence) (core.Variant, error) {
 	po, what := r.opt.parser(gold), "plain tokens"
 	if gold {
 		what = "gold tags"
@@ -307,16 +310,16 @@ func (r *run) beam() error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		gerr = trainBeam(&r.gold, r.classes, goldBeamExamples(r.classes, r.train, r.opt), r.dev, false, func(v parser.Variant) *parser.Model {
-			return parser.Assemble(parser.Parts{Classes: r.classes, Gold: v, PseudoProjective: r.enc})
+		gerr = trainBeam(&r.gold, r.classes, goldBeamExamples(r.classes, r.train, r.opt), r.dev, false, func(v core.Variant) *core.Model {
+			return core.Assemble(core.Parts{Classes: r.classes, Gold: v, PseudoProjective: r.enc})
 		}, r.opt, "gold tags")
 	}()
 	if r.plain.Clf != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			perr = trainBeam(&r.plain, r.classes, plainBeamExamples(r.classes, r.plain, r.plainTrain), r.dev, true, func(v parser.Variant) *parser.Model {
-				return parser.Assemble(parser.Parts{Classes: r.classes, Gold: greedyGold, Plain: v, Taggers: r.tg, PseudoProjective: r.enc})
+			perr = trainBeam(&r.plain, r.classes, plainBeamExamples(r.classes, r.plain, r.plainTrain), r.dev, true, func(v core.Variant) *core.Model {
+				return core.Assemble(core.Parts{Classes: r.classes, Gold: greedyGold, Plain: v, Taggers: r.tg, PseudoProjective: r.enc})
 			}, r.opt, "plain tokens")
 		}()
 	}
@@ -327,7 +330,7 @@ func (r *run) beam() error {
 // tune keeps or drops, on dev, the optional parts of the lemmatizer and
 // the FEATS tagger, and notes the decisions for the card.
 func (r *run) tune() error {
-	m := parser.Assemble(r.parts(modelfmt.Card{Options: r.beamOptions()}))
+	m := core.Assemble(r.parts(modelfmt.Card{Options: r.beamOptions()}))
 	if ft := r.tg.Feats; ft != nil {
 		r.notes["feats_tags"] = chooseConsistentTags(m, ft, r.dev, r.opt)
 		if r.syntax != nil {
@@ -347,8 +350,8 @@ func (r *run) tune() error {
 }
 
 // parts returns the model's parts with card.
-func (r *run) parts(card modelfmt.Card) parser.Parts {
-	return parser.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc}
+func (r *run) parts(card modelfmt.Card) core.Parts {
+	return core.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc}
 }
 
 // calibrate fits the confidences on dev, the beam's at the default width.
@@ -359,12 +362,19 @@ func (r *run) calibrate() error {
 	return nil
 }
 
-// save saves the model to Output, if given.
+// save makes the model handed back from the trained model's document,
+// so that it parses exactly as its file does, and saves it to Output, if
+// given.
 func (r *run) save() error {
+	m, err := parser.FromDocument(r.model.Document())
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.saved = m
 	if r.opt.Output == "" {
 		return nil
 	}
-	if err := r.model.Save(r.opt.Output); err != nil {
+	if err := m.Save(r.opt.Output); err != nil {
 		return fmt.Errorf("train: saving the model: %w", err)
 	}
 	return nil
@@ -374,8 +384,8 @@ func (r *run) save() error {
 // best epoch on dev, or, when like has a tagger for the column (the
 // jackknife taggers), trains as many epochs as that tagger kept; all in
 // opt.Taggers.Runs runs.
-func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like parser.Taggers) (parser.Taggers, error) {
-	var tg parser.Taggers
+func trainTaggers(train, dev []*conllu.Sentence, cols []string, opt Options, seed int64, verbose bool, like core.Taggers) (core.Taggers, error) {
+	var tg core.Taggers
 	ts := make([]*tagger.Tagger, len(cols))
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup

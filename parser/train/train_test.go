@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/internal/testenv"
 
 	"github.com/transparse/transparse/parser"
@@ -37,7 +40,7 @@ func need(t *testing.T, file string) string {
 // identically, every parse a tree whose deprels carry no marks, and some
 // parses non-projective (the encoding is undone).
 func TestPseudoProjectiveRoundTrip(t *testing.T) {
-	m, err := Train(Options{System: "arc-eager", TrainPath: need(t, "hu_szeged-ud-train.conllu"),
+	m, err := trainCore(Options{System: "arc-eager", TrainPath: need(t, "hu_szeged-ud-train.conllu"),
 		DevPath: need(t, "hu_szeged-ud-dev.conllu"), GoldOnly: true, PseudoProjective: "head",
 		Gold: ParserOptions{Epochs: 3, MinFeatureUpdates: -1, DropWeightsBelow: -1}})
 	if err != nil {
@@ -118,16 +121,16 @@ func TestEverySystemTrainsSavesAndParses(t *testing.T) {
 	}
 	dev = append(dev[:80:80], &long)
 	for _, name := range transition.Names() {
-		m, err := Train(Options{System: name, TrainPath: need(t, "hu_szeged-ud-train.conllu"),
+		m, err := trainCore(Options{System: name, TrainPath: need(t, "hu_szeged-ud-train.conllu"),
 			DevPath: need(t, "hu_szeged-ud-dev.conllu"), Gold: ParserOptions{Epochs: 1}, MaxSentences: 150, GoldOnly: true})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		data, err := m.MarshalBinary()
+		data, err := marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m2, err := parser.LoadBytes(data)
+		m2, err := loadCore(data)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -171,10 +174,10 @@ func TestPlainRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := map[int]*parser.Model{}
+	models := map[int]*core.Model{}
 	for _, runs := range []int{1, 2} {
 		var log bytes.Buffer
-		m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
+		m, err := trainCore(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
 			Plain: ParserOptions{Epochs: 2, Runs: runs}, Taggers: TaggerOptions{Epochs: 2}, MaxSentences: 400, Log: &log})
 		if err != nil {
 			t.Fatal(err)
@@ -216,7 +219,7 @@ func TestPlainRuns(t *testing.T) {
 	// Taggers of one run, pruned, against the default three: recorded,
 	// the taggers' weights differ and there are fewer of them, the
 	// gold-tag parser (trained on gold tags) is the same.
-	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
+	m, err := trainCore(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, Gold: ParserOptions{Epochs: 2},
 		Plain: ParserOptions{Epochs: 2, Runs: 1}, MaxSentences: 400, Taggers: TaggerOptions{Epochs: 2, Runs: 1, DropWeightsBelow: 0.5}})
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +240,7 @@ func TestPlainRuns(t *testing.T) {
 
 // weightsByName returns the weights blob of each classifier of m by its
 // name; the parsers and taggers must be there.
-func weightsByName(t *testing.T, m *parser.Model) map[string][]byte {
+func weightsByName(t *testing.T, m *core.Model) map[string][]byte {
 	t.Helper()
 	w := map[string][]byte{}
 	for _, c := range m.Document().Classifiers {
@@ -318,7 +321,7 @@ func TestOptionsCheck(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &oe) {
 			t.Errorf("%s: Check() = %v, want an *OptionError starting %q", c.name, err, c.want)
 		}
-		if _, terr := Train(o); terr == nil || terr.Error() != err.Error() {
+		if _, terr := trainCore(o); terr == nil || terr.Error() != err.Error() {
 			t.Errorf("%s: Train() = %v, want Check's error %v", c.name, terr, err)
 		}
 	}
@@ -348,12 +351,12 @@ func TestOptionsCheckUnwritableOutput(t *testing.T) {
 func TestFastClassifier(t *testing.T) {
 	trainPath, devPath := need(t, "en_ewt-ud-train.conllu"), need(t, "en_ewt-ud-dev.conllu")
 	fastTpls := []string{"n0.u", "s0.u", "n1.u", "s0.u+n0.u", "n0l.d", "s0.d"}
-	m, err := Train(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, MaxSentences: 400, GoldOnly: true,
+	m, err := trainCore(Options{System: "arc-eager", TrainPath: trainPath, DevPath: devPath, MaxSentences: 400, GoldOnly: true,
 		Gold: ParserOptions{Epochs: 2, FastTemplates: fastTpls, FastMaxLoss: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := m.Variant(true)
+	v := m.Variant(core.Gold)
 	note := m.Card().Options["gold.fast"]
 	if v.Fast == nil {
 		if note != "none" {
@@ -368,7 +371,7 @@ func TestFastClassifier(t *testing.T) {
 		t.Fatalf("fast templates %v", got)
 	}
 	m2 := reload(t, m)
-	if v2 := m2.Variant(true); v2.Fast == nil || v2.FastMargin != v.FastMargin {
+	if v2 := m2.Variant(core.Gold); v2.Fast == nil || v2.FastMargin != v.FastMargin {
 		t.Fatalf("after save and load: %+v", v2)
 	}
 }
@@ -387,7 +390,7 @@ func TestPlainFastMaxLoss(t *testing.T) {
 		o.Gold.FastMaxLoss, o.Plain.FastMaxLoss = c.loss, c.plainLoss
 		var log bytes.Buffer
 		o.Log = &log
-		if _, err := Train(o); err != nil {
+		if _, err := trainCore(o); err != nil {
 			t.Fatal(err)
 		}
 		plain, gold := "", ""
@@ -421,13 +424,13 @@ func TestPickMargin(t *testing.T) {
 }
 
 // reload returns m saved to bytes and loaded again.
-func reload(t *testing.T, m *parser.Model) *parser.Model {
+func reload(t *testing.T, m *core.Model) *core.Model {
 	t.Helper()
-	data, err := m.MarshalBinary()
+	data, err := marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := parser.LoadBytes(data)
+	m2, err := loadCore(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,13 +446,13 @@ func TestMorphTrained(t *testing.T) {
 	o := small()
 	var log bytes.Buffer
 	o.Log = &log
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tg := m.Taggers()
-	if tg.Lemmas == nil || tg.Feats == nil || !m.Variant(false).Ext.UsesMorph() {
-		t.Fatalf("lemmatizer %v, FEATS tagger %v, plain templates over them: %v", tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph())
+	if tg.Lemmas == nil || tg.Feats == nil || !m.Variant(core.Plain).Ext.UsesMorph() {
+		t.Fatalf("lemmatizer %v, FEATS tagger %v, plain templates over them: %v", tg.Lemmas, tg.Feats, m.Variant(core.Plain).Ext.UsesMorph())
 	}
 	for _, line := range []string{"training the lemmatizer on 150 sentences", "training the FEATS tagger on 150 sentences",
 		"jackknifed UPOS, XPOS, LEMMA and FEATS for 150 training sentences"} {
@@ -515,7 +518,7 @@ func TestMorphTrained(t *testing.T) {
 	}
 	o = small()
 	o.Morph.LemmaRankWithoutShape = true
-	m, err = Train(o)
+	m, err = trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,12 +528,38 @@ func TestMorphTrained(t *testing.T) {
 
 	o = small()
 	o.Morph.Skip = true
-	m, err = Train(o)
+	m, err = trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil || m.Variant(false).Ext.UsesMorph() || m.Card().Options["morph.skip"] != "true" {
+	if tg := m.Taggers(); tg.Lemmas != nil || tg.Feats != nil || m.Variant(core.Plain).Ext.UsesMorph() || m.Card().Options["morph.skip"] != "true" {
 		t.Errorf("NoMorph: lemmatizer %v, FEATS tagger %v, plain templates over them %v, card %q",
-			tg.Lemmas, tg.Feats, m.Variant(false).Ext.UsesMorph(), m.Card().Options["morph.skip"])
+			tg.Lemmas, tg.Feats, m.Variant(core.Plain).Ext.UsesMorph(), m.Card().Options["morph.skip"])
 	}
 }
+
+// trainCore trains with opt and returns the saved model's document
+// loaded as the model's parts, for the tests that look at them.
+func trainCore(opt Options) (*core.Model, error) {
+	m, err := Train(opt)
+	if err != nil {
+		return nil, err
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return loadCore(data)
+}
+
+// loadCore decodes the bytes of a model file into the model's parts.
+func loadCore(data []byte) (*core.Model, error) {
+	doc, err := modelfmt.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return core.FromDocument(doc)
+}
+
+// marshal returns the bytes of m's model file.
+func marshal(m *core.Model) ([]byte, error) { return modelfmt.Marshal(m.Document()) }

@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/transparse/transparse/parser"
+	"github.com/transparse/transparse/parser/internal/core"
+
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 	"github.com/transparse/transparse/parser/tagger"
@@ -58,7 +59,7 @@ func annotated(s *conllu.Sentence) bool {
 // tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
 // and for a model whose default beam width K is above 1 also at K (the
 // rows "gold, beam K" and "predicted, beam K").
-func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
+func scoreInto(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	widths := []int{1}
 	if k := m.DefaultBeam(); k > 1 {
 		widths = append(widths, k)
@@ -73,7 +74,7 @@ func scoreInto(m *parser.Model, split string, sents []*conllu.Sentence, scores m
 
 // scoreWidth is scoreInto at beam width k; above 1 the rows are named
 // "<tags>, beam k".
-func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
+func scoreWidth(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
 	for _, tags := range []string{"gold", "predicted"} {
 		if tags == "predicted" && m.GoldTagsOnly() {
 			continue
@@ -91,7 +92,7 @@ func scoreWidth(m *parser.Model, split string, sents []*conllu.Sentence, scores 
 			for j := range c.Words {
 				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
 			}
-			if err := m.ParseWithOptions(c.Words, parser.ParseOptions{Beam: k}, nil); err != nil {
+			if err := m.ParseWithOptions(c.Words, core.Options{Beam: k}, nil); err != nil {
 				return err
 			}
 			pred[i] = c

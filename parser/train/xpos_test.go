@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
@@ -24,7 +23,7 @@ func TestXPOSTableTrained(t *testing.T) {
 	o.DevPath = writeSents(t, dir, "dev.conllu", readFix(t, fixDev), big)
 	var log bytes.Buffer
 	o.Log = &log
-	m, err := Train(o)
+	m, err := trainCore(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +49,11 @@ func TestXPOSTableTrained(t *testing.T) {
 			seenTags[w.UPOS+"\t"+w.Feats] = true
 		}
 	}
-	data, err := m.MarshalBinary()
+	data, err := marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := parser.LoadBytes(data)
+	m2, err := loadCore(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ const (
 	TrainedBeamOption = "beam"
 )
 
-// DefaultBeam is the model's default beam width: the width the bindings
-// parse with when the caller leaves it to the model (ResolveOptions). It
+// DefaultBeam is the model's default beam width: the width parser.Model
+// parses with when the caller leaves it to the model (ResolveOptions). It
 // is 1, the greedy parser, for a model without classifiers trained for
 // the beam (Variant.Beam); for one with them, the card's option
 // DefaultBeamOption, or else TrainedBeamOption, or else 1.
@@ -47,12 +47,11 @@ func cardBeam(c modelfmt.Card) (int, error) {
 	return 1, nil
 }
 
-// ResolveOptions returns the options the bindings (the C library, hence
-// Python, C++ and the command line) parse with when given opt: opt with
-// Beam 0 replaced by the model's default width (DefaultBeam), checked
-// (ParseOptions.Check; KBest is bounded by the resolved width). A Beam of
+// ResolveOptions returns the options parser.Model parses with when given
+// opt: opt with Beam 0 replaced by the model's default width (DefaultBeam), checked
+// (Options.Check; KBest is bounded by the resolved width). A Beam of
 // 1 stays the greedy parser. Errors wrap ErrOptions.
-func (m *Model) ResolveOptions(opt ParseOptions) (ParseOptions, error) {
+func (m *Model) ResolveOptions(opt Options) (Options, error) {
 	if opt.Beam < 0 || opt.Beam > MaxBeam {
 		return opt, fmt.Errorf("%w: beam width %d: want 1 to %d (0: the model's default, %d)", ErrOptions, opt.Beam, MaxBeam, m.DefaultBeam())
 	}

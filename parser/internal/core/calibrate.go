@@ -1,17 +1,12 @@
-package parser
+package core
 
 import (
 	"fmt"
 
-	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/calib"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
 )
-
-// confSuffix names a calibrator in the model file: the classifier's name
-// (a variant's, or its beam classifier's) + confSuffix.
-const confSuffix = ".confidence"
 
 // Calibrate fits the confidence calibrators of m's parsers (Variant.Conf,
 // Variant.BeamConf; parser/calib) on the development sentences dev, which
@@ -62,7 +57,7 @@ func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
 // with raw confidences and fits a calibrator to its arcs.
 func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib.Calibrator, error) {
 	var samples []calib.Sample
-	var r ParseResult
+	var r Result
 	var c conllu.Sentence
 	for _, s := range dev {
 		c.Words = append(c.Words[:0], s.Words...)
@@ -73,7 +68,7 @@ func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib
 		for i := range words {
 			words[i].Head, words[i].Deprel = -1, "_"
 		}
-		if err := m.ParseWithOptions(words, ParseOptions{Beam: k, Confidence: true}, &r); err != nil {
+		if err := m.ParseWithOptions(words, Options{Beam: k, Confidence: true}, &r); err != nil {
 			continue
 		}
 		for i := range words {
@@ -82,35 +77,4 @@ func (m *Model) fitCalibrator(dev []*conllu.Sentence, plain bool, k int) (*calib
 		}
 	}
 	return calib.Fit(samples, len(m.classes.Deprels))
-}
-
-// addCalibrators appends the calibrators of v, stored under the
-// classifier name name, to doc.
-func addCalibrators(doc *modelfmt.Model, name string, v *Variant, deprels []string) {
-	if v.Conf != nil {
-		doc.Classifiers = append(doc.Classifiers, v.Conf.Classifier(name+confSuffix, deprels))
-	}
-	if v.BeamConf != nil {
-		doc.Classifiers = append(doc.Classifiers, v.BeamConf.Classifier(name+beamSuffix+confSuffix, deprels))
-	}
-}
-
-// readCalibrators sets v's calibrators from doc's classifiers (by name),
-// those the file has.
-func readCalibrators(byName map[string]*modelfmt.Classifier, name string, v *Variant, deprels int) error {
-	for _, c := range []struct {
-		name string
-		to   **calib.Calibrator
-	}{{name + confSuffix, &v.Conf}, {name + beamSuffix + confSuffix, &v.BeamConf}} {
-		mc := byName[c.name]
-		if mc == nil {
-			continue
-		}
-		cal, err := calib.FromClassifier(mc, deprels)
-		if err != nil {
-			return err
-		}
-		*c.to = cal
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"errors"
@@ -9,16 +9,35 @@ import (
 	"unicode/utf8"
 
 	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-func testModel(t *testing.T) *Model {
+func testModel(t testing.TB) *Model {
 	t.Helper()
-	m, err := Load(testenv.ModelPath())
+	m, err := load(testenv.ModelPath())
 	if err != nil {
 		testenv.SkipOrFail(t, "no model: %v", err)
 	}
 	return m
+}
+
+// loadBytes decodes the bytes of a model file.
+func loadBytes(data []byte) (*Model, error) {
+	doc, err := modelfmt.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromDocument(doc)
+}
+
+// load reads the model file path.
+func load(path string) (*Model, error) {
+	doc, err := modelfmt.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromDocument(doc)
 }
 
 // Every parse of every sentence of the shared treebanks (dev and test, with

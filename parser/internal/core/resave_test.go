@@ -1,7 +1,8 @@
-package parser
+package core
 
 import (
 	"bytes"
+	"github.com/transparse/transparse/modelfmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ func TestResaveBundledModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "resaved.tpm")
-	if err := m.Save(out); err != nil {
+	if err := modelfmt.WriteFile(out, m.Document()); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(out)

@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"errors"
@@ -42,7 +42,7 @@ func TestSharedDictionaryKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := LoadBytes(b)
+	m2, err := loadBytes(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSharedDictionaryKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadBytes(b); err == nil || !errors.Is(err, modelfmt.ErrCorrupt) {
+		if _, err := loadBytes(b); err == nil || !errors.Is(err, modelfmt.ErrCorrupt) {
 			t.Errorf("%s: got %v, want a corrupt-model error", name, err)
 		}
 	}
@@ -99,7 +99,7 @@ func TestLoadBytesDoesNotRetain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadBytes(data)
+	m, err := loadBytes(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 // benchModel is the model used by the benchmarks: $TRANSPARSE_MODEL or the
 // bundled one.
 func benchModel(b *testing.B) *Model {
-	m, err := Load(testenv.ModelPath())
+	m, err := load(testenv.ModelPath())
 	if err != nil {
 		b.Skipf("no model: %v", err)
 	}

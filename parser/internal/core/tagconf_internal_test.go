@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ import (
 // committed EWT dev slice parsed from plain tokens, the quarter of the
 // words with the most uncertain tags has the less accurate arcs.
 func TestConfidenceTagUncertainty(t *testing.T) {
-	m, err := Load(testenv.ModelPath())
+	m, err := load(testenv.ModelPath())
 	if err != nil {
 		testenv.SkipOrFail(t, "no bundled model")
 	}
@@ -31,7 +31,7 @@ func TestConfidenceTagUncertainty(t *testing.T) {
 	}
 	// blank clears the columns of words not in keep.
 	parse := func(keep string) (dep, head []float64, right []bool) {
-		var r ParseResult
+		var r Result
 		for _, s := range sents {
 			ws := slices.Clone(s.Words)
 			for i := range ws {
@@ -43,7 +43,7 @@ func TestConfidenceTagUncertainty(t *testing.T) {
 					}
 				}
 			}
-			if err := m.ParseWithOptions(ws, ParseOptions{Confidence: true}, &r); err != nil {
+			if err := m.ParseWithOptions(ws, Options{Confidence: true}, &r); err != nil {
 				t.Fatal(err)
 			}
 			dep, head = append(dep, r.depU...), append(head, r.headU...)

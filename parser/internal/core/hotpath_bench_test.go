@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"bytes"
@@ -176,7 +176,7 @@ func BenchmarkLoadBytes(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := LoadBytes(data); err != nil {
+		if _, err := loadBytes(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -193,7 +193,7 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Load(path); err != nil {
+		if _, err := load(path); err != nil {
 			b.Fatal(err)
 		}
 	}

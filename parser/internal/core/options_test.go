@@ -1,13 +1,8 @@
-package parser
+package core
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -44,8 +39,8 @@ func TestOptionsK1IsParse(t *testing.T) {
 	}
 	m := testModel(t)
 	gold, plain := fixtureSentences(t)
-	var r ParseResult
-	for _, opt := range []ParseOptions{{}, {Beam: 1}, {Beam: 1, Confidence: true, KBest: 1}, {Confidence: true}} {
+	var r Result
+	for _, opt := range []Options{{}, {Beam: 1}, {Beam: 1, Confidence: true, KBest: 1}, {Confidence: true}} {
 		for k, s := range append(gold, plain...) {
 			want := slices.Clone(s)
 			if err := m.Parse(want); err != nil {
@@ -69,7 +64,7 @@ func TestOptionsK1IsParse(t *testing.T) {
 // checkOptionsResult checks r for the parsed words: one confidence in
 // [0, 1] per word when asked, distinct trees best first, Trees[0] the
 // words' tree, every tree a tree.
-func checkOptionsResult(t *testing.T, words []conllu.Word, r *ParseResult, opt ParseOptions) {
+func checkOptionsResult(t *testing.T, words []conllu.Word, r *Result, opt Options) {
 	t.Helper()
 	if opt.Confidence && len(r.Confidence) != len(words) {
 		t.Fatalf("%d confidences for %d words", len(r.Confidence), len(words))
@@ -123,9 +118,9 @@ func TestOptionsBeamTrees(t *testing.T) {
 	}
 	m := testModel(t)
 	gold, plain := fixtureSentences(t)
-	var r ParseResult
+	var r Result
 	for _, k := range []int{4, 8} {
-		opt := ParseOptions{Beam: k, KBest: k, Confidence: true}
+		opt := Options{Beam: k, KBest: k, Confidence: true}
 		more := 0
 		for n, s := range append(gold, plain...) {
 			got := slices.Clone(s)
@@ -160,7 +155,7 @@ func TestOptionsBeamTrees(t *testing.T) {
 				more++
 			}
 			alone := slices.Clone(s)
-			if err := m.ParseWithOptions(alone, ParseOptions{Beam: k}, nil); err != nil || !slices.Equal(alone, got) {
+			if err := m.ParseWithOptions(alone, Options{Beam: k}, nil); err != nil || !slices.Equal(alone, got) {
 				t.Fatalf("K=%d sentence %d: without a result: %v, another tree", k, n, err)
 			}
 		}
@@ -174,8 +169,8 @@ func TestOptionsBeamTrees(t *testing.T) {
 // words are looked at, and nothing is written into them.
 func TestOptionsErrors(t *testing.T) {
 	m := testModel(t)
-	var r ParseResult
-	for _, opt := range []ParseOptions{{Beam: -1}, {Beam: MaxBeam + 1}, {Beam: 4, KBest: 5}, {KBest: 2}, {KBest: -1}, {Temperature: -1}} {
+	var r Result
+	for _, opt := range []Options{{Beam: -1}, {Beam: MaxBeam + 1}, {Beam: 4, KBest: 5}, {KBest: 2}, {KBest: -1}, {Temperature: -1}} {
 		words := []conllu.Word{{Form: "Hello"}}
 		err := m.ParseWithOptions(words, opt, &r)
 		if !errors.Is(err, ErrOptions) {
@@ -185,82 +180,10 @@ func TestOptionsErrors(t *testing.T) {
 			t.Fatalf("%+v: the words were parsed", opt)
 		}
 	}
-	if err := m.ParseWithOptions([]conllu.Word{{Form: "Hello"}}, ParseOptions{Beam: 2, Confidence: true}, nil); !errors.Is(err, ErrOptions) {
+	if err := m.ParseWithOptions([]conllu.Word{{Form: "Hello"}}, Options{Beam: 2, Confidence: true}, nil); !errors.Is(err, ErrOptions) {
 		t.Fatalf("confidences without a result: got %v", err)
 	}
-	if err := m.ParseWithOptions(nil, ParseOptions{Beam: 2}, &r); !errors.Is(err, ErrInput) {
+	if err := m.ParseWithOptions(nil, Options{Beam: 2}, &r); !errors.Is(err, ErrInput) {
 		t.Fatalf("empty sentence: got %v, want ErrInput", err)
-	}
-}
-
-// TestDocConfidenceAndKBest: a document parsed with confidences and the
-// k best trees has every word of every best tree with a Confidence in
-// MISC (other attributes kept), equal to ParseWithOptions's; each best
-// tree is followed by its other trees, ranked, with their own sent_id.
-func TestDocConfidenceAndKBest(t *testing.T) {
-	m := testModel(t)
-	path := testenv.Fixture(t, "en_ewt-dev-40.conllu")
-	in, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gold, err := conllu.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := ParseOptions{Beam: 4, KBest: 3, Confidence: true}
-	var out bytes.Buffer
-	if _, err := m.ParseCoNLLUDoc(bytes.NewReader(in), &out, "in", DocOptions{Parse: opt, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := conllu.ReadAll(bytes.NewReader(out.Bytes()), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]bool{}
-	var r ParseResult
-	k := 0
-	for _, g := range gold {
-		words := slices.Clone(g.Words)
-		if err := m.ParseWithOptions(words, opt, &r); err != nil {
-			t.Fatal(err)
-		}
-		for j := range r.Trees {
-			s := got[k]
-			k++
-			if id := s.SentID(); ids[id] {
-				t.Fatalf("sent_id %s twice", id)
-			} else {
-				ids[id] = true
-			}
-			for i, w := range s.Words {
-				if w.Head != r.Trees[j].Head[i] || w.Deprel != r.Trees[j].Deprel[i] {
-					t.Fatalf("sentence %s tree %d word %d: %d %s, want %d %s", g.SentID(), j+1, i+1, w.Head, w.Deprel, r.Trees[j].Head[i], r.Trees[j].Deprel[i])
-				}
-				conf := fmt.Sprintf("Confidence=%.3f", r.Confidence[i])
-				has := slices.Contains(strings.Split(w.Misc, "|"), conf)
-				if has != (j == 0) {
-					t.Fatalf("sentence %s tree %d word %d: MISC %q (%s)", g.SentID(), j+1, i+1, w.Misc, conf)
-				}
-				if gm := g.Words[i].Misc; gm != "_" && !strings.Contains(w.Misc, gm) {
-					t.Fatalf("sentence %s word %d: MISC %q lost %q", g.SentID(), i+1, w.Misc, gm)
-				}
-			}
-		}
-	}
-	if k != len(got) {
-		t.Fatalf("%d sentences written, want %d", len(got), k)
-	}
-	if _, err := m.ParseCoNLLUDoc(bytes.NewReader(in), io.Discard, "in", DocOptions{Parse: ParseOptions{Beam: -2}}); !errors.Is(err, ErrOptions) {
-		t.Fatalf("bad options: got %v", err)
-	}
-}
-
-func TestSetMisc(t *testing.T) {
-	for _, c := range [][2]string{{"_", "Confidence=1"}, {"", "Confidence=1"}, {"SpaceAfter=No", "SpaceAfter=No|Confidence=1"},
-		{"Confidence=0.5|SpaceAfter=No", "Confidence=1|SpaceAfter=No"}} {
-		if got := setMisc(c[0], "Confidence", "1"); got != c[1] {
-			t.Errorf("setMisc(%q) = %q, want %q", c[0], got, c[1])
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package parser
+package core
 
 import (
 	"math"
@@ -58,7 +58,7 @@ func TestScoresMatchCard(t *testing.T) {
 				if tags == "predicted" {
 					s.StripTags()
 				}
-				if err := m.ParseSentence(s); err != nil {
+				if err := m.Parse(s.Words); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
-package parser
+package core
 
 import (
+	"github.com/transparse/transparse/modelfmt"
 	"math"
 	"slices"
 	"testing"
@@ -85,12 +86,12 @@ func TestCascade(t *testing.T) {
 	if same(h, d, wantH, wantD) || same(h, d, fastH, fastD) {
 		t.Errorf("at margin 100 the cascade parses as one of its classifiers")
 	}
-	m2 := NewModel(m.card, m.classes, *v, m.plain, m.taggers)
-	data, err := m2.MarshalBinary()
+	m2 := Assemble(Parts{Card: m.card, Classes: m.classes, Gold: *v, Plain: m.plain, Taggers: m.taggers})
+	data, err := modelfmt.Marshal(m2.Document())
 	if err != nil {
 		t.Fatal(err)
 	}
-	m3, err := LoadBytes(data)
+	m3, err := loadBytes(data)
 	if err != nil {
 		t.Fatal(err)
 	}
