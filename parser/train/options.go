@@ -44,8 +44,8 @@ type Options struct {
 	// own order of the sentences, whose averaged weights are averaged
 	// again into the tagger's one model (tagger.Options.Runs): an ensemble
 	// at the tagging cost of one model, for that many times the taggers'
-	// training time (0 = default 3; docs/decisions.md, "Taggers as the
-	// mean of three runs").
+	// training time (0 = default 3; docs/decisions.md, "Classifiers as
+	// the mean of several runs").
 	TaggerRuns int `json:"tagger_runs"`
 	// TaggerMinAbs drops the taggers' weights smaller than this in
 	// absolute value (tagger.Options.MinAbs; 0 = keep all): smaller and
