@@ -555,8 +555,8 @@ func b2u(b bool) uint32 {
 // of serialized behind data-dependent branches. Prefetch instructions
 // (touchLines, touchRows; PREFETCHT0 on amd64) matter here: touching with
 // loads lets only the few misses whose loads fit in the reorder buffer
-// overlap (docs/decisions.md, "Prefetch instructions, not touching
-// loads").
+// overlap (docs/decisions.md, "A frozen, cache-line hash table of
+// integer weights").
 func (m *Model) addSums(feats []uint64, width int, sums []int32) {
 	// Each pass is a function of its own (homes, probe, collect,
 	// addSparse), used for any number of features: as fast as one loop

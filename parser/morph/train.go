@@ -23,8 +23,8 @@ type Options struct {
 	WeightBits int
 	// NoShape trains a lemmatizer whose candidates' own features leave
 	// out their place and the ending of their lemma (appendShape), as
-	// the bundled English model's lemmatizer does (docs/decisions.md, "A
-	// lemma candidate's place and the ending of its lemma").
+	// the bundled English model's lemmatizer does (docs/decisions.md,
+	// "Lemmas by classifying lemma rules").
 	NoShape bool
 }
 

@@ -151,7 +151,7 @@ type TaggerOptions struct {
 	// weights are averaged again into the tagger's one model
 	// (tagger.Options.Runs): an ensemble at the tagging cost of one
 	// model, for that many times the taggers' training time (0 = default
-	// 3; docs/decisions.md, "Taggers as the mean of three runs").
+	// 3; docs/decisions.md, "Classifiers as the mean of several runs").
 	Runs int `json:"runs"`
 	// DropWeightsBelow drops the taggers' weights smaller than this in
 	// absolute value (tagger.Options.MinAbs; 0 = keep all): smaller and
@@ -171,8 +171,8 @@ type MorphOptions struct {
 	// LemmaRankWithoutShape ranks a word's lemma candidates without the
 	// features of their place among the candidates and of the ending of
 	// the lemma each gives (morph.Options.NoShape): the bundled English
-	// model's lemmatizer (docs/decisions.md, "A lemma candidate's place
-	// and the ending of its lemma").
+	// model's lemmatizer (docs/decisions.md, "Lemmas by classifying
+	// lemma rules").
 	LemmaRankWithoutShape bool `json:"lemma_rank_without_shape"`
 }
 

@@ -284,7 +284,8 @@ func CheckWords(words []conllu.Word) error {
 // printable reports whether v is at most MaxTokenBytes of printable ASCII
 // (0x20 to 0x7f): such a value passes CheckWords's checks, in one loop
 // over its bytes, much faster than the checks one by one
-// (docs/decisions.md, "Reading the caller's words").
+// (docs/decisions.md, "Per-call costs: the caller's words read once,
+// scratch in free lists").
 func printable(v string) bool {
 	if len(v) > MaxTokenBytes {
 		return false
