@@ -125,12 +125,7 @@ func modelSave(h C.uintptr_t, path *C.char) error {
 	if path == nil {
 		return argErr("path is NULL")
 	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	return e.model.Save(C.GoString(path))
+	return withModel(h, func(e *modelEntry) error { return e.model.Save(C.GoString(path)) })
 }
 
 // parseTrainOptions decodes tp_train's JSON options into train.Options
