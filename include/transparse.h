@@ -20,7 +20,7 @@
  *     }
  *     const char *forms[] = {"I", "saw", "her", "."};
  *     tp_result *res = NULL;
- *     if (tp_parse(model, forms, 4, NULL, &res, &err) == TP_OK) {
+ *     if (tp_parse(model, forms, 4, NULL, NULL, &res, &err) == TP_OK) {
  *         for (size_t i = 0; i < res->n_words; i++)
  *             printf("%zu\t%s\t%s\t%d\t%s\n", i + 1, forms[i],
  *                    res->upos[i], (int)res->heads[i], res->deprels[i]);

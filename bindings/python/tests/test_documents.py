@@ -97,3 +97,16 @@ def test_stream_matches_parse_document_on_ewt(model, tmp_path):
         streamed = "".join(it)
     assert streamed == model.parse_document(text)
     assert it.sentences == text.count("\n\n")
+
+
+def test_one_method_per_job_tokens(model):
+    """parse_document and stream take the same input kinds and options."""
+    text = "Dogs bark .\nI saw her .\n"
+    whole = model.parse_document(text, input="tokens")
+    assert whole.count("# sent_id = ") == 2
+    with model.stream(io.StringIO(text), input="tokens") as it:
+        assert "".join(it) == whole and it.sentences == 2
+    with pytest.raises(transparse.ArgumentError, match="parse_document: input is 'xml': want 'conllu' or 'tokens'"):
+        model.parse_document(text, input="xml")
+    with pytest.raises(transparse.ArgumentError, match="stream: on_error is 'ignore'"):
+        model.stream(io.StringIO(text), on_error="ignore")
