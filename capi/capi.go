@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -35,14 +34,11 @@ const (
 
 // The Go entry points below are called only by shim.c, which has already
 // refused calls from a forked child. Each returns a status code and, on
-// failure, stores a malloc'd message in *msg. Named results let recoverTo
-// turn a panic into TP_ERR_INTERNAL.
+// failure, stores a malloc'd message in *msg (see call).
 
 //export tpgo_model_load
-func tpgo_model_load(path *C.char, out *C.uintptr_t, msg **C.char) (rc C.int) {
-	const fn = "tp_model_load"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelLoad(path, out), C.TP_ERR_INTERNAL)
+func tpgo_model_load(path *C.char, out *C.uintptr_t, msg **C.char) C.int {
+	return call("tp_model_load", msg, C.TP_ERR_INTERNAL, func() error { return modelLoad(path, out) })
 }
 
 func modelLoad(path *C.char, out *C.uintptr_t) error {
@@ -61,6 +57,11 @@ func modelLoad(path *C.char, out *C.uintptr_t) error {
 		}
 		return err
 	}
+	return registerTo(m, out)
+}
+
+// registerTo registers m (see register) and stores its handle in *out.
+func registerTo(m *parser.Model, out *C.uintptr_t) error {
 	h, err := register(m)
 	if err != nil {
 		return err
@@ -70,10 +71,8 @@ func modelLoad(path *C.char, out *C.uintptr_t) error {
 }
 
 //export tpgo_model_load_from_memory
-func tpgo_model_load_from_memory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t, msg **C.char) (rc C.int) {
-	const fn = "tp_model_load_from_memory"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelLoadFromMemory(data, size, out), C.TP_ERR_INTERNAL)
+func tpgo_model_load_from_memory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t, msg **C.char) C.int {
+	return call("tp_model_load_from_memory", msg, C.TP_ERR_INTERNAL, func() error { return modelLoadFromMemory(data, size, out) })
 }
 
 func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) error {
@@ -98,84 +97,63 @@ func modelLoadFromMemory(data unsafe.Pointer, size C.size_t, out *C.uintptr_t) e
 	if err != nil {
 		return err
 	}
-	h, err := register(m)
-	if err != nil {
-		return err
-	}
-	*out = C.uintptr_t(h)
-	return nil
+	return registerTo(m, out)
 }
 
 //export tpgo_model_free
-func tpgo_model_free(h C.uintptr_t, msg **C.char) (rc C.int) {
-	const fn = "tp_model_free"
-	defer recoverTo(fn, msg, &rc)
-	err := release(h)
-	if err == nil {
-		returnMemory()
-	}
-	return finish(fn, msg, err, C.TP_ERR_INTERNAL)
+func tpgo_model_free(h C.uintptr_t, msg **C.char) C.int {
+	return call("tp_model_free", msg, C.TP_ERR_INTERNAL, func() error {
+		err := release(h)
+		if err == nil {
+			returnMemory()
+		}
+		return err
+	})
 }
 
 //export tpgo_model_card_json
-func tpgo_model_card_json(h C.uintptr_t, out **C.char, msg **C.char) (rc C.int) {
-	const fn = "tp_model_card_json"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelCardJSON(h, out), C.TP_ERR_INTERNAL)
-}
-
-func modelCardJSON(h C.uintptr_t, out **C.char) error {
-	if h == 0 {
-		return argErr("model is NULL")
-	}
-	if out == nil {
-		return argErr("json is NULL")
-	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	js, err := cardJSON(e.model.Card())
-	if err != nil {
-		return err
-	}
-	cs := cString(js)
-	if cs == nil {
-		return errNoMem
-	}
-	*out = cs
-	return nil
+func tpgo_model_card_json(h C.uintptr_t, out **C.char, msg **C.char) C.int {
+	return call("tp_model_card_json", msg, C.TP_ERR_INTERNAL, func() error {
+		if h == 0 {
+			return argErr("model is NULL")
+		}
+		if out == nil {
+			return argErr("json is NULL")
+		}
+		return withModel(h, func(e *modelEntry) error {
+			js, err := cardJSON(e.model.Card())
+			if err != nil {
+				return err
+			}
+			if *out = cString(js); *out == nil {
+				return errNoMem
+			}
+			return nil
+		})
+	})
 }
 
 //export tpgo_model_default_beam
-func tpgo_model_default_beam(h C.uintptr_t, out *C.int, msg **C.char) (rc C.int) {
-	const fn = "tp_model_default_beam"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelDefaultBeam(h, out), C.TP_ERR_INTERNAL)
-}
-
-func modelDefaultBeam(h C.uintptr_t, out *C.int) error {
-	if h == 0 {
-		return argErr("model is NULL")
-	}
-	if out == nil {
-		return argErr("width is NULL")
-	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	*out = C.int(e.model.DefaultBeam())
-	return nil
+func tpgo_model_default_beam(h C.uintptr_t, out *C.int, msg **C.char) C.int {
+	return call("tp_model_default_beam", msg, C.TP_ERR_INTERNAL, func() error {
+		if h == 0 {
+			return argErr("model is NULL")
+		}
+		if out == nil {
+			return argErr("width is NULL")
+		}
+		return withModel(h, func(e *modelEntry) error {
+			*out = C.int(e.model.DefaultBeam())
+			return nil
+		})
+	})
 }
 
 // tpgo_model_strings is tp_model_deprels (which 0), tp_model_upos_tags (1)
 // and tp_model_xpos_tags (2).
 //
 //export tpgo_model_strings
-func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, msg **C.char) (rc C.int) {
+func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, msg **C.char) C.int {
 	fn, outName := "tp_model_deprels", "labels"
 	switch which {
 	case 1:
@@ -183,8 +161,7 @@ func tpgo_model_strings(h C.uintptr_t, which C.int, out ***C.char, n *C.size_t, 
 	case 2:
 		fn, outName = "tp_model_xpos_tags", "tags"
 	}
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelStrings(h, which, outName, out, n), C.TP_ERR_INTERNAL)
+	return call(fn, msg, C.TP_ERR_INTERNAL, func() error { return modelStrings(h, which, outName, out, n) })
 }
 
 func modelStrings(h C.uintptr_t, which C.int, outName string, out ***C.char, n *C.size_t) error {
@@ -197,125 +174,27 @@ func modelStrings(h C.uintptr_t, which C.int, outName string, out ***C.char, n *
 	if n == nil {
 		return argErr("n is NULL")
 	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	switch which {
-	case 0:
-		*out, *n = e.deprels.arr, C.size_t(e.deprels.n)
-	case 1:
-		*out, *n = e.upos.arr, C.size_t(e.upos.n)
-	default:
-		// The XPOS strings start with "_" (interned for results).
-		if e.xpos.n > 1 {
-			*out = (**C.char)(unsafe.Add(unsafe.Pointer(e.xpos.arr), unsafe.Sizeof((*C.char)(nil))))
-			*n = C.size_t(e.xpos.n - 1)
+	return withModel(h, func(e *modelEntry) error {
+		switch which {
+		case 0:
+			*out, *n = e.deprels.arr, C.size_t(e.deprels.n)
+		case 1:
+			*out, *n = e.upos.arr, C.size_t(e.upos.n)
+		default:
+			// The XPOS strings start with "_" (interned for results).
+			if e.xpos.n > 1 {
+				*out = (**C.char)(unsafe.Add(unsafe.Pointer(e.xpos.arr), unsafe.Sizeof((*C.char)(nil))))
+				*n = C.size_t(e.xpos.n - 1)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 //export tpgo_parse
-func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, out **C.tp_result, msg **C.char) (rc C.int) {
-	const fn = "tp_parse"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parse(h, forms, n, tags, nil, out), C.TP_ERR_INTERNAL)
+func tpgo_parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_options, out **C.tp_result, msg **C.char) C.int {
+	return call("tp_parse", msg, C.TP_ERR_INTERNAL, func() error { return parse(h, forms, n, tags, opts, out) })
 }
-
-//export tpgo_parse_with
-func tpgo_parse_with(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_with"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parse(h, forms, n, tags, opts, out), C.TP_ERR_INTERNAL)
-}
-
-// maxOptionsSize bounds tp_parse_options.size: the bytes past the members
-// this library knows are read (they must be 0).
-const maxOptionsSize = 4096
-
-// callOptions are the parse options of a call as the caller gave them:
-// given is false for a NULL tp_parse_options (the greedy parser, as the
-// functions without options).
-type callOptions struct {
-	opt   parser.Options
-	given bool
-	// spaceAfter is tp_parse_options.space_after (nil: not given): one
-	// byte per word of the call, 0 for SpaceAfter=No.
-	spaceAfter *C.uchar
-}
-
-// parseOptions translates the caller's options (nil: none given),
-// checking their size; resolve checks the values against the model.
-func parseOptions(o *C.tp_parse_options) (callOptions, error) {
-	if o == nil {
-		return callOptions{}, nil
-	}
-	const known = C.sizeof_tp_parse_options
-	// The first version's struct ends before space_after.
-	first := uint64(unsafe.Offsetof(o.space_after))
-	size := uint64(o.size)
-	if size < first {
-		return callOptions{}, argErr("options->size is %d, less than sizeof(tp_parse_options) (%d): set it with TP_PARSE_OPTIONS_INIT", size, known)
-	}
-	if size > maxOptionsSize {
-		return callOptions{}, argErr("options->size is %d, more than %d", size, maxOptionsSize)
-	}
-	if size > known {
-		for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
-			if b != 0 {
-				return callOptions{}, argErr("options has a nonzero byte at offset %d, past the members this library knows (sizeof(tp_parse_options) is %d)", known+uint64(i), known)
-			}
-		}
-	}
-	opt := parser.Options{Beam: int(o.beam), KBest: int(o.kbest), Confidence: o.confidence != 0, Temperature: float64(o.temperature)}
-	co := callOptions{opt: opt, given: true}
-	if size >= known {
-		co.spaceAfter = o.space_after
-	}
-	return co, nil
-}
-
-// noSpaceAfter is the MISC of a word the caller's space_after marks as
-// followed directly by the next word.
-const noSpaceAfter = "SpaceAfter=No"
-
-// setSpacing gives the n words the MISC that co.spaceAfter says (none
-// when it was not given).
-func (co callOptions) setSpacing(words []conllu.Word) {
-	if co.spaceAfter == nil {
-		return
-	}
-	for i, b := range unsafe.Slice(co.spaceAfter, len(words)) {
-		if b == 0 {
-			words[i].Misc = noSpaceAfter
-		}
-	}
-}
-
-// noSpacing refuses the space_after option in a function whose input is
-// a document (CoNLL-U gives spacing in MISC; the tokens format has none).
-func (co callOptions) noSpacing() error {
-	if co.spaceAfter != nil {
-		return argErr("options->space_after is for tp_parse_with and tp_parse_batch_with; a document gives spacing in MISC (SpaceAfter=No)")
-	}
-	return nil
-}
-
-// resolve returns the options to parse with on m: none given are the
-// greedy parser; given ones as given (a beam of 0 is the model's default
-// width), checked.
-func (c callOptions) resolve(m *parser.Model) (parser.Options, error) {
-	if !c.given {
-		return greedy, nil
-	}
-	return c.opt, m.CheckOptions(&c.opt)
-}
-
-// greedy are the options of the functions without tp_parse_options: the
-// greedy parser.
-var greedy = parser.Options{Beam: 1}
 
 // callScratch is the Go memory of one tp_parse call: the words handed to
 // the parser and the bytes of every string of the call. It is reused
@@ -334,7 +213,7 @@ type callScratch struct {
 	// FEATS (nil when not in the model's tables), resultCols per word:
 	// buildResult looks each up once.
 	interned []*C.char
-	ex       resultExtras // of the *_with calls, every sentence
+	ex       resultExtras // the confidences and trees asked for, every sentence
 }
 
 // resultExtras are what a tp_result holds besides the trees written into
@@ -350,23 +229,18 @@ func (ex *resultExtras) reset() {
 	ex.conf, ex.trees, ex.nt = ex.conf[:0], ex.trees[:0], 0
 }
 
-// add appends the confidences and trees of the sentence parsed into r.
-// With copyTrees, the trees are copied (r is reused by the next sentence
-// of a batch); else they are r's and valid until its reuse.
-func (ex *resultExtras) add(r *parser.Result, copyTrees bool) {
+// add appends the confidences and trees of a sentence's result r (nil:
+// none were asked for).
+func (ex *resultExtras) add(r *parser.Result) {
+	if r == nil {
+		return
+	}
 	ex.conf = append(ex.conf, r.Confidence...)
 	if r.Trees == nil {
 		return
 	}
-	ts := r.Trees
-	if copyTrees {
-		ts = make([]parser.ScoredTree, len(r.Trees))
-		for j, t := range r.Trees {
-			ts[j] = parser.ScoredTree{Head: slices.Clone(t.Head), Deprel: slices.Clone(t.Deprel), Score: t.Score}
-		}
-	}
-	ex.trees = append(ex.trees, ts)
-	ex.nt = max(ex.nt, len(ts))
+	ex.trees = append(ex.trees, r.Trees)
+	ex.nt = max(ex.nt, len(r.Trees))
 }
 
 var callScratches freelist.List[callScratch] // kept across GCs
@@ -379,7 +253,7 @@ const maxBatchWords = C.TP_MAX_BATCH_WORDS
 // to callScratches (a tp_parse call needs at most parser.MaxWords).
 const keepWords = 4 * parser.MaxWords
 
-func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result) error {
+func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.tp_options, out **C.tp_result) error {
 	// Cheap argument checks first, in argument order; the handle is looked
 	// up last so that the lock is held only around the parse.
 	if h == 0 {
@@ -397,12 +271,12 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.t
 	if uint64(n) > parser.MaxWords {
 		return inputErr("n_words is %d, more than TP_MAX_WORDS (%d)", uint64(n), parser.MaxWords)
 	}
-	opt, err := parseOptions(opts)
+	co, err := readOptions(opts)
 	if err != nil {
 		return err
 	}
 	one := [2]C.size_t{0, n}
-	return parseSentences(h, forms, tags, one[:], nil, opt, out)
+	return parseSentences(h, forms, tags, one[:], nil, &co, out)
 }
 
 // parseSentences reads the words of forms and tags (offs[len(offs)-1] of
@@ -412,7 +286,7 @@ func parse(h C.uintptr_t, forms **C.char, n C.size_t, tags *C.tp_tags, opts *C.t
 // in *out. For a batch (where not nil), the error of a sentence the
 // parser refuses names it.
 func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.size_t, where func(int) string,
-	co callOptions, out **C.tp_result) error {
+	co *callOptions, out **C.tp_result) error {
 	sc := callScratches.Get()
 	if sc == nil {
 		sc = new(callScratch)
@@ -436,37 +310,28 @@ func parseSentences(h C.uintptr_t, forms **C.char, tags *C.tp_tags, offs []C.siz
 			}
 		}
 	}
-
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	opt, err := co.resolve(e.model)
-	if err != nil {
-		return err
-	}
-	ex := &sc.ex
-	ex.reset()
-	for k := range n {
-		ws := words[offs[k]:offs[k+1]]
-		res, err := e.model.Parse(ws, &opt)
-		if err != nil {
-			if where != nil { // a batch: name the sentence
-				return fmt.Errorf("sentence %d: %w", k, err)
-			}
+	return withModel(h, func(e *modelEntry) error {
+		if err := co.check(e.model); err != nil {
 			return err
 		}
-		if res != nil {
-			ex.add(res, false)
+		ex := &sc.ex
+		ex.reset()
+		for k := range n {
+			res, err := parseWords(e.model, words[offs[k]:offs[k+1]], &co.parse)
+			if err != nil {
+				if where != nil { // a batch: name the sentence
+					return fmt.Errorf("sentence %d: %w", k, err)
+				}
+				return err
+			}
+			ex.add(res)
 		}
-	}
-	r, err := sc.buildResult(e, words, offs, ex)
-	if err != nil {
+		r, err := sc.buildResult(e, words, offs, ex)
+		if err == nil {
+			*out = r
+		}
 		return err
-	}
-	*out = r
-	return nil
+	})
 }
 
 // readWords reads n words (forms and the optional tags, arrays of n
@@ -534,18 +399,13 @@ func at(err error, i int, where func(int) string) error {
 	return &apiError{ae.code, ae.msg + where(i)}
 }
 
-// tpgo_parse_batch is tp_parse_batch and, with is not 0,
-// tp_parse_batch_with (opts: its parse options).
-//
 //export tpgo_parse_batch
-func tpgo_parse_batch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options,
-	with C.int, out **C.tp_result, msg **C.char) (rc C.int) {
-	fn := withName("tp_parse_batch", with)
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parseBatch(h, forms, offsets, n, tags, opts, out), C.TP_ERR_INTERNAL)
+func tpgo_parse_batch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_options,
+	out **C.tp_result, msg **C.char) C.int {
+	return call("tp_parse_batch", msg, C.TP_ERR_INTERNAL, func() error { return parseBatch(h, forms, offsets, n, tags, opts, out) })
 }
 
-func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_parse_options, out **C.tp_result) error {
+func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, tags *C.tp_tags, opts *C.tp_options, out **C.tp_result) error {
 	if h == 0 {
 		return argErr("model is NULL")
 	}
@@ -561,7 +421,7 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 	if n == 0 {
 		return inputErr("n_sentences is 0")
 	}
-	co, err := parseOptions(opts)
+	co, err := readOptions(opts)
 	if err != nil {
 		return err
 	}
@@ -590,7 +450,7 @@ func parseBatch(h C.uintptr_t, forms **C.char, offsets *C.size_t, n C.size_t, ta
 		k-- // the last sentence starting at or before i
 		return fmt.Sprintf(" (sentence %d, word %d)", k, i-int(offs[k])+1)
 	}
-	return parseSentences(h, forms, tags, offs, where, co, out)
+	return parseSentences(h, forms, tags, offs, where, &co, out)
 }
 
 // goToken copies the C string p (a word form or tag) into sc.text, reading
@@ -646,26 +506,54 @@ const resultCols = 5
 //	          | double tree_scores[t*s] | char *tree_deprels[t*n]
 //	          | int32 tree_heads[t*n] | strings
 //
-// with the confidences and the trees of ex (the *_with calls), s being
-// the number of sentences (offs: sentence k is words offs[k] to
-// offs[k+1]-1) and t the most trees of a sentence: tree j of sentence k
-// is at tree_scores[j*s+k] and, for its word i, at tree_heads[j*n+offs[k]+i]
-// (a sentence with fewer trees has score -Inf, heads -1 and deprels "_"
-// there). strings holds the labels and tags that are not in the model's
-// string tables (for example a UPOS tag the caller gave that the tagger
-// does not know) and every LEMMA and FEATS other than "_" (the model has
-// no table of those). tp_result_free is free(3).
+// with the confidences and the trees of ex, s being the number of
+// sentences (offs: sentence k is words offs[k] to offs[k+1]-1) and t the
+// most trees of a sentence (see putTrees). strings holds the labels and
+// tags that are not in the model's string tables (for example a UPOS tag
+// the caller gave that the tagger does not know) and every LEMMA and FEATS
+// other than "_" (the model has no table of those). tp_result_free is
+// free(3).
 func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, offs []C.size_t, ex *resultExtras) (*C.tp_result, error) {
 	n := uintptr(len(words))
-	conf, trees := ex.conf, ex.trees
-	nt, ns := uintptr(ex.nt), uintptr(len(offs)-1)
-	const pz = unsafe.Sizeof((*C.char)(nil))
-	align := func(x uintptr) uintptr { return (x + 7) &^ 7 }
+	extra := sc.internWords(e, words) + treeBytes(e, ex.trees)
+	l := layoutResult(n, uintptr(len(ex.conf)), uintptr(ex.nt), uintptr(len(offs)-1))
+	block := C.tp__alloc(C.size_t(l.strs + extra))
+	if block == nil {
+		return nil, errNoMem
+	}
+	strs := cArena(unsafe.Slice((*byte)(unsafe.Add(block, l.strs)), extra))
+	heads := unsafe.Slice((*C.int32_t)(unsafe.Add(block, l.heads)), n)
+	cols := unsafe.Slice((**C.char)(unsafe.Add(block, l.cols)), resultCols*n)
+	for i := range words {
+		w, in := &words[i], sc.interned[resultCols*i:]
+		heads[i] = C.int32_t(w.Head)
+		for k, s := range [resultCols]string{w.Deprel, w.UPOS, w.XPOS, w.Lemma, w.Feats} {
+			cols[uintptr(k)*n+uintptr(i)] = strs.put(in[k], s)
+		}
+	}
+	r := (*C.tp_result)(block)
+	*r = C.tp_result{n_words: C.size_t(n), heads: &heads[0], deprels: &cols[0], upos: &cols[n],
+		xpos: &cols[2*n], lemma: &cols[3*n], feats: &cols[4*n]}
+	if len(ex.conf) > 0 {
+		c := unsafe.Slice((*C.double)(unsafe.Add(block, l.conf)), n)
+		for i, x := range ex.conf {
+			c[i] = C.double(x)
+		}
+		r.confidence = &c[0]
+	}
+	if ex.nt > 0 {
+		putTrees(r, block, l, e, offs, ex, &strs)
+	}
+	return r, nil
+}
 
+// internWords looks up the deprel, UPOS, XPOS, LEMMA and FEATS of every
+// word in the model's string tables into sc.interned (nil: not there) and
+// returns the bytes the strings not found take as C strings.
+func (sc *callScratch) internWords(e *modelEntry, words []conllu.Word) uintptr {
 	// An absent LEMMA or FEATS is the XPOS table's "_" (its first entry).
 	blank := e.xpos.index["_"]
 	sc.interned = slices.Grow(sc.interned[:0], resultCols*len(words))[:resultCols*len(words)]
-	in := sc.interned
 	extra := uintptr(0)
 	for i := range words {
 		w := &words[i]
@@ -683,10 +571,16 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, offs []C.
 			if cs == nil {
 				extra += uintptr(len(x.s)) + 1
 			}
-			in[resultCols*i+k] = cs
+			sc.interned[resultCols*i+k] = cs
 		}
 	}
-	// The trees' deprels: interned, or copied with the strings.
+	return extra
+}
+
+// treeBytes is the bytes the trees' deprels that are not in the model's
+// table take as C strings.
+func treeBytes(e *modelEntry, trees [][]parser.ScoredTree) uintptr {
+	extra := uintptr(0)
 	for _, ts := range trees {
 		for _, t := range ts {
 			for _, d := range t.Deprel {
@@ -696,193 +590,130 @@ func (sc *callScratch) buildResult(e *modelEntry, words []conllu.Word, offs []C.
 			}
 		}
 	}
-	headsOff := align(unsafe.Sizeof(C.tp_result{}))
-	deprelsOff := align(headsOff + 4*n)
-	uposOff := deprelsOff + pz*n
-	xposOff := uposOff + pz*n
-	lemmaOff := xposOff + pz*n
-	featsOff := lemmaOff + pz*n
-	confOff := featsOff + pz*n
-	scoresOff := confOff + 8*uintptr(len(conf))
-	treeDeprelsOff := scoresOff + 8*nt*ns
-	treeHeadsOff := treeDeprelsOff + pz*nt*n
-	strOff := treeHeadsOff + 4*nt*n
-	block := C.tp__alloc(C.size_t(strOff + extra))
-	if block == nil {
-		return nil, errNoMem
-	}
-
-	heads := unsafe.Slice((*C.int32_t)(unsafe.Add(block, headsOff)), n)
-	deprels := unsafe.Slice((**C.char)(unsafe.Add(block, deprelsOff)), n)
-	upos := unsafe.Slice((**C.char)(unsafe.Add(block, uposOff)), n)
-	xpos := unsafe.Slice((**C.char)(unsafe.Add(block, xposOff)), n)
-	lemma := unsafe.Slice((**C.char)(unsafe.Add(block, lemmaOff)), n)
-	feats := unsafe.Slice((**C.char)(unsafe.Add(block, featsOff)), n)
-	strs := unsafe.Slice((*byte)(unsafe.Add(block, strOff)), extra)
-	// intern returns the interned string cs, or a copy of s in strs.
-	intern := func(cs *C.char, s string) *C.char {
-		if cs != nil {
-			return cs
-		}
-		p := (*C.char)(unsafe.Pointer(&strs[0]))
-		copy(strs, s)
-		strs[len(s)] = 0
-		strs = strs[len(s)+1:]
-		return p
-	}
-	for i := range words {
-		w, in := &words[i], in[resultCols*i:]
-		heads[i] = C.int32_t(w.Head)
-		deprels[i] = intern(in[0], w.Deprel)
-		upos[i] = intern(in[1], w.UPOS)
-		xpos[i] = intern(in[2], w.XPOS)
-		lemma[i] = intern(in[3], w.Lemma)
-		feats[i] = intern(in[4], w.Feats)
-	}
-	r := (*C.tp_result)(block)
-	*r = C.tp_result{}
-	if len(conf) > 0 {
-		c := unsafe.Slice((*C.double)(unsafe.Add(block, confOff)), n)
-		for i, x := range conf {
-			c[i] = C.double(x)
-		}
-		r.confidence = &c[0]
-	}
-	if nt > 0 {
-		scores := unsafe.Slice((*C.double)(unsafe.Add(block, scoresOff)), nt*ns)
-		th := unsafe.Slice((*C.int32_t)(unsafe.Add(block, treeHeadsOff)), nt*n)
-		td := unsafe.Slice((**C.char)(unsafe.Add(block, treeDeprelsOff)), nt*n)
-		for k, ts := range trees {
-			off := uintptr(offs[k])
-			for j := range nt {
-				scores[j*ns+uintptr(k)] = C.double(math.Inf(-1))
-				for i := off; i < uintptr(offs[k+1]); i++ {
-					th[j*n+i], td[j*n+i] = -1, blank
-				}
-			}
-			for j, t := range ts {
-				scores[uintptr(j)*ns+uintptr(k)] = C.double(t.Score)
-				for i := range t.Head {
-					th[uintptr(j)*n+off+uintptr(i)] = C.int32_t(t.Head[i])
-					td[uintptr(j)*n+off+uintptr(i)] = intern(e.deprels.index[t.Deprel[i]], t.Deprel[i])
-				}
-			}
-		}
-		r.n_trees = C.size_t(nt)
-		r.tree_scores = &scores[0]
-		r.tree_heads = &th[0]
-		r.tree_deprels = &td[0]
-	}
-	r.n_words = C.size_t(n)
-	r.heads = &heads[0]
-	r.deprels = &deprels[0]
-	r.upos = &upos[0]
-	r.xpos = &xpos[0]
-	r.lemma = &lemma[0]
-	r.feats = &feats[0]
-	return r, nil
+	return extra
 }
 
-//export tpgo_parse_conllu
-func tpgo_parse_conllu(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_conllu"
-	defer recoverTo(fn, msg, &rc)
+// resultLayout holds the byte offsets, in a tp_result block, of its arrays
+// (cols: the resultCols string columns, one after the other) and of its
+// strings.
+type resultLayout struct {
+	heads, cols, conf, scores, treeDeprels, treeHeads, strs uintptr
+}
+
+// layoutResult lays out a block for n words, nconf confidences and nt
+// trees of each of ns sentences.
+func layoutResult(n, nconf, nt, ns uintptr) resultLayout {
+	const pz = unsafe.Sizeof((*C.char)(nil))
+	var l resultLayout
+	l.heads = (unsafe.Sizeof(C.tp_result{}) + 7) &^ 7
+	l.cols = (l.heads + 4*n + 7) &^ 7
+	l.conf = l.cols + resultCols*pz*n
+	l.scores = l.conf + 8*nconf
+	l.treeDeprels = l.scores + 8*nt*ns
+	l.treeHeads = l.treeDeprels + pz*nt*n
+	l.strs = l.treeHeads + 4*nt*n
+	return l
+}
+
+// putTrees writes the k best trees of ex into the block of r: tree j of
+// sentence k is at tree_scores[j*s+k] and, for its word i, at
+// tree_heads[j*n+offs[k]+i] (a sentence with fewer trees has score -Inf,
+// heads -1 and deprels "_" there).
+func putTrees(r *C.tp_result, block unsafe.Pointer, l resultLayout, e *modelEntry, offs []C.size_t, ex *resultExtras, strs *cArena) {
+	n, nt, ns := uintptr(r.n_words), uintptr(ex.nt), uintptr(len(offs)-1)
+	blank := e.xpos.index["_"]
+	scores := unsafe.Slice((*C.double)(unsafe.Add(block, l.scores)), nt*ns)
+	th := unsafe.Slice((*C.int32_t)(unsafe.Add(block, l.treeHeads)), nt*n)
+	td := unsafe.Slice((**C.char)(unsafe.Add(block, l.treeDeprels)), nt*n)
+	for k, ts := range ex.trees {
+		off := uintptr(offs[k])
+		for j := range nt {
+			scores[j*ns+uintptr(k)] = C.double(math.Inf(-1))
+			for i := off; i < uintptr(offs[k+1]); i++ {
+				th[j*n+i], td[j*n+i] = -1, blank
+			}
+		}
+		for j, t := range ts {
+			scores[uintptr(j)*ns+uintptr(k)] = C.double(t.Score)
+			for i := range t.Head {
+				th[uintptr(j)*n+off+uintptr(i)] = C.int32_t(t.Head[i])
+				td[uintptr(j)*n+off+uintptr(i)] = strs.put(e.deprels.index[t.Deprel[i]], t.Deprel[i])
+			}
+		}
+	}
+	r.n_trees = C.size_t(nt)
+	r.tree_scores = &scores[0]
+	r.tree_heads = &th[0]
+	r.tree_deprels = &td[0]
+}
+
+// cArena hands out C strings from the string area of a result block.
+type cArena []byte
+
+// put returns the interned string cs, or, when cs is nil, a NUL-terminated
+// copy of s taken from the arena.
+func (a *cArena) put(cs *C.char, s string) *C.char {
+	if cs != nil {
+		return cs
+	}
+	p := (*C.char)(unsafe.Pointer(&(*a)[0]))
+	copy(*a, s)
+	(*a)[len(s)] = 0
+	*a = (*a)[len(s)+1:]
+	return p
+}
+
+// tpgo_parse_document is tp_parse_document.
+//
+//export tpgo_parse_document
+func tpgo_parse_document(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_options,
+	out **C.char, outLen *C.size_t, skipped *C.size_t, msg **C.char) C.int {
 	// The caller's text is the only input: an error the parser does not
 	// classify is about that text.
-	return finish(fn, msg, parseCoNLLU(h, text, n, out, outLen), C.TP_ERR_INPUT)
-}
-
-func parseCoNLLU(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {
-	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
-		_, err := m.ParseDocument(r, w, parser.DocOptions{Name: "text", Parse: greedy})
-		return err
-	})
-}
-
-//export tpgo_parse_conllu_with
-func tpgo_parse_conllu_with(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_conllu_with"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parseTextWith(h, text, n, opts, out, outLen, false), C.TP_ERR_INPUT)
-}
-
-//export tpgo_parse_tokens_with
-func tpgo_parse_tokens_with(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_tokens_with"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parseTextWith(h, text, n, opts, out, outLen, true), C.TP_ERR_INPUT)
-}
-
-// parseTextWith is parseText of CoNLL-U (tokens false) or pre-tokenized
-// text with the caller's parse options.
-func parseTextWith(h C.uintptr_t, text *C.char, n C.size_t, opts *C.tp_parse_options, out **C.char, outLen *C.size_t, tokens bool) error {
-	if h == 0 {
-		return argErr("model is NULL")
-	}
-	if text == nil {
-		return argErr("text is NULL")
-	}
-	co, err := parseOptions(opts)
-	if err == nil {
-		err = co.noSpacing()
-	}
-	if err != nil {
-		return err
-	}
-	return parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
-		opt, err := co.resolve(m)
+	return call("tp_parse_document", msg, C.TP_ERR_INPUT, func() error {
+		co, err := readOptions(opts)
+		if err == nil {
+			err = co.checkDocument()
+		}
 		if err != nil {
 			return err
 		}
-		o := parser.DocOptions{Name: "text", Parse: opt}
-		if tokens {
-			o.Input = parser.InputTokens
+		st, err := parseText(h, text, n, out, outLen, &co)
+		if err == nil && skipped != nil {
+			*skipped = C.size_t(st.Skipped)
 		}
-		_, err = m.ParseDocument(r, w, o)
 		return err
 	})
 }
 
-//export tpgo_parse_tokens
-func tpgo_parse_tokens(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_parse_tokens"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, parseText(h, text, n, out, outLen, func(m *parser.Model, r io.Reader, w io.Writer) error {
-		_, err := m.ParseDocument(r, w, parser.DocOptions{Name: "text", Input: parser.InputTokens, Parse: greedy})
-		return err
-	}), C.TP_ERR_INPUT)
-}
-
-// parseText runs a whole-document parse (CoNLL-U or pre-tokenized text) on
-// a copy of the caller's n bytes and returns the CoNLL-U it writes as a
-// malloc'd string.
-func parseText(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t,
-	run func(m *parser.Model, r io.Reader, w io.Writer) error) error {
+// parseText parses a document (see parseDocument) on a view of the
+// caller's n bytes and returns the CoNLL-U it writes as a malloc'd string.
+func parseText(h C.uintptr_t, text *C.char, n C.size_t, out **C.char, outLen *C.size_t, co *callOptions) (parser.DocStats, error) {
+	var st parser.DocStats
 	if h == 0 {
-		return argErr("model is NULL")
+		return st, argErr("model is NULL")
 	}
 	if text == nil {
-		return argErr("text is NULL")
+		return st, argErr("text is NULL")
 	}
 	if out == nil {
-		return argErr("out_text is NULL")
+		return st, argErr("out_text is NULL")
 	}
 	if uint64(n) > math.MaxInt {
-		return argErr("len %d is too large", uint64(n))
+		return st, argErr("len %d is too large", uint64(n))
 	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	// The caller's text is read in place: the parse is written to buf
-	// before the call returns, and nothing keeps a view of the text.
-	in := unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n))
-	var buf bytes.Buffer
-	if err := run(e.model, bytes.NewReader(in), &buf); err != nil {
-		return err
-	}
-	return putText(out, outLen, buf.Bytes())
+	err := withModel(h, func(e *modelEntry) error {
+		// The caller's text is read in place: the parse is written to buf
+		// before the call returns, and nothing keeps a view of the text.
+		in := unsafe.Slice((*byte)(unsafe.Pointer(text)), int(n))
+		var buf bytes.Buffer
+		var err error
+		if st, err = parseDocument(e.model, bytes.NewReader(in), &buf, co); err != nil {
+			return err
+		}
+		return putText(out, outLen, buf.Bytes())
+	})
+	return st, err
 }
 
 // putText hands b to the caller as a malloc'd NUL-terminated string in
@@ -902,16 +733,11 @@ func putText(out **C.char, outLen *C.size_t, b []byte) error {
 // cString copies s into a malloc'd NUL-terminated string; nil if out of
 // memory.
 func cString(s string) *C.char {
-	p := C.tp__alloc(C.size_t(len(s)) + 1)
-	if p == nil {
-		return nil
-	}
-	b := unsafe.Slice((*byte)(p), len(s)+1)
-	copy(b, s)
-	b[len(s)] = 0
-	return (*C.char)(p)
+	return cBytes(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
+// cBytes copies s into a malloc'd NUL-terminated string; nil if out of
+// memory.
 func cBytes(s []byte) *C.char {
 	p := C.tp__alloc(C.size_t(len(s)) + 1)
 	if p == nil {

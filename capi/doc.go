@@ -12,6 +12,9 @@
 //	shim.c      the exported tp_* symbols: a fork check in C (before any Go
 //	            code runs), then a call into Go; builds tp_error objects.
 //	capi.go     the Go entry points tpgo_* called by shim.c (internal).
+//	options.go  tp_options translated into the parser's options.
+//	parsecalls.go  the only calls into the parser's parse API.
+//	stream.go   the stream handles (tp_stream_*).
 //	handles.go  the model handle table: C sees integers, never Go pointers.
 //	errors.go   status codes and error classification.
 //	card.go     the model card as JSON.

@@ -81,6 +81,14 @@ func finish(fn string, msg **C.char, err error, def C.int) C.int {
 	return code
 }
 
+// call runs the body f of the entry point fn and returns its status code
+// (def for an error classify does not know, see classify), storing the
+// message in *msg; a panic in f becomes TP_ERR_INTERNAL.
+func call(fn string, msg **C.char, def C.int, f func() error) (rc C.int) {
+	defer recoverTo(fn, msg, &rc)
+	return finish(fn, msg, f(), def)
+}
+
 // recoverTo turns a panic in an entry point into TP_ERR_INTERNAL. Use as
 // `defer recoverTo(fn, msg, &rc)` with a named result rc.
 func recoverTo(fn string, msg **C.char, rc *C.int) {

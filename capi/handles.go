@@ -125,6 +125,18 @@ func acquire(h C.uintptr_t) (*modelEntry, error) {
 	return e, nil
 }
 
+// withModel runs f with the model of handle h read-locked (see acquire):
+// a freed model's strings stay valid, and tp_model_free waits, until f
+// returns.
+func withModel(h C.uintptr_t, f func(e *modelEntry) error) error {
+	e, err := acquire(h)
+	if err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	return f(e)
+}
+
 // release removes handle h from the table and frees what its model owns,
 // after waiting for calls in flight on it.
 func release(h C.uintptr_t) error {

@@ -16,11 +16,9 @@ import (
 )
 
 //export tpgo_render_svg
-func tpgo_render_svg(text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) (rc C.int) {
-	const fn = "tp_render_svg"
-	defer recoverTo(fn, msg, &rc)
+func tpgo_render_svg(text *C.char, n C.size_t, out **C.char, outLen *C.size_t, msg **C.char) C.int {
 	// The caller's text is the only input.
-	return finish(fn, msg, renderSVG(text, n, out, outLen), C.TP_ERR_INPUT)
+	return call("tp_render_svg", msg, C.TP_ERR_INPUT, func() error { return renderSVG(text, n, out, outLen) })
 }
 
 func renderSVG(text *C.char, n C.size_t, out **C.char, outLen *C.size_t) error {

@@ -10,7 +10,8 @@
  *  2. the public types: these definitions are compiled against
  *     include/transparse.h, so the compiler checks that the implementation
  *     matches the published prototypes exactly (the Go exports, tpgo_*, use
- *     integer handles and are not part of the ABI).
+ *     integer handles and are not part of the ABI; cgo's _cgo_export.h
+ *     declares them, so each call below is checked against its //export).
  *
  * The Go side (capi.go) returns a status code and a malloc'd message; this
  * file turns the message into a tp_error for the caller.
@@ -123,52 +124,65 @@ void tp_string_free(char *s) { free(s); }
 /* A tp_result is one malloc'd block (see buildResult in capi.go). */
 void tp_result_free(tp_result *result) { free(result); }
 
-/* ---- calls into Go ---------------------------------------------------- */
+/* ---- calls into Go ----------------------------------------------------
+ *
+ * Each entry point clears its out parameters, returns TP_ERR_FORK in a
+ * forked child (TP__FORK_CHECK), calls its tpgo_* function and hands the
+ * outcome to the caller (tp__finish). */
+
+/* TP__FORK_CHECK_AS(fn, err): in a child created by fork(), return
+ * TP_ERR_FORK from the entry point fn, with an error object naming it in
+ * *err (err may be NULL: the code only). TP__FORK_CHECK(err) names the
+ * function it is used in. */
+#define TP__FORK_CHECK_AS(fn, err)                                           \
+    do {                                                                     \
+        if (tp__forked())                                                    \
+            return tp__fork_error((fn), (err));                              \
+    } while (0)
+#define TP__FORK_CHECK(err) TP__FORK_CHECK_AS(__func__, err)
+
+/* tp__model_out finishes a call that made a model handle h. */
+static int tp__model_out(int rc, uintptr_t h, tp_model **model, char *msg,
+                         tp_error **err) {
+    if (rc == TP_OK)
+        *model = (tp_model *)h;
+    return tp__finish(rc, msg, err);
+}
 
 int tp_model_load(const char *path, tp_model **model, tp_error **err) {
     if (model != NULL)
         *model = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_model_load", err);
+    TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_model_load((char *)path, model ? &h : NULL, &msg);
-    if (rc == TP_OK)
-        *model = (tp_model *)h;
-    return tp__finish(rc, msg, err);
+    return tp__model_out(rc, h, model, msg, err);
 }
 
 int tp_model_load_from_memory(const void *data, size_t size, tp_model **model,
                               tp_error **err) {
     if (model != NULL)
         *model = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_model_load_from_memory", err);
+    TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_model_load_from_memory((void *)data, size, model ? &h : NULL,
                                          &msg);
-    if (rc == TP_OK)
-        *model = (tp_model *)h;
-    return tp__finish(rc, msg, err);
+    return tp__model_out(rc, h, model, msg, err);
 }
 
 int tp_model_free(tp_model *model) {
     if (model == NULL)
         return TP_OK;
-    if (tp__forked())
-        return TP_ERR_FORK;
+    TP__FORK_CHECK(NULL);
     char *msg = NULL;
-    int rc = tpgo_model_free((uintptr_t)model, &msg);
-    free(msg);
-    return rc;
+    return tp__finish(tpgo_model_free((uintptr_t)model, &msg), msg, NULL);
 }
 
 int tp_model_card_json(const tp_model *model, char **json, tp_error **err) {
     if (json != NULL)
         *json = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_model_card_json", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_model_card_json((uintptr_t)model, json, &msg);
     return tp__finish(rc, msg, err);
@@ -178,23 +192,23 @@ int tp_model_default_beam(const tp_model *model, int *width,
                           tp_error **err) {
     if (width != NULL)
         *width = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_model_default_beam", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_model_default_beam((uintptr_t)model, width, &msg);
     return tp__finish(rc, msg, err);
 }
 
 /* model_strings is tp_model_deprels (which 0), tp_model_upos_tags (1) and
- * tp_model_xpos_tags (2), named fn. */
-static int model_strings(const char *fn, int which, const tp_model *model,
+ * tp_model_xpos_tags (2). */
+static int model_strings(int which, const tp_model *model,
                          const char *const **out, size_t *n, tp_error **err) {
+    static const char *const names[] = {"tp_model_deprels", "tp_model_upos_tags",
+                                        "tp_model_xpos_tags"};
     if (out != NULL)
         *out = NULL;
     if (n != NULL)
         *n = 0;
-    if (tp__forked())
-        return tp__fork_error(fn, err);
+    TP__FORK_CHECK_AS(names[which], err);
     char *msg = NULL;
     int rc = tpgo_model_strings((uintptr_t)model, which, (char ***)out, n, &msg);
     return tp__finish(rc, msg, err);
@@ -202,134 +216,105 @@ static int model_strings(const char *fn, int which, const tp_model *model,
 
 int tp_model_deprels(const tp_model *model, const char *const **labels,
                      size_t *n, tp_error **err) {
-    return model_strings("tp_model_deprels", 0, model, labels, n, err);
+    return model_strings(0, model, labels, n, err);
 }
 
 int tp_model_upos_tags(const tp_model *model, const char *const **tags,
                        size_t *n, tp_error **err) {
-    return model_strings("tp_model_upos_tags", 1, model, tags, n, err);
+    return model_strings(1, model, tags, n, err);
 }
 
 int tp_model_xpos_tags(const tp_model *model, const char *const **tags,
                        size_t *n, tp_error **err) {
-    return model_strings("tp_model_xpos_tags", 2, model, tags, n, err);
+    return model_strings(2, model, tags, n, err);
 }
 
 int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,
-             const tp_tags *tags, tp_result **result, tp_error **err) {
+             const tp_tags *tags, const tp_options *options,
+             tp_result **result, tp_error **err) {
     if (result != NULL)
         *result = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_parse", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_parse((uintptr_t)model, (char **)forms, n_words,
-                        (tp_tags *)tags, result, &msg);
-    return tp__finish(rc, msg, err);
-}
-
-int tp_parse_with(const tp_model *model, const char *const *forms,
-                  size_t n_words, const tp_tags *tags,
-                  const tp_parse_options *options, tp_result **result,
-                  tp_error **err) {
-    if (result != NULL)
-        *result = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_parse_with", err);
-    char *msg = NULL;
-    int rc = tpgo_parse_with((uintptr_t)model, (char **)forms, n_words,
-                             (tp_tags *)tags, (tp_parse_options *)options,
-                             result, &msg);
-    return tp__finish(rc, msg, err);
-}
-
-static int parse_batch(const tp_model *model, const char *const *forms,
-                       const size_t *offsets, size_t n_sentences,
-                       const tp_tags *tags, const tp_parse_options *options,
-                       int with, tp_result **result, tp_error **err) {
-    if (result != NULL)
-        *result = NULL;
-    if (tp__forked())
-        return tp__fork_error(with ? "tp_parse_batch_with" : "tp_parse_batch", err);
-    char *msg = NULL;
-    int rc = tpgo_parse_batch((uintptr_t)model, (char **)forms,
-                              (size_t *)offsets, n_sentences, (tp_tags *)tags,
-                              (tp_parse_options *)options, with, result, &msg);
+                        (tp_tags *)tags, (tp_options *)options, result, &msg);
     return tp__finish(rc, msg, err);
 }
 
 int tp_parse_batch(const tp_model *model, const char *const *forms,
                    const size_t *offsets, size_t n_sentences,
-                   const tp_tags *tags, tp_result **result, tp_error **err) {
-    return parse_batch(model, forms, offsets, n_sentences, tags, NULL, 0,
-                       result, err);
+                   const tp_tags *tags, const tp_options *options,
+                   tp_result **result, tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_parse_batch((uintptr_t)model, (char **)forms,
+                              (size_t *)offsets, n_sentences, (tp_tags *)tags,
+                              (tp_options *)options, result, &msg);
+    return tp__finish(rc, msg, err);
 }
 
-int tp_parse_batch_with(const tp_model *model, const char *const *forms,
-                        const size_t *offsets, size_t n_sentences,
-                        const tp_tags *tags, const tp_parse_options *options,
-                        tp_result **result, tp_error **err) {
-    return parse_batch(model, forms, offsets, n_sentences, tags, options, 1,
-                       result, err);
-}
-
-int tp_parse_conllu(const tp_model *model, const char *text, size_t len,
-                    char **out_text, size_t *out_len, tp_error **err) {
+int tp_parse_document(const tp_model *model, const char *text, size_t len,
+                      const tp_options *options, char **out_text,
+                      size_t *out_len, size_t *n_skipped, tp_error **err) {
     if (out_text != NULL)
         *out_text = NULL;
     if (out_len != NULL)
         *out_len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_parse_conllu", err);
+    if (n_skipped != NULL)
+        *n_skipped = 0;
+    TP__FORK_CHECK(err);
     char *msg = NULL;
-    int rc = tpgo_parse_conllu((uintptr_t)model, (char *)text, len, out_text,
-                               out_len, &msg);
+    int rc = tpgo_parse_document((uintptr_t)model, (char *)text, len,
+                                 (tp_options *)options, out_text, out_len,
+                                 n_skipped, &msg);
     return tp__finish(rc, msg, err);
 }
 
-int tp_parse_tokens(const tp_model *model, const char *text, size_t len,
-                    char **out_text, size_t *out_len, tp_error **err) {
-    if (out_text != NULL)
-        *out_text = NULL;
-    if (out_len != NULL)
-        *out_len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_parse_tokens", err);
+int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
+                   const tp_options *options, tp_stream **stream,
+                   tp_error **err) {
+    if (stream != NULL)
+        *stream = NULL;
+    TP__FORK_CHECK(err);
+    uintptr_t h = 0;
     char *msg = NULL;
-    int rc = tpgo_parse_tokens((uintptr_t)model, (char *)text, len, out_text,
-                               out_len, &msg);
+    int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
+                              (tp_options *)options, stream ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *stream = (tp_stream *)h;
     return tp__finish(rc, msg, err);
 }
 
-int tp_parse_conllu_with(const tp_model *model, const char *text, size_t len,
-                         const tp_parse_options *options, char **out_text,
-                         size_t *out_len, tp_error **err) {
-    if (out_text != NULL)
-        *out_text = NULL;
-    if (out_len != NULL)
-        *out_len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_parse_conllu_with", err);
+int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,
+                   tp_error **err) {
+    if (sentence != NULL)
+        *sentence = NULL;
+    if (len != NULL)
+        *len = 0;
+    TP__FORK_CHECK(err);
     char *msg = NULL;
-    int rc = tpgo_parse_conllu_with((uintptr_t)model, (char *)text, len,
-                                    (tp_parse_options *)options, out_text,
-                                    out_len, &msg);
+    int rc = tpgo_stream_next((uintptr_t)stream, (char **)sentence, len, &msg);
+    if (rc != TP_OK && sentence != NULL)
+        *sentence = NULL;
     return tp__finish(rc, msg, err);
 }
 
-int tp_parse_tokens_with(const tp_model *model, const char *text, size_t len,
-                         const tp_parse_options *options, char **out_text,
-                         size_t *out_len, tp_error **err) {
-    if (out_text != NULL)
-        *out_text = NULL;
-    if (out_len != NULL)
-        *out_len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_parse_tokens_with", err);
+int tp_stream_stats(const tp_stream *stream, size_t *sentences,
+                    size_t *skipped, tp_error **err) {
+    TP__FORK_CHECK(err);
     char *msg = NULL;
-    int rc = tpgo_parse_tokens_with((uintptr_t)model, (char *)text, len,
-                                    (tp_parse_options *)options, out_text,
-                                    out_len, &msg);
+    int rc = tpgo_stream_stats((uintptr_t)stream, sentences, skipped, &msg);
     return tp__finish(rc, msg, err);
+}
+
+int tp_stream_free(tp_stream *stream) {
+    if (stream == NULL)
+        return TP_OK;
+    TP__FORK_CHECK(NULL);
+    char *msg = NULL;
+    return tp__finish(tpgo_stream_free((uintptr_t)stream, &msg), msg, NULL);
 }
 
 /* ---- systems, training, saving ---------------------------------------- */
@@ -337,8 +322,7 @@ int tp_parse_tokens_with(const tp_model *model, const char *text, size_t len,
 int tp_systems(char **names, tp_error **err) {
     if (names != NULL)
         *names = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_systems", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_systems(names, &msg);
     return tp__finish(rc, msg, err);
@@ -347,34 +331,27 @@ int tp_systems(char **names, tp_error **err) {
 int tp_train(const char *options, tp_model **model, tp_error **err) {
     if (model != NULL)
         *model = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_train", err);
+    TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_train((char *)options, model ? &h : NULL, &msg);
-    if (rc == TP_OK)
-        *model = (tp_model *)h;
-    return tp__finish(rc, msg, err);
+    return tp__model_out(rc, h, model, msg, err);
 }
 
 int tp_train_with_progress(const char *options, tp_progress_fn fn,
                            void *user, tp_model **model, tp_error **err) {
     if (model != NULL)
         *model = NULL;
-    if (tp__forked())
-        return tp__fork_error("tp_train_with_progress", err);
+    TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_train_with_progress((char *)options, fn, user,
                                       model ? &h : NULL, &msg);
-    if (rc == TP_OK)
-        *model = (tp_model *)h;
-    return tp__finish(rc, msg, err);
+    return tp__model_out(rc, h, model, msg, err);
 }
 
 int tp_model_save(const tp_model *model, const char *path, tp_error **err) {
-    if (tp__forked())
-        return tp__fork_error("tp_model_save", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_model_save((uintptr_t)model, (char *)path, &msg);
     return tp__finish(rc, msg, err);
@@ -413,7 +390,7 @@ static const char *tp__intern(const char *s) {
 }
 
 const char *tp_default_model_path(void) {
-    if (tp__forked())
+    if (tp__forked()) /* no error object to return: NULL */
         return NULL;
     /* This library's own file, for the lookup relative to it. */
     Dl_info info;
@@ -431,121 +408,15 @@ const char *tp_default_model_path(void) {
     return interned;
 }
 
+
 int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
                   tp_error **err) {
     if (out_svg != NULL)
         *out_svg = NULL;
     if (out_len != NULL)
         *out_len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_render_svg", err);
+    TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_render_svg((char *)text, len, out_svg, out_len, &msg);
     return tp__finish(rc, msg, err);
-}
-/* ---- documents: options, streams -------------------------------------- */
-
-static int parse_document(const tp_model *model, const char *text, size_t len,
-                          const tp_doc_options *options,
-                          const tp_parse_options *parse_options, int with,
-                          char **out_text, size_t *out_len, size_t *n_skipped,
-                          tp_error **err) {
-    if (out_text != NULL)
-        *out_text = NULL;
-    if (out_len != NULL)
-        *out_len = 0;
-    if (n_skipped != NULL)
-        *n_skipped = 0;
-    if (tp__forked())
-        return tp__fork_error(with ? "tp_parse_document_with" : "tp_parse_document", err);
-    char *msg = NULL;
-    int rc = tpgo_parse_document((uintptr_t)model, (char *)text, len,
-                                 (tp_doc_options *)options,
-                                 (tp_parse_options *)parse_options, with,
-                                 out_text, out_len, n_skipped, &msg);
-    return tp__finish(rc, msg, err);
-}
-
-int tp_parse_document(const tp_model *model, const char *text, size_t len,
-                      const tp_doc_options *options, char **out_text,
-                      size_t *out_len, size_t *n_skipped, tp_error **err) {
-    return parse_document(model, text, len, options, NULL, 0, out_text,
-                          out_len, n_skipped, err);
-}
-
-int tp_parse_document_with(const tp_model *model, const char *text,
-                           size_t len, const tp_doc_options *options,
-                           const tp_parse_options *parse_options,
-                           char **out_text, size_t *out_len,
-                           size_t *n_skipped, tp_error **err) {
-    return parse_document(model, text, len, options, parse_options, 1,
-                          out_text, out_len, n_skipped, err);
-}
-
-static int stream_open(const tp_model *model, tp_read_fn read, void *ctx,
-                       const tp_doc_options *options,
-                       const tp_parse_options *parse_options, int with,
-                       tp_stream **stream, tp_error **err) {
-    if (stream != NULL)
-        *stream = NULL;
-    if (tp__forked())
-        return tp__fork_error(with ? "tp_stream_open_with" : "tp_stream_open", err);
-    uintptr_t h = 0;
-    char *msg = NULL;
-    int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
-                              (tp_doc_options *)options,
-                              (tp_parse_options *)parse_options, with,
-                              stream ? &h : NULL, &msg);
-    if (rc == TP_OK)
-        *stream = (tp_stream *)h;
-    return tp__finish(rc, msg, err);
-}
-
-int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
-                   const tp_doc_options *options, tp_stream **stream,
-                   tp_error **err) {
-    return stream_open(model, read, ctx, options, NULL, 0, stream, err);
-}
-
-int tp_stream_open_with(const tp_model *model, tp_read_fn read, void *ctx,
-                        const tp_doc_options *options,
-                        const tp_parse_options *parse_options,
-                        tp_stream **stream, tp_error **err) {
-    return stream_open(model, read, ctx, options, parse_options, 1, stream,
-                       err);
-}
-
-int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,
-                   tp_error **err) {
-    if (sentence != NULL)
-        *sentence = NULL;
-    if (len != NULL)
-        *len = 0;
-    if (tp__forked())
-        return tp__fork_error("tp_stream_next", err);
-    char *msg = NULL;
-    int rc = tpgo_stream_next((uintptr_t)stream, (char **)sentence, len, &msg);
-    if (rc != TP_OK && sentence != NULL)
-        *sentence = NULL;
-    return tp__finish(rc, msg, err);
-}
-
-int tp_stream_stats(const tp_stream *stream, size_t *sentences,
-                    size_t *skipped, tp_error **err) {
-    if (tp__forked())
-        return tp__fork_error("tp_stream_stats", err);
-    char *msg = NULL;
-    int rc = tpgo_stream_stats((uintptr_t)stream, sentences, skipped, &msg);
-    return tp__finish(rc, msg, err);
-}
-
-int tp_stream_free(tp_stream *stream) {
-    if (stream == NULL)
-        return TP_OK;
-    if (tp__forked())
-        return TP_ERR_FORK;
-    char *msg = NULL;
-    int rc = tpgo_stream_free((uintptr_t)stream, &msg);
-    free(msg);
-    return rc;
 }

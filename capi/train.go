@@ -16,10 +16,8 @@ import (
 )
 
 //export tpgo_systems
-func tpgo_systems(out **C.char, msg **C.char) (rc C.int) {
-	const fn = "tp_systems"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, systems(out), C.TP_ERR_INTERNAL)
+func tpgo_systems(out **C.char, msg **C.char) C.int {
+	return call("tp_systems", msg, C.TP_ERR_INTERNAL, func() error { return systems(out) })
 }
 
 func systems(out **C.char) error {
@@ -35,17 +33,13 @@ func systems(out **C.char) error {
 }
 
 //export tpgo_train
-func tpgo_train(options *C.char, out *C.uintptr_t, msg **C.char) (rc C.int) {
-	const fn = "tp_train"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, trainModel(options, nil, nil, out), C.TP_ERR_INPUT)
+func tpgo_train(options *C.char, out *C.uintptr_t, msg **C.char) C.int {
+	return call("tp_train", msg, C.TP_ERR_INPUT, func() error { return trainModel(options, nil, nil, out) })
 }
 
 //export tpgo_train_with_progress
-func tpgo_train_with_progress(options *C.char, progress C.tp_progress_fn, user unsafe.Pointer, out *C.uintptr_t, msg **C.char) (rc C.int) {
-	const fn = "tp_train_with_progress"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, trainModel(options, progress, user, out), C.TP_ERR_INPUT)
+func tpgo_train_with_progress(options *C.char, progress C.tp_progress_fn, user unsafe.Pointer, out *C.uintptr_t, msg **C.char) C.int {
+	return call("tp_train_with_progress", msg, C.TP_ERR_INPUT, func() error { return trainModel(options, progress, user, out) })
 }
 
 // errCanceled is the error of a training stopped by the caller's callback.
@@ -112,10 +106,8 @@ func callProgress(fn C.tp_progress_fn, user unsafe.Pointer, p train.Progress) C.
 }
 
 //export tpgo_model_save
-func tpgo_model_save(h C.uintptr_t, path *C.char, msg **C.char) (rc C.int) {
-	const fn = "tp_model_save"
-	defer recoverTo(fn, msg, &rc)
-	return finish(fn, msg, modelSave(h, path), C.TP_ERR_IO)
+func tpgo_model_save(h C.uintptr_t, path *C.char, msg **C.char) C.int {
+	return call("tp_model_save", msg, C.TP_ERR_IO, func() error { return modelSave(h, path) })
 }
 
 func modelSave(h C.uintptr_t, path *C.char) error {
@@ -125,12 +117,7 @@ func modelSave(h C.uintptr_t, path *C.char) error {
 	if path == nil {
 		return argErr("path is NULL")
 	}
-	e, err := acquire(h)
-	if err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	return e.model.Save(C.GoString(path))
+	return withModel(h, func(e *modelEntry) error { return e.model.Save(C.GoString(path)) })
 }
 
 // parseTrainOptions decodes tp_train's JSON options into train.Options

@@ -20,7 +20,7 @@
  *     }
  *     const char *forms[] = {"I", "saw", "her", "."};
  *     tp_result *res = NULL;
- *     if (tp_parse(model, forms, 4, NULL, &res, &err) == TP_OK) {
+ *     if (tp_parse(model, forms, 4, NULL, NULL, &res, &err) == TP_OK) {
  *         for (size_t i = 0; i < res->n_words; i++)
  *             printf("%zu\t%s\t%s\t%d\t%s\n", i + 1, forms[i],
  *                    res->upos[i], (int)res->heads[i], res->deprels[i]);
@@ -56,14 +56,14 @@
  *    UTF-8", "tp_parse: tags->upos[0] is longer than TP_MAX_TOKEN_BYTES
  *    (1024 bytes)"), the file, the byte offset or section of a model file
  *    ("tp_model_load: modelfmt: m.tpm: corrupt at byte 4242 (snappy chunk
- *    checksum mismatch)"), the line of CoNLL-U text ("tp_parse_conllu:
+ *    checksum mismatch)"), the line of CoNLL-U text ("tp_parse_document:
  *    conllu: text:12: ..."). The status code says what kind of failure it
  *    is; the text is for people and may change between versions.
  *
  * THREAD SAFETY
  *
  *  Every function may be called from any thread. A loaded tp_model is
- *  immutable: any number of threads may call tp_parse / tp_parse_conllu /
+ *  immutable: any number of threads may call tp_parse / tp_parse_document /
  *  the getters on the same model at the same time, with no locking by the
  *  caller. Results, strings and error objects belong to the caller and are
  *  not shared by the library.
@@ -121,10 +121,11 @@
  *    the process may crash when a signal arrives on a Go thread.
  *  - The runtime starts a few threads when the library is loaded.
  *  - Memory: a Go garbage collector manages the library's memory. A loaded
- *    model is the bulk of it; tp_parse makes no garbage, so a long run of
+ *    model is the bulk of it; tp_parse with the greedy parser (the
+ *    default for models without a beam) makes no garbage, so a long run of
  *    calls keeps the resident memory flat (scripts/longrun.sh checks this
  *    over 1M words), nor does tp_parse_batch for batches of up to 40,000
- *    words. tp_parse_conllu and tp_parse_tokens (and larger batches) make
+ *    words. tp_parse_document (and larger batches) makes
  *    garbage in proportion to their input, which the collector reclaims
  *    once it amounts to a quarter of the loaded models (the
  *    library runs its collector at GOGC=25, also while a call trains,
@@ -154,7 +155,7 @@ extern "C" {
  * ====================================================================== */
 
 #define TP_VERSION_MAJOR 0
-#define TP_VERSION_MINOR 1
+#define TP_VERSION_MINOR 2
 #define TP_VERSION_PATCH 0
 
 /* MAJOR*10000 + MINOR*100 + PATCH, e.g. 0.1.0 -> 100 (zstd convention). */
@@ -186,7 +187,7 @@ TP_API unsigned tp_version_number(void);
  * ====================================================================== */
 
 /* Maximum number of words in one sentence given to tp_parse (and in one
- * sentence of tp_parse_conllu's text). More gives TP_ERR_INPUT. */
+ * sentence of tp_parse_document's text). More gives TP_ERR_INPUT. */
 #define TP_MAX_WORDS 10000
 /* Maximum length in bytes, without the terminating NUL, of one word form
  * or tag string. Longer gives TP_ERR_INPUT. */
@@ -271,7 +272,7 @@ TP_API void tp_error_free(tp_error *err);
 
 /*
  * tp_string_free frees a string returned by the library (tp_model_card_json,
- * tp_parse_conllu). NULL is ignored. Works after fork().
+ * tp_parse_document). NULL is ignored. Works after fork().
  */
 TP_API void tp_string_free(char *s);
 
@@ -366,10 +367,10 @@ TP_API int tp_model_card_json(const tp_model *model, char **json,
 
 /*
  * tp_model_default_beam gives the model's default beam width: the width
- * the functions taking tp_parse_options parse with when options->beam is
- * 0 (see tp_parse_options). A model trained with a beam (`transparse
- * train --beam K`, tp_train's "beam": {"width": K}) has classifiers
- * trained for it and the default width K, recorded in its card (option "default_beam",
+ * the parse functions use when options->beam is 0 or options is
+ * NULL (see tp_options). A model trained with a beam (`transparse
+ * train --beam K`, tp_train's "beam": {"width": K}) has classifiers trained for it and
+ * the default width K, recorded in its card (option "default_beam",
  * shown by `transparse inspect`); every other model has 1, the greedy
  * parser.
  *
@@ -524,15 +525,156 @@ typedef struct tp_result {
     const char *const *xpos;
     const char *const *lemma;
     const char *const *feats;
-    /* Appended after feats (see tp_parse_with and tp_parse_batch_with);
-     * NULL and 0 in the results of tp_parse and tp_parse_batch, and
-     * unless asked for. */
+    /* Appended after feats (see tp_parse and tp_parse_batch): NULL and
+     * 0 unless tp_options asks for them. */
     const double *confidence;
     size_t n_trees;
     const int32_t *tree_heads;
     const char *const *tree_deprels;
     const double *tree_scores;
 } tp_result;
+
+/* Largest beam width of tp_options.beam. */
+#define TP_MAX_BEAM 64
+
+/* The kind of input of tp_parse_document and tp_stream_open
+ * (tp_options.input). Values are stable; more kinds may be added. */
+#define TP_INPUT_CONLLU 0 /* CoNLL-U */
+#define TP_INPUT_TOKENS 1 /* pre-tokenized text: see tp_parse_document */
+
+/* What tp_parse_document and tp_stream_open do with a sentence they
+ * cannot parse (tp_options.on_error). */
+#define TP_ON_ERROR_STOP 0 /* end with the error */
+#define TP_ON_ERROR_SKIP 1 /* copy the sentence through unparsed, go on */
+
+/*
+ * tp_options are the options of every parse function: tp_parse,
+ * tp_parse_batch, tp_parse_document and tp_stream_open. A NULL options
+ * pointer means the defaults, the values of TP_OPTIONS_INIT: the model's
+ * default beam width (tp_model_default_beam; 1, the greedy parser, for
+ * every model without classifiers trained for the beam), nothing more
+ * than the tree, CoNLL-U input, stop at the first error, tags used as
+ * given, one thread. Initialise with TP_OPTIONS_INIT, then set what you
+ * need:
+ *
+ *     tp_options o = TP_OPTIONS_INIT;
+ *     o.beam = 8;
+ *     o.confidence = 1;
+ *
+ * Members a function does not use are ignored (the sentence members by
+ * the document functions, the document members by tp_parse and
+ * tp_parse_batch), except space_after, which the document functions
+ * refuse (TP_ERR_ARGUMENT).
+ *
+ *   size         sizeof(tp_options) as the caller compiled it (bytes):
+ *                future versions append members (other input kinds among
+ *                them), and a library reads only the members that size
+ *                covers; bytes past the members it knows must be 0. Less
+ *                than sizeof(tp_options) of this version (the smallest
+ *                size accepted; the message gives it) or more than 4096
+ *                is TP_ERR_ARGUMENT.
+ *
+ * Sentence members (all functions):
+ *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
+ *                default width. 1: the greedy parser; K > 1: beam
+ *                search, keeping the K best configurations at every step
+ *                (docs/beam-search.md), about K times slower. It is more
+ *                accurate only with a model that has a classifier
+ *                trained for the beam (`transparse train --beam K`; the
+ *                model card's option "beam"): over a greedily trained
+ *                classifier a wider beam parses worse. The annotation is
+ *                completed and the classifier chosen as described at
+ *                tp_tags.
+ *   kbest        0 to the beam width (beam, or the default width when
+ *                beam is 0): the number of trees asked for in tp_result
+ *                (n_trees; the distinct trees of the final beam, best
+ *                first, so at most K). In CoNLL-U output, with kbest
+ *                above 1, each sentence parsed is followed by its other
+ *                trees as sentences of their own: the same lines with
+ *                that tree's HEAD and DEPREL, without the Confidence
+ *                attribute, the comments followed by "# kbest_rank = N"
+ *                (2, 3, ...) and "# kbest_score = SCORE", and the
+ *                sent_id, if any, suffixed with "-kbestN".
+ *   confidence   nonzero: a confidence per word (tp_result.confidence;
+ *                in CoNLL-U output "Confidence=0.931", three decimals, in
+ *                MISC after the word's other attributes, replacing a
+ *                Confidence attribute of the input).
+ *   temperature  scales the scores into the raw confidences' weights
+ *                (score units of the classifier); 0: the library's
+ *                default, with calibrated confidences; not negative.
+ *   space_after  NULL, or the spacing of the words in the text they were
+ *                tokenized from, for tp_parse and tp_parse_batch only: an
+ *                array of one byte per word (tp_parse: n_words bytes;
+ *                tp_parse_batch: aligned with forms, offsets[n_sentences]
+ *                bytes), read during the call only; 0 for a word the
+ *                next one follows without whitespace ("well" and "-" in
+ *                "well-known", "Dogs" in "Dogs."), nonzero for a word
+ *                followed by whitespace (for the last word of a sentence:
+ *                by whitespace or nothing). 0 is what MISC SpaceAfter=No
+ *                says in CoNLL-U, where the document functions read it:
+ *                a sentence gets the tags and tree the same sentence gets
+ *                as CoNLL-U with SpaceAfter=No on those words. A model
+ *                whose XPOS tagger reads spacing (the bundled one does)
+ *                tags a hyphen joining two words HYPH and a spaced one as
+ *                other punctuation. NULL: the spacing is unknown.
+ *
+ * Document members (tp_parse_document, tp_stream_open):
+ *   input        TP_INPUT_CONLLU or TP_INPUT_TOKENS.
+ *   on_error     TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP. With SKIP, a
+ *                sentence the parser rejects (e.g. more than TP_MAX_WORDS
+ *                words) is written as it was given, unparsed, and the
+ *                lines of a malformed sentence (or of a malformed line of
+ *                pre-tokenized text) are copied as they were read; either
+ *                way with a first added comment "# transparse_error =
+ *                MESSAGE", where MESSAGE names the line. Errors that end
+ *                the input (a line longer than 1 MiB, a failing read
+ *                callback) stop either way.
+ *   no_tags      nonzero: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U
+ *                input (words and empty nodes) before parsing, so that
+ *                the model predicts them.
+ *   threads      tp_parse_document: the number of threads parsing, 0 or
+ *                more (0 or 1: the calling thread); the output is the
+ *                same for any number. Ignored by tp_stream_open.
+ *
+ * A confidence is a number in [0, 1] per word for its head and deprel
+ * together. With the default temperature and a model that has confidence
+ * calibrators (models trained by this version have them; `transparse
+ * calibrate` adds or refits them) it is the estimated probability that
+ * both are right, fitted on the development treebank from the raw
+ * confidence, the deprel and, for predicted tags, how sure the taggers
+ * were of the tags of the word and of its head (docs/beam-search.md).
+ * Otherwise it is the raw confidence, which ranks the arcs of one deprel:
+ * the share of the final beam (each configuration weighted by exp of its
+ * score difference to the best over the temperature; 1 for the greedy
+ * parser) that agrees with the best tree on the word's arc, times the
+ * probability of the transition that built the arc among the legal ones
+ * (the classifier's exp-normalised scores); 0 for an arc made by a
+ * fallback (a word left headless and attached to the root). Either way
+ * higher-confidence arcs are more often right.
+ *
+ * Bad options are TP_ERR_ARGUMENT, with the member named ("tp_parse:
+ * invalid parse options: beam width 65: want 1 to 64 (0: the model's
+ * default, 1)", "tp_parse_document: options->input is 7: want
+ * TP_INPUT_CONLLU or TP_INPUT_TOKENS").
+ */
+typedef struct tp_options {
+    size_t size;
+    /* sentence members */
+    int beam;
+    int kbest;
+    int confidence;
+    double temperature;
+    const unsigned char *space_after;
+    /* document members */
+    int input;
+    int on_error;
+    int no_tags;
+    int threads;
+} tp_options;
+
+#define TP_OPTIONS_INIT                                                      \
+    {sizeof(tp_options), 0, 0, 0, 0.0, NULL, TP_INPUT_CONLLU,                \
+     TP_ON_ERROR_STOP, 0, 0}
 
 /*
  * tp_parse parses one tokenized sentence.
@@ -543,15 +685,33 @@ typedef struct tp_result {
  *            n_words elements are read, during the call only.
  *   n_words  number of words, 1 to TP_MAX_WORDS.
  *   tags     optional annotations (see tp_tags), or NULL for none: the
- *            taggers then predict UPOS and XPOS.
+ *            model then predicts the columns (see tp_result).
+ *   options  in, may be NULL (the defaults; see tp_options). Read during
+ *            the call only.
  *   result   out: a new result on success (free with tp_result_free), NULL
- *            on failure.
+ *            on failure. Besides the tree and the columns, it has:
+ *              confidence    n_words doubles: confidence[i] for word i;
+ *                            NULL unless options->confidence.
+ *              n_trees       the number of trees, at most options->kbest
+ *                            (fewer when the final beam holds fewer
+ *                            distinct trees); 0 unless options->kbest > 0.
+ *              tree_heads    n_trees * n_words heads: tree t's head of
+ *                            word i is tree_heads[t * n_words + i]
+ *                            (1-based, 0 for the root); NULL when n_trees
+ *                            is 0. Tree 0 is the best tree, the one in
+ *                            heads and deprels.
+ *              tree_deprels  n_trees * n_words deprels, laid out as
+ *                            tree_heads.
+ *              tree_scores   n_trees scores: the sum of the scores of the
+ *                            tree's transitions (in the beam, of its best
+ *                            derivation), best first; comparable between
+ *                            the trees of one sentence only.
  *   err      out, may be NULL.
  *
  * Errors (arguments are checked in order; the first bad one is reported):
  *   TP_ERR_ARGUMENT  model, forms or result is NULL; forms[i] is NULL
  *                    ("tp_parse: forms[1] is NULL"); the model handle was
- *                    freed or is invalid.
+ *                    freed or is invalid; bad options (see tp_options).
  *   TP_ERR_INPUT     n_words is 0 or more than TP_MAX_WORDS ("tp_parse:
  *                    n_words is 10001, more than TP_MAX_WORDS (10000)");
  *                    a form or tag that is longer than TP_MAX_TOKEN_BYTES,
@@ -565,10 +725,11 @@ typedef struct tp_result {
  *   TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
  *
  * Thread-safe: any number of threads may parse with the same model at once.
- * Deterministic: the same input gives the same result.
+ * Deterministic: the same input and options give the same result.
  */
 TP_API int tp_parse(const tp_model *model, const char *const *forms,
-                    size_t n_words, const tp_tags *tags, tp_result **result,
+                    size_t n_words, const tp_tags *tags,
+                    const tp_options *options, tp_result **result,
                     tp_error **err);
 
 /*
@@ -576,7 +737,9 @@ TP_API int tp_parse(const tp_model *model, const char *const *forms,
  * and the crossing into the library are paid once per batch, and a Python
  * caller releases the GIL once for the whole batch. The sentences are
  * parsed one after the other on the calling thread (call it from several
- * threads, each with its own batch, to use several cores).
+ * threads, each with its own batch, to use several cores). Each sentence
+ * gets the tree, confidences and trees tp_parse gives it with the same
+ * options.
  *
  *   model        a loaded model.
  *   forms        the word forms of all sentences, one after the other:
@@ -590,192 +753,53 @@ TP_API int tp_parse(const tp_model *model, const char *const *forms,
  *                aligned with forms (offsets[n_sentences] elements each),
  *                or NULL. Each sentence chooses its classifier on its own
  *                tags, as in tp_parse.
+ *   options      in, may be NULL (see tp_options).
  *   result       out: one result for the whole batch (free with
  *                tp_result_free), NULL on failure. Its arrays are aligned
  *                with forms (n_words = offsets[n_sentences]); heads are
  *                1-based within each sentence (0 for its root), so word i
- *                of sentence k is at index offsets[k] + i - 1 and its head
- *                at offsets[k] + heads[...] - 1.
+ *                (1-based) of sentence k is at index offsets[k] + i - 1
+ *                and its head at offsets[k] + heads[...] - 1. With
+ *                sentence k's word i at index offsets[k] + i (0-based i):
+ *                  confidence    n_words doubles aligned with forms; NULL
+ *                                unless options->confidence.
+ *                  n_trees       the most trees any sentence has, at most
+ *                                options->kbest; 0 unless kbest > 0.
+ *                  tree_heads    n_trees * n_words heads: tree t of
+ *                                sentence k has the head of its word i at
+ *                                tree_heads[t * n_words + offsets[k] + i]
+ *                                (1-based within the sentence, 0 for its
+ *                                root). Tree 0 of each sentence is its
+ *                                best tree, the one in heads and deprels.
+ *                  tree_deprels  n_trees * n_words deprels, laid out as
+ *                                tree_heads.
+ *                  tree_scores   n_trees * n_sentences scores: tree t of
+ *                                sentence k has its score at
+ *                                tree_scores[t * n_sentences + k].
+ *                A sentence whose final beam holds fewer distinct trees
+ *                than n_trees has, for each missing tree t, the score
+ *                -INFINITY, heads -1 and deprels "_": its trees are those
+ *                t with tree_scores[t * n_sentences + k] > -INFINITY. For
+ *                one sentence this is the layout of tp_parse.
  *   err          out, may be NULL.
  *
  * Errors: those of tp_parse, naming the element by its index in the flat
  * arrays and its place in the batch ("tp_parse_batch: forms[17] is not
  * valid UTF-8 (sentence 3, word 2)"; sentences count from 0, words from 1,
- * as in the results), and TP_ERR_ARGUMENT
- * when offsets is NULL; TP_ERR_INPUT when n_sentences is 0, offsets[0] is
- * not 0, a sentence is empty or longer than TP_MAX_WORDS ("tp_parse_batch:
- * sentence 3 has 0 words"), the batch has more than TP_MAX_BATCH_WORDS
- * words, or a sentence is refused (the message names it:
- * "tp_parse_batch: sentence 3: ..."). Every word of the batch is
- * checked before any is parsed; on failure no result is returned.
+ * as in the results), and TP_ERR_ARGUMENT when offsets is NULL;
+ * TP_ERR_INPUT when n_sentences is 0, offsets[0] is not 0, a sentence is
+ * empty or longer than TP_MAX_WORDS ("tp_parse_batch: sentence 3 has 0
+ * words"), the batch has more than TP_MAX_BATCH_WORDS words, or a
+ * sentence is refused (the message names it: "tp_parse_batch: sentence
+ * 3: ..."). Every word of the batch is checked before any is parsed; on
+ * failure no result is returned.
  *
- * Thread-safe and deterministic, as tp_parse: each sentence gets the tree
- * tp_parse gives it.
+ * Thread-safe and deterministic, as tp_parse.
  */
 TP_API int tp_parse_batch(const tp_model *model, const char *const *forms,
                           const size_t *offsets, size_t n_sentences,
-                          const tp_tags *tags, tp_result **result,
-                          tp_error **err);
-
-/* Largest beam width of tp_parse_options.beam. */
-#define TP_MAX_BEAM 64
-
-/*
- * tp_parse_options choose how tp_parse_with, tp_parse_batch_with,
- * tp_parse_conllu_with, tp_parse_tokens_with, tp_parse_document_with and
- * tp_stream_open_with parse. A NULL options pointer is the greedy parser
- * of tp_parse (and of the functions without options): the same trees,
- * nothing more. All members 0 but size is the model's default: its
- * default beam width (tp_model_default_beam), which is 1, the greedy
- * parser and the same trees, for every model without classifiers trained
- * for the beam. Initialise with TP_PARSE_OPTIONS_INIT (or set size to
- * sizeof(tp_parse_options) and the rest to 0), then set what you need:
- *
- *     tp_parse_options o = TP_PARSE_OPTIONS_INIT;
- *     o.beam = 8;
- *     o.confidence = 1;
- *
- *   size         sizeof(tp_parse_options) as the caller compiled it:
- *                future versions append members, and a library reads
- *                only the members that size covers (members it does not
- *                know must be 0). Less than the first version's size
- *                (offsetof(tp_parse_options, space_after), the members
- *                up to temperature) is TP_ERR_ARGUMENT.
- *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
- *                default width (tp_model_default_beam; 1 for a model
- *                without classifiers trained for the beam). 1: the greedy
- *                parser of tp_parse (same trees and speed); K > 1: beam
- *                search, keeping the K best configurations at every step
- *                (docs/beam-search.md), about K times slower. It is more
- *                accurate only with a model that has a classifier
- *                trained for the beam (`transparse train --beam K`; the
- *                model card's option "beam"): over a greedily trained
- *                classifier a wider beam parses worse. The annotation is
- *                completed and the classifier chosen as for tp_parse (see
- *                tp_tags).
- *   kbest        0 to the beam width (beam, or the default width when
- *                beam is 0): the number of trees asked for in
- *                tp_result (n_trees; the distinct trees of the final beam,
- *                best first, so at most K); in CoNLL-U output each
- *                sentence parsed is followed by its other trees (see
- *                tp_parse_conllu_with).
- *   confidence   nonzero: a confidence per word (tp_result.confidence; in
- *                CoNLL-U output the MISC attribute Confidence).
- *   temperature  scales the scores into the raw confidences' weights
- *                (score units of the classifier); 0: the library's
- *                default, with calibrated confidences; not negative.
- *   space_after  NULL, or the spacing of the words in the text they were
- *                tokenized from, for tp_parse_with and tp_parse_batch_with
- *                only: an array of n_words bytes (tp_parse_batch_with:
- *                aligned with forms, offsets[n_sentences] bytes), read
- *                during the call only; 0 for a word the next one follows
- *                without whitespace ("well" and "-" in "well-known",
- *                "Dogs" in "Dogs."), nonzero for a word followed by
- *                whitespace (for the last word of a sentence: by
- *                whitespace or nothing). 0 is what MISC SpaceAfter=No
- *                says in CoNLL-U, where the document functions read it;
- *                a sentence gets the tags and tree the same sentence
- *                gets as CoNLL-U with SpaceAfter=No on those words. A
- *                model whose XPOS tagger reads spacing (the bundled one
- *                does) tags a hyphen joining two words HYPH and a spaced
- *                one as other punctuation. NULL: the spacing is unknown,
- *                as for tp_parse. The document functions taking options
- *                refuse it (TP_ERR_ARGUMENT).
- *
- * A confidence is a number in [0, 1] per word for its head and deprel
- * together. With the default temperature and a model that has confidence
- * calibrators (models trained by this version have them; `transparse
- * calibrate` adds or refits them) it is the estimated probability that
- * both are right, fitted on the development treebank from the raw
- * confidence, the deprel and, for predicted tags, how sure the taggers
- * were of the tags of the word and of its head (docs/beam-search.md).
- * Otherwise it is the
- * raw confidence, which ranks the arcs of one deprel: the share of the
- * final beam (each configuration weighted by exp of its score difference
- * to the best over the temperature; 1 for the greedy parser) that agrees
- * with the best tree on the word's arc, times the probability of the
- * transition that built the arc among the legal ones (the classifier's
- * exp-normalised scores); 0 for an arc made by a fallback (a word left
- * headless and attached to the root). Either way higher-confidence arcs
- * are more often right.
- *
- * Errors of the functions taking options: TP_ERR_ARGUMENT for bad options,
- * with the member named ("tp_parse_with: invalid parse options: beam width
- * 65: want 1 to 64 (0: the model's default, 1)").
- */
-typedef struct tp_parse_options {
-    size_t size;
-    int beam;
-    int kbest;
-    int confidence;
-    double temperature;
-    /* Appended after temperature: read only when size covers it. */
-    const unsigned char *space_after;
-} tp_parse_options;
-
-#define TP_PARSE_OPTIONS_INIT {sizeof(tp_parse_options), 0, 0, 0, 0.0, NULL}
-
-/*
- * tp_parse_with is tp_parse with options (NULL: tp_parse). Arguments,
- * errors and thread-safety as for tp_parse, and TP_ERR_ARGUMENT for bad
- * options. Besides the members tp_parse fills, the result has:
- *
- *   confidence    n_words doubles: confidence[i] for word i (see
- *                 tp_parse_options); NULL unless options->confidence.
- *   n_trees       the number of trees, at most options->kbest (fewer when
- *                 the final beam holds fewer distinct trees); 0 unless
- *                 options->kbest > 0.
- *   tree_heads    n_trees * n_words heads: tree t's head of word i is
- *                 tree_heads[t * n_words + i] (1-based, 0 for the root);
- *                 NULL when n_trees is 0. Tree 0 is the best tree, the one
- *                 in heads and deprels.
- *   tree_deprels  n_trees * n_words deprels, laid out as tree_heads.
- *   tree_scores   n_trees scores: the sum of the scores of the tree's
- *                 transitions (in the beam, of its best derivation), best
- *                 first; comparable between the trees of one sentence only.
- * All of them belong to the result (one block, freed by tp_result_free);
- * the deprel strings are owned as those of deprels.
- */
-TP_API int tp_parse_with(const tp_model *model, const char *const *forms,
-                         size_t n_words, const tp_tags *tags,
-                         const tp_parse_options *options, tp_result **result,
-                         tp_error **err);
-
-/*
- * tp_parse_batch_with is tp_parse_batch with options (NULL:
- * tp_parse_batch): each sentence of the batch is parsed as tp_parse_with
- * parses it with the same options, and gets the same tree, confidences
- * and trees. Arguments, errors (those of tp_parse_batch, and
- * TP_ERR_ARGUMENT for bad options), ownership and thread-safety as for
- * tp_parse_batch. Besides the members tp_parse_batch fills, the result
- * has, with n_words = offsets[n_sentences] and sentence k's word i at
- * index offsets[k] + i (0-based i):
- *
- *   confidence    n_words doubles aligned with forms: confidence[j] for
- *                 word j of the flat arrays; NULL unless
- *                 options->confidence.
- *   n_trees       the most trees any sentence of the batch has, at most
- *                 options->kbest; 0 unless options->kbest > 0.
- *   tree_heads    n_trees * n_words heads: tree t of sentence k has the
- *                 head of its word i at tree_heads[t * n_words +
- *                 offsets[k] + i] (1-based within the sentence, 0 for its
- *                 root). Tree 0 of each sentence is its best tree, the
- *                 one in heads and deprels.
- *   tree_deprels  n_trees * n_words deprels, laid out as tree_heads.
- *   tree_scores   n_trees * n_sentences scores: tree t of sentence k has
- *                 its score at tree_scores[t * n_sentences + k].
- * A sentence whose final beam holds fewer distinct trees than n_trees
- * has, for each missing tree t, the score -INFINITY, heads -1 and deprels
- * "_": its trees are those t with tree_scores[t * n_sentences + k] >
- * -INFINITY. For one sentence this is the layout of tp_parse_with. All
- * of them belong to the result (one block, freed by tp_result_free).
- */
-TP_API int tp_parse_batch_with(const tp_model *model,
-                               const char *const *forms,
-                               const size_t *offsets, size_t n_sentences,
-                               const tp_tags *tags,
-                               const tp_parse_options *options,
-                               tp_result **result, tp_error **err);
+                          const tp_tags *tags, const tp_options *options,
+                          tp_result **result, tp_error **err);
 
 /*
  * tp_result_free frees a result. NULL is ignored. Works after fork(). A
@@ -784,167 +808,67 @@ TP_API int tp_parse_batch_with(const tp_model *model,
 TP_API void tp_result_free(tp_result *result);
 
 /*
- * tp_parse_conllu parses every sentence of a CoNLL-U document and returns
- * the document with HEAD and DEPREL filled in, UPOS, XPOS, LEMMA and FEATS
- * as tp_parse gives them (given columns kept, absent ones predicted or
- * "_", see tp_result) and DEPS "_" on every word (no enhanced graph is
- * predicted). Comments, MISC and multiword tokens are kept; empty nodes
- * (nodes of the enhanced graph only) are left out. MISC SpaceAfter=No
- * tells a model whose XPOS tagger reads spacing (the bundled one does)
- * which punctuation is joined to its neighbours ("well-known": HYPH);
- * words passed without their text, as tp_parse and tp_parse_tokens take
- * them, are tagged without it. Options
- * (keep-going mode, tags blanked, threads): tp_parse_document; streaming:
- * tp_stream_open.
+ * tp_parse_document parses every sentence of a document and returns it as
+ * CoNLL-U. The input is options->input:
  *
- *   model     a loaded model.
- *   text      the CoNLL-U text, len bytes (need not be NUL-terminated;
- *             exactly len bytes are read, during the call only).
- *   len       its length in bytes.
- *   out_text  out: a new NUL-terminated string holding the parsed
- *             CoNLL-U; free with tp_string_free. NULL on failure.
- *   out_len   out, may be NULL: the length of *out_text in bytes,
- *             without the terminating NUL.
- *   err       out, may be NULL.
- *
- * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
- * TP_ERR_INPUT (malformed CoNLL-U: the message gives the line, e.g.
- * "tp_parse_conllu: conllu: text:12: invalid UTF-8 at byte 7"; a NUL byte
- * in the text is malformed: "conllu: text:3: line contains a NUL byte at
- * byte 5"; messages quote at most 40 bytes of a value; a sentence
- * the parser rejects: the message names the sentence by its sent_id or
- * first word, e.g. "tp_parse_conllu: text: sentence weblog-12: invalid
- * input: sentence has 10001 words, the limit is 10000"), TP_ERR_NOMEM,
- * TP_ERR_FORK, TP_ERR_INTERNAL. The first error ends the call; nothing is
- * returned for the sentences before it. Each sentence obeys the limits of
- * tp_parse. Thread-safe.
- */
-TP_API int tp_parse_conllu(const tp_model *model, const char *text,
-                           size_t len, char **out_text, size_t *out_len,
-                           tp_error **err);
-
-/*
- * tp_parse_tokens parses pre-tokenized text — one sentence per line, tokens
- * separated by spaces or tabs, blank lines ignored — from plain tokens (the
- * model predicts UPOS, XPOS, LEMMA and FEATS as far as it has the
- * components, see tp_result) and returns CoNLL-U, each sentence with
- * "# sent_id = N" (1, 2, ...) and "# text" comments. The batch entry point
- * for plain text: one call for any number of sentences.
- *
- * Arguments, ownership and thread-safety as for tp_parse_conllu.
- *
- * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed),
- * TP_ERR_INPUT (invalid UTF-8, a NUL byte or an over-long line: the
- * message gives the line, e.g. "tp_parse_tokens: conllu: text:3: ..."; a
- * sentence the parser rejects: "tp_parse_tokens: text:4: sentence 3:
- * invalid input: ..."; a
- * gold-tags-only model), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
- */
-TP_API int tp_parse_tokens(const tp_model *model, const char *text,
-                           size_t len, char **out_text, size_t *out_len,
-                           tp_error **err);
-
-/*
- * tp_parse_conllu_with and tp_parse_tokens_with are tp_parse_conllu and
- * tp_parse_tokens with options (NULL: the same output as those). With
- * options->confidence every word parsed gets "Confidence=0.931" (three
- * decimals) in MISC, after its other attributes (a Confidence attribute
- * of the input is replaced). With options->kbest above 1, each sentence
- * parsed is followed by its other trees of the k best as sentences of
- * their own: the same lines with that tree's HEAD and DEPREL, without
- * the Confidence attribute, the comments followed by
- * "# kbest_rank = N" (2, 3, ...) and "# kbest_score = SCORE", and the
- * sent_id, if any, suffixed with "-kbestN". Arguments, ownership, errors
- * and thread-safety as for tp_parse_conllu, and TP_ERR_ARGUMENT for bad
- * options.
- */
-TP_API int tp_parse_conllu_with(const tp_model *model, const char *text,
-                                size_t len, const tp_parse_options *options,
-                                char **out_text, size_t *out_len,
-                                tp_error **err);
-TP_API int tp_parse_tokens_with(const tp_model *model, const char *text,
-                                size_t len, const tp_parse_options *options,
-                                char **out_text, size_t *out_len,
-                                tp_error **err);
-
-/* ======================================================================
- * Documents: options, keep-going mode, streaming
- * ====================================================================== */
-
-/* Input formats of a document (tp_doc_options.format). */
-#define TP_FORMAT_CONLLU 0 /* CoNLL-U, as tp_parse_conllu */
-#define TP_FORMAT_TOKENS 1 /* pre-tokenized text, as tp_parse_tokens */
-
-/* What a document parse does with a sentence it cannot parse
- * (tp_doc_options.on_error). */
-#define TP_ON_ERROR_STOP 0 /* end the call with the error (as tp_parse_conllu) */
-#define TP_ON_ERROR_SKIP 1 /* copy the sentence through unparsed and go on */
-
-/*
- * tp_doc_options are the options of tp_parse_document and tp_stream_open.
- * A NULL options pointer means all fields 0: CoNLL-U, stop at the first
- * error, tags used as given, one thread.
- *
- *   format    TP_FORMAT_CONLLU or TP_FORMAT_TOKENS.
- *   on_error  TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP. With SKIP, a sentence
- *             the parser rejects (e.g. more than TP_MAX_WORDS words) is
- *             written as it was given, unparsed, and the lines of a
- *             malformed sentence (or of a malformed line of pre-tokenized
- *             text) are copied as they were read; either way with a
- *             first added comment "# transparse_error = MESSAGE", where
- *             MESSAGE names the line. Errors that end the input (a line
- *             longer than 1 MiB, a failing read callback) stop either way.
- *   no_tags   nonzero: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input
- *             (words and empty nodes) before parsing, so that the model
- *             predicts the tags.
- *   threads   tp_parse_document: the number of threads parsing (0 or 1:
- *             the calling thread); the output is the same for any number.
- *             Ignored by tp_stream_open.
+ *  - TP_INPUT_CONLLU (the default): CoNLL-U. The document comes back
+ *    with HEAD and DEPREL filled in, UPOS, XPOS, LEMMA and FEATS as
+ *    tp_parse gives them (given columns kept, absent ones predicted or
+ *    "_", see tp_result). MISC SpaceAfter=No tells a model whose XPOS
+ *    tagger reads spacing (the bundled one does) which punctuation is
+ *    joined to its neighbours ("well-known": HYPH).
+ *  - TP_INPUT_TOKENS: pre-tokenized text, one sentence per line, tokens
+ *    separated by spaces or tabs, blank lines ignored, parsed from plain
+ *    tokens (the model predicts UPOS, XPOS, LEMMA and FEATS as far as it
+ *    has the components); each sentence gets "# sent_id = N" (1, 2, ...)
+ *    and "# text" comments.
  *
  * In every output, DEPS is "_" on each word parsed (no enhanced graph is
  * predicted) and a parsed sentence has no empty nodes (they are nodes of
  * the enhanced graph only; with them but without DEPS the file would not
  * be valid CoNLL-U); MISC, comments and multiword tokens are copied from
  * the input. A sentence copied through unparsed (TP_ON_ERROR_SKIP) keeps
- * its empty nodes.
- */
-typedef struct tp_doc_options {
-    int format;
-    int on_error;
-    int no_tags;
-    int threads;
-} tp_doc_options;
-
-/*
- * tp_parse_document parses a whole document, as tp_parse_conllu or
- * tp_parse_tokens do, with options (NULL: the defaults above).
+ * its empty nodes. Each sentence obeys the limits of tp_parse.
  *
- *   model, text, len, out_text, out_len, err   as for tp_parse_conllu.
- *   options    in, may be NULL.
+ *   model      a loaded model.
+ *   text       the document, len bytes of UTF-8 (need not be
+ *              NUL-terminated; exactly len bytes are read, during the call
+ *              only).
+ *   len        its length in bytes.
+ *   options    in, may be NULL (see tp_options; space_after must be NULL).
+ *   out_text   out: a new NUL-terminated string holding the parsed
+ *              CoNLL-U; free with tp_string_free. NULL on failure.
+ *   out_len    out, may be NULL: the length of *out_text in bytes,
+ *              without the terminating NUL.
  *   n_skipped  out, may be NULL: the number of sentences copied through
  *              unparsed (TP_ON_ERROR_SKIP); 0 otherwise.
+ *   err        out, may be NULL.
  *
- * Errors: those of tp_parse_conllu (or tp_parse_tokens), and
- * TP_ERR_ARGUMENT for an unknown format or on_error value or a negative
- * threads. With TP_ON_ERROR_SKIP, TP_ERR_INPUT only for an error that ends
- * the input. Thread-safe.
+ * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed;
+ * bad options), TP_ERR_INPUT (malformed input: the message gives the
+ * line, e.g. "tp_parse_document: conllu: text:12: invalid UTF-8 at byte
+ * 7"; a NUL byte in the text is malformed: "conllu: text:3: line contains
+ * a NUL byte at byte 5"; messages quote at most 40 bytes of a value; a
+ * sentence the parser rejects: the message names the sentence by its
+ * sent_id or first word, e.g. "tp_parse_document: text: sentence
+ * weblog-12: invalid input: sentence has 10001 words, the limit is
+ * 10000", or for pre-tokenized text its line, "text:4: sentence 3:
+ * invalid input: ..."; pre-tokenized text given to a gold-tags-only
+ * model), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. With
+ * TP_ON_ERROR_STOP the first error ends the call and nothing is returned
+ * for the sentences before it; with TP_ON_ERROR_SKIP, TP_ERR_INPUT only
+ * for an error that ends the input.
+ *
+ * Thread-safe.
  */
 TP_API int tp_parse_document(const tp_model *model, const char *text,
-                             size_t len, const tp_doc_options *options,
+                             size_t len, const tp_options *options,
                              char **out_text, size_t *out_len,
                              size_t *n_skipped, tp_error **err);
 
-/*
- * tp_parse_document_with is tp_parse_document with parse options (NULL:
- * tp_parse_document): a beam, confidences in MISC, the k best trees, as
- * tp_parse_conllu_with writes them (see tp_parse_options). Errors as for
- * tp_parse_document, and TP_ERR_ARGUMENT for bad parse options.
- */
-TP_API int tp_parse_document_with(const tp_model *model, const char *text,
-                                  size_t len, const tp_doc_options *options,
-                                  const tp_parse_options *parse_options,
-                                  char **out_text, size_t *out_len,
-                                  size_t *n_skipped, tp_error **err);
+/* ======================================================================
+ * Streaming
+ * ====================================================================== */
 
 /*
  * tp_read_fn is the input of a stream: it copies at most cap bytes of the
@@ -984,36 +908,25 @@ typedef ptrdiff_t (*tp_read_fn)(void *ctx, char *buf, size_t cap);
 typedef struct tp_stream tp_stream;
 
 /*
- * tp_stream_open starts a stream over the document that read returns.
- * Nothing is read yet.
+ * tp_stream_open starts a stream over the document that read returns, to
+ * be parsed as tp_parse_document parses it. Nothing is read yet.
  *
  *   model    a loaded model. It must stay loaded while the stream is used:
  *            tp_stream_next on a stream whose model was freed returns
  *            TP_ERR_ARGUMENT.
  *   read     the input callback (see tp_read_fn); ctx is passed to it.
- *   options  in, may be NULL (see tp_doc_options; threads is ignored).
+ *   options  in, may be NULL (see tp_options; threads is ignored,
+ *            space_after must be NULL). Read during the call only.
  *   stream   out: the new stream; free with tp_stream_free. NULL on
  *            failure.
  *   err      out, may be NULL.
  *
- * Errors: TP_ERR_ARGUMENT (model, read or stream is NULL; model freed; a
- * bad option), TP_ERR_NOMEM, TP_ERR_FORK. Thread-safe.
+ * Errors: TP_ERR_ARGUMENT (model, read or stream is NULL; model freed;
+ * bad options), TP_ERR_NOMEM, TP_ERR_FORK. Thread-safe.
  */
 TP_API int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
-                          const tp_doc_options *options, tp_stream **stream,
+                          const tp_options *options, tp_stream **stream,
                           tp_error **err);
-
-/*
- * tp_stream_open_with is tp_stream_open with parse options (NULL:
- * tp_stream_open), as for tp_parse_document_with: each sentence
- * tp_stream_next returns is followed, within the same string, by its
- * other trees of the k best. Errors as for tp_stream_open, and
- * TP_ERR_ARGUMENT for bad parse options.
- */
-TP_API int tp_stream_open_with(const tp_model *model, tp_read_fn read,
-                               void *ctx, const tp_doc_options *options,
-                               const tp_parse_options *parse_options,
-                               tp_stream **stream, tp_error **err);
 
 /*
  * tp_stream_next reads, parses and returns the next sentence of the
@@ -1032,7 +945,7 @@ TP_API int tp_stream_open_with(const tp_model *model, tp_read_fn read,
  * At the end of the document it returns TP_OK with *sentence NULL.
  * Errors: TP_ERR_ARGUMENT (stream or sentence is NULL; stream freed or in
  * use by another thread; its model freed), TP_ERR_INPUT (as
- * tp_parse_conllu: malformed input, a sentence the parser rejects; the
+ * tp_parse_document: malformed input, a sentence the parser rejects; the
  * message names the line, "text:12: ..."), TP_ERR_IO (read returned -1 or
  * more than cap), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Input and
  * I/O errors are final: every later call returns the same error.
@@ -1126,8 +1039,8 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            lemma's ending);
  *            "beam": "width" (2 to TP_MAX_BEAM: also train classifiers
  *            for beam search of that width for the gold-tag and the
- *            plain-token parser, which tp_parse_with uses at beam widths
- *            above 1, and make that width the model's default
+ *            plain-token parser, which the parse functions use at beam
+ *            widths above 1, and make that width the model's default
  *            (tp_model_default_beam); default 0: none), "epochs"
  *            (default 10), "runs" (beam classifiers trained side by side
  *            on different orders of the training sentences and averaged

@@ -2,7 +2,7 @@ package parser_test
 
 // Fuzz targets for the library boundary: the entry points the C
 // API calls with caller data. tp_parse calls (*parser.Model).Parse,
-// tp_parse_conllu calls (*parser.Model).ParseCoNLLU and
+// tp_parse_document calls (*parser.Model).ParseDocument and
 // tp_model_load_from_memory calls parser.LoadBytes; the targets call the
 // same functions with the same argument shapes.
 //
@@ -528,10 +528,10 @@ func TestLongSentencesBounded(t *testing.T) {
 	}
 }
 
-// ---- the CoNLL-U entry point (tp_parse_conllu) ---------------------------
+// ---- the CoNLL-U entry point (tp_parse_document) -------------------------
 
-// FuzzParseCoNLLU feeds arbitrary text to (*parser.Model).ParseCoNLLU, the
-// function behind tp_parse_conllu: it never panics; ParseCoNLLUWorkers and
+// FuzzParseCoNLLU feeds arbitrary CoNLL-U to (*parser.Model).ParseDocument,
+// the function behind tp_parse_document: it never panics; several workers and
 // the sentence-at-a-time Stream write the same and fail the same; in
 // keep-going mode (SkipOnError) only an over-long line stops the parse, any
 // number of workers writes the same, and a clean document parses as without
@@ -589,7 +589,7 @@ func FuzzParseCoNLLU(f *testing.F) {
 			sout.Write(b)
 		}
 		if (err == nil) != (serr == nil) || (err != nil && err.Error() != serr.Error()) || !bytes.Equal(out.Bytes(), sout.Bytes()) {
-			t.Fatalf("Stream: error %v, output of %d bytes; ParseCoNLLU: error %v, %d bytes", serr, sout.Len(), err, out.Len())
+			t.Fatalf("Stream: error %v, output of %d bytes; ParseDocument: error %v, %d bytes", serr, sout.Len(), err, out.Len())
 		}
 		// Keep-going mode: only an error that ends the input stops it, and
 		// workers write what one does.
@@ -630,15 +630,15 @@ func FuzzParseCoNLLU(f *testing.F) {
 		case readErr != nil:
 			var ce *conllu.Error
 			if err == nil || !errors.As(err, &ce) || ce.File != "fuzz" || ce.Line < 1 || err.Error() != readErr.Error() {
-				t.Fatalf("ParseCoNLLU error %v, want the reader's %v", err, readErr)
+				t.Fatalf("ParseDocument error %v, want the reader's %v", err, readErr)
 			}
 		case checkErr != nil:
 			if err == nil || !errors.Is(err, parser.ErrInput) || !regexp.MustCompile(`^fuzz:[1-9][0-9]*: sentence `).MatchString(err.Error()) ||
 				!strings.HasSuffix(err.Error(), checkErr.Error()) {
-				t.Fatalf("ParseCoNLLU error %v, want one naming the sentence and %v", err, checkErr)
+				t.Fatalf("ParseDocument error %v, want one naming the sentence and %v", err, checkErr)
 			}
 		case err != nil:
-			t.Fatalf("ParseCoNLLU: %v", err)
+			t.Fatalf("ParseDocument: %v", err)
 		default:
 			got, err := conllu.ReadAll(bytes.NewReader(out.Bytes()), "out")
 			if err != nil {

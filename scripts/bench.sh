@@ -14,7 +14,7 @@
 #
 # Columns: words/s through the C API on one thread and on all cores (gold
 # tags, and with the model's own tagging), through the Python binding on one
-# and N threads (per-sentence Model.parse; and parse_conllu, one call per
+# and N threads (per-sentence Model.parse; and parse_document, one call per
 # thread's share), model load time (cold file, warm file, memory), file
 # size, peak RSS, training time (from the model card). Then the Go
 # benchmarks of the hot paths with allocations.
@@ -84,9 +84,9 @@ echo "Data: $(basename "$DATA") ($(grep -c . "$DATA" >/dev/null; awk -F'\t' 'NF=
 if [[ -n $malt ]]; then
     echo "Peer: MaltParser 1.9.2, stacklazy, liblinear, default features, trained on $(basename "${MALT_TRAIN:-en_ewt-ud-train.conllu}"); one thread, gold tags, in-process, best of $PASSES passes after JIT warm-up (\`scripts/malt/peer.sh\`), measured before the table. (N×): a figure's ratio to the peer's words/s."
 fi
-echo "words/s: C API \`tp_parse\` per sentence; Python \`Model.parse\` per sentence, \`Model.parse_many\` (batches of 64 sentences with gold tags) and \`Model.parse_conllu\` (CoNLL-U with gold tags, one call per thread's share)."
+echo "words/s: C API \`tp_parse\` per sentence; Python \`Model.parse\` per sentence, \`Model.parse_batch\` (batches of 64 sentences with gold tags) and \`Model.parse_document\` (CoNLL-U with gold tags, one call per thread's share)."
 echo
-echo "| model | system | C 1 thread gold | C 1 thread tagging | C all cores gold | C all cores tagging | Python 1 thread gold | Python N threads gold | Python parse_many 1 / N threads | Python parse_conllu 1 / N threads | load cold | load file | load memory | file | peak RSS | RSS after parsing | training |"
+echo "| model | system | C 1 thread gold | C 1 thread tagging | C all cores gold | C all cores tagging | Python 1 thread gold | Python N threads gold | Python parse_batch 1 / N threads | Python parse_document 1 / N threads | load cold | load file | load memory | file | peak RSS | RSS after parsing | training |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 models=(models/en_ewt.tpm)
 for m in models/systems/en_ewt-*.tpm; do [[ -f $m ]] && models+=("$m"); done
@@ -111,7 +111,7 @@ echo
 echo "## Beam widths"
 echo
 bw=$(card models/en_ewt.tpm beam)
-echo "The default model through \`tp_parse_with\` (K = 1: \`tp_parse\`), one thread, words/s and the ratio to the peer. Width the model was trained for (card option \`beam\`): ${bw:-none; K > 1 then measures the speed of the search over the greedy classifier, not an accuracy it would reach}."
+echo "The default model through \`tp_parse\` (K = 1: the greedy parser), one thread, words/s and the ratio to the peer. Width the model was trained for (card option \`beam\`): ${bw:-none; K > 1 then measures the speed of the search over the greedy classifier, not an accuracy it would reach}."
 echo
 echo "| K | C 1 thread gold | C 1 thread tagging |"
 echo "|---:|---:|---:|"

@@ -2,9 +2,9 @@
 """Throughput of the Python binding: words/s parsing a CoNLL-U file's
 sentences with Model.parse (one call per sentence), on one thread and on N
 threads (concurrent.futures.ThreadPoolExecutor; ctypes releases the GIL
-inside the library), with the file's gold tags and from forms only; with Model.parse_many
+inside the library), with the file's gold tags and from forms only; with Model.parse_batch
 (batches of 64 sentences with their gold tags, the batches shared among
-the threads); and with Model.parse_conllu (one call per thread for its share of the
+the threads); and with Model.parse_document (one call per thread for its share of the
 document: the batch entry point, where the GIL is released for the whole
 share). Each measure: a warm-up pass on one thread and on N, then
 PASSES timed passes of each, alternating; the best of each is reported.
@@ -75,11 +75,11 @@ def main():
 
         blocks = read_blocks(a.conllu)
         batches = [gold[i:i + 64] for i in range(0, len(gold), 64)]
-        # parse_conllu: one call per thread's share of the document.
+        # parse_document: one call per thread's share of the document.
         shares = {t: ["".join(blocks[i::t]) for i in range(t)] for t in (1, a.threads)}
-        best_rates("py_conllu", m.parse_conllu, shares.get)
-        # parse_many: batches of 64 sentences, shared among the threads.
-        best_rates("py_many", m.parse_many, lambda t: batches)
+        best_rates("py_conllu", m.parse_document, shares.get)
+        # parse_batch: batches of 64 sentences, shared among the threads.
+        best_rates("py_many", m.parse_batch, lambda t: batches)
         for name, batch in (("gold", gold), ("tagged", plain)):
             best_rates(f"py_{name}", lambda kw: m.parse(**kw), lambda t: batch, chunksize=64)
     if a.keys:

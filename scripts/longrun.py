@@ -6,8 +6,8 @@ watch the resident memory of the process: long runs must not leak.
 
 Each pass parses every sentence of CONLLU with Model.parse (from plain
 tokens, or with the gold tags given with --gold; spread over T threads of a
-ThreadPoolExecutor with --threads), with Model.parse_many in batches of 64
-sentences (--many), or the whole file with Model.parse_conllu (--conllu). After each pass it prints the resident set
+ThreadPoolExecutor with --threads), with Model.parse_batch in batches of 64
+sentences (--many), or the whole file with Model.parse_document (--conllu). After each pass it prints the resident set
 size (VmRSS of /proc/self/status); at the end
 
     RSS after pass 1: X KiB; after pass N: Y KiB; growth Z %
@@ -45,8 +45,8 @@ def main(argv=None):
     ap.add_argument("--passes", type=int, default=40)
     ap.add_argument("--gold", action="store_true", help="give the gold UPOS/XPOS/FEATS/LEMMA")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--many", action="store_true", help="parse batches of 64 sentences with parse_many")
-    ap.add_argument("--conllu", dest="whole", action="store_true", help="parse the whole file with parse_conllu")
+    ap.add_argument("--many", action="store_true", help="parse batches of 64 sentences with parse_batch")
+    ap.add_argument("--conllu", dest="whole", action="store_true", help="parse the whole file with parse_document")
     ap.add_argument("--max-growth", type=float, default=5.0, help="the largest RSS growth in %% that passes")
     args = ap.parse_args(argv)
 
@@ -54,9 +54,9 @@ def main(argv=None):
     text = pathlib.Path(args.conllu).read_text(encoding="utf-8")
     n_words = sum(len(s) for s in sents)
     model = transparse.Model.load(args.model)
-    mode = "parse_conllu" if args.whole else ("gold tags" if args.gold else "plain tokens")
+    mode = "parse_document" if args.whole else ("gold tags" if args.gold else "plain tokens")
     if args.many and not args.whole:
-        mode += ", parse_many"
+        mode += ", parse_batch"
     print(f"Python: {args.passes} passes over {len(sents)} sentences ({n_words} words), {mode}, "
           f"{args.threads} thread{'s' if args.threads != 1 else ''}; RSS after loading: {rss_kib()} KiB",
           flush=True)
@@ -72,7 +72,7 @@ def main(argv=None):
         return model.parse(**kwargs(s))
 
     def parse_many(batch):
-        return model.parse_many([kwargs(s) for s in batch])
+        return model.parse_batch([kwargs(s) for s in batch])
 
     batches = [sents[i:i + 64] for i in range(0, len(sents), 64)]
 
@@ -83,7 +83,7 @@ def main(argv=None):
     for p in range(1, args.passes + 1):
         try:
             if args.whole:
-                model.parse_conllu(text)
+                model.parse_document(text)
             elif args.many:
                 for _ in (pool.map(parse_many, batches) if pool else map(parse_many, batches)):
                     pass

@@ -26,12 +26,17 @@
 // when the Model and every result made from it are gone. (A Result built
 // directly from a tp_result * owns only that.)
 //
-// Thread safety: a Model may be used by many threads at once (parse and
-// parse_conllu are const). Results are independent objects.
+// Thread safety: a Model may be used by many threads at once (parse,
+// parse_batch, parse_document and stream are const). Results are
+// independent objects; a Stream belongs to one thread at a time.
+//
+// One method per job, as in the C API: parse (one sentence), parse_batch
+// (many), parse_document (a CoNLL-U or pre-tokenized document), stream (a
+// document sentence by sentence), each taking one Options.
 //
 // A beam, confidences and the k best trees (docs/beam-search.md):
 //
-//   transparse::ParseOptions o;
+//   transparse::Options o;
 //   o.beam = 8; o.kbest = 4; o.confidence = true;
 //   transparse::Result r = model.parse({"I", "saw", "her", "."}, o);
 //   r.confidence(0); r.trees(); r.tree_head(1, 0);
@@ -41,6 +46,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <istream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -99,38 +105,49 @@ inline std::vector<const char *> c_strings(const std::vector<std::string> &v) {
 }
 } // namespace detail
 
-// version returns the runtime library version ("0.1.0").
+// version returns the runtime library version ("0.2.0").
 inline std::string version() { return tp_version(); }
 
 // Tags are optional per-word annotations: an empty vector means the column is
 // absent; an empty string or "_" means absent for that word. space_after,
 // when not empty, says for each word whether whitespace follows it in the
-// text (false: CoNLL-U's SpaceAfter=No; see tp_parse_options.space_after).
+// text (false: CoNLL-U's SpaceAfter=No; see tp_options.space_after).
 struct Tags {
     std::vector<std::string> upos, xpos, feats, lemma;
     std::vector<bool> space_after;
 };
 
-// ParseOptions choose how Model::parse, parse_batch, parse_conllu and
-// parse_tokens parse (see tp_parse_options): beam is the beam width K, up
+// Options choose how Model::parse, parse_batch, parse_document and stream
+// parse (see tp_options). Sentence members: beam is the beam width K, up
 // to TP_MAX_BEAM (1: the greedy parser; 0: the model's default width,
 // Model::default_beam(), 1 for a model without classifiers trained for the
 // beam), kbest the number of trees asked for (0 to the beam width),
 // confidence asks for a confidence per word, temperature (0: the
-// library's default) scales the confidences. Bad values throw Error with
-// TP_ERR_ARGUMENT from the parse.
-struct ParseOptions {
+// library's default) scales the confidences. Document members (for
+// parse_document and stream): input (TP_INPUT_CONLLU or TP_INPUT_TOKENS),
+// on_error (TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP), no_tags, threads
+// (parse_document only). Bad values throw Error with TP_ERR_ARGUMENT from
+// the parse.
+struct Options {
     int beam = 0;
     int kbest = 0;
     bool confidence = false;
     double temperature = 0;
+    int input = TP_INPUT_CONLLU;
+    int on_error = TP_ON_ERROR_STOP;
+    bool no_tags = false;
+    int threads = 0;
 
-    tp_parse_options to_c() const {
-        tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    tp_options to_c() const {
+        tp_options o = TP_OPTIONS_INIT;
         o.beam = beam;
         o.kbest = kbest;
         o.confidence = confidence ? 1 : 0;
         o.temperature = temperature;
+        o.input = input;
+        o.on_error = on_error;
+        o.no_tags = no_tags ? 1 : 0;
+        o.threads = threads;
         return o;
     }
 };
@@ -169,15 +186,15 @@ public:
     const char *lemma(std::size_t i) const { return r_->lemma[at(i)]; }
     const char *feats(std::size_t i) const { return r_->feats[at(i)]; }
     // has_confidence tells whether the parse was asked for confidences
-    // (ParseOptions::confidence); confidence(i) is word i's, in [0, 1]
-    // (see tp_parse_options), and throws std::logic_error when not asked.
+    // (Options::confidence); confidence(i) is word i's, in [0, 1]
+    // (see tp_options), and throws std::logic_error when not asked.
     bool has_confidence() const noexcept { return r_ && r_->confidence; }
     double confidence(std::size_t i) const {
         if (!has_confidence())
-            throw std::logic_error("transparse::Result: no confidences (ParseOptions::confidence)");
+            throw std::logic_error("transparse::Result: no confidences (Options::confidence)");
         return r_->confidence[at(i)];
     }
-    // trees is the number of the k best trees (ParseOptions::kbest; 0 when
+    // trees is the number of the k best trees (Options::kbest; 0 when
     // not asked), best first: tree 0 is the tree of head() and deprel().
     // tree_head(t, i) and tree_deprel(t, i) are word i's in tree t,
     // tree_score(t) its score (comparable within the sentence only).
@@ -206,10 +223,10 @@ private:
 
 // BatchResult is the parse of a batch of sentences (Model::parse_batch;
 // owns one tp_result for all of them, and shares the ownership of the
-// tp_model, as Result does). With ParseOptions, sentence k has what a
+// tp_model, as Result does). With Options, sentence k has what a
 // Result of Model::parse with the same options has: confidence(k, i),
 // trees(k) (its own number of trees, at most kbest), tree_head(k, t, i),
-// tree_deprel(k, t, i) and tree_score(k, t) (see tp_parse_batch_with).
+// tree_deprel(k, t, i) and tree_score(k, t) (see tp_parse_batch).
 class BatchResult {
 public:
     BatchResult(tp_result *r, std::vector<std::size_t> offsets) noexcept : r_(r), offs_(std::move(offsets)) {}
@@ -246,7 +263,7 @@ public:
     bool has_confidence() const noexcept { return r_ && r_->confidence; }
     double confidence(std::size_t k, std::size_t i) const {
         if (!has_confidence())
-            throw std::logic_error("transparse::BatchResult: no confidences (ParseOptions::confidence)");
+            throw std::logic_error("transparse::BatchResult: no confidences (Options::confidence)");
         return r_->confidence[at(k, i)];
     }
     // trees(k): sentence k's trees (the result's tree t of sentence k is
@@ -285,6 +302,67 @@ private:
     tp_result *r_;
     std::vector<std::size_t> offs_;
     detail::ModelRef model_;
+};
+
+// Stream is a document parsed sentence by sentence (Model::stream, over a
+// tp_stream): its memory does not grow with the document. Move-only; use
+// it from one thread at a time. It shares the ownership of the tp_model,
+// as Result does.
+class Stream {
+public:
+    Stream(Stream &&) noexcept = default;
+    Stream &operator=(Stream &&) noexcept = default;
+
+    // next sets sentence to the next parsed sentence (CoNLL-U ending with
+    // its blank line) and returns true, or returns false at the end of the
+    // document. Throws Error (tp_stream_next; a failed read of the stream
+    // is TP_ERR_IO).
+    bool next(std::string &sentence) {
+        const char *s = nullptr;
+        std::size_t n = 0;
+        tp_error *err = nullptr;
+        const int rc = tp_stream_next(st_.get(), &s, &n, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        if (s == nullptr)
+            return false;
+        sentence.assign(s, n);
+        return true;
+    }
+
+    // sentences is the number of sentences next has returned; skipped, of
+    // them, the number copied through unparsed (tp_stream_stats).
+    std::size_t sentences() const { return stats(true); }
+    std::size_t skipped() const { return stats(false); }
+
+private:
+    friend class Model;
+    struct Free {
+        void operator()(tp_stream *s) const noexcept { tp_stream_free(s); }
+    };
+    Stream(tp_stream *st, detail::ModelRef m) : m_(std::move(m)), st_(st) {}
+
+    // read is the tp_read_fn over the std::istream ctx; it never throws
+    // through the library.
+    static std::ptrdiff_t read(void *ctx, char *buf, std::size_t cap) {
+        try {
+            std::istream &in = *static_cast<std::istream *>(ctx);
+            in.read(buf, static_cast<std::streamsize>(cap));
+            return in.bad() ? -1 : static_cast<std::ptrdiff_t>(in.gcount());
+        } catch (...) {
+            return -1;
+        }
+    }
+
+    std::size_t stats(bool sentences) const {
+        std::size_t n = 0, skipped = 0;
+        tp_error *err = nullptr;
+        const int rc = tp_stream_stats(st_.get(), &n, &skipped, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return sentences ? n : skipped;
+    }
+
+    detail::ModelRef m_; // destroyed after st_
+    std::unique_ptr<tp_stream, Free> st_;
 };
 
 // Model is a loaded model (owns a tp_model).
@@ -349,33 +427,44 @@ public:
     // then when the last of them is.
     ~Model() = default;
 
-    // parse parses one tokenized sentence. Every non-empty Tags vector must
-    // have one entry per form.
-    Result parse(const std::vector<std::string> &forms, const Tags *tags = nullptr) const {
-        return parse_with(forms, tags, nullptr);
-    }
-    // parse with options (tp_parse_with): a beam, confidences, k best trees.
-    Result parse(const std::vector<std::string> &forms, const ParseOptions &options,
+    // parse parses one tokenized sentence (tp_parse) with options (a beam,
+    // confidences, k best trees). Every non-empty Tags vector must have one
+    // entry per form.
+    Result parse(const std::vector<std::string> &forms, const Options &options = Options(),
                  const Tags *tags = nullptr) const {
-        const tp_parse_options o = options.to_c();
-        return parse_with(forms, tags, &o);
+        const tp_options o = options.to_c();
+        return parse_one(forms, tags, o);
     }
 
     // parse_batch parses many tokenized sentences in one library call
-    // (tp_parse_batch). tags, if given, has one Tags per sentence, as for
-    // parse. An empty batch gives an empty result. Throws Error (the message names the word: "forms[17] ...
+    // (tp_parse_batch), each as parse does with the same options. tags, if
+    // given, has one Tags per sentence. An empty batch gives an empty
+    // result. Throws Error (the message names the word: "forms[17] ...
     // (sentence 3, word 2)").
     BatchResult parse_batch(const std::vector<std::vector<std::string>> &sentences,
-                            const std::vector<Tags> *tags = nullptr) const {
-        return batch_with(sentences, tags, nullptr);
+                            const Options &options = Options(), const std::vector<Tags> *tags = nullptr) const {
+        const tp_options o = options.to_c();
+        return parse_sentences(sentences, tags, o);
     }
-    // parse_batch with options (tp_parse_batch_with): a beam, confidences,
-    // k best trees, for every sentence.
-    BatchResult parse_batch(const std::vector<std::vector<std::string>> &sentences, const ParseOptions &options,
-                            const std::vector<Tags> *tags = nullptr) const {
-        const tp_parse_options o = options.to_c();
-        return batch_with(sentences, tags, &o);
+
+    // parse_document parses a document, CoNLL-U or pre-tokenized text as
+    // options.input says (tp_parse_document), and returns it as CoNLL-U;
+    // *skipped, when not null, receives the number of sentences copied
+    // through unparsed (TP_ON_ERROR_SKIP).
+    std::string parse_document(const std::string &text, const Options &options = Options(),
+                               std::size_t *skipped = nullptr) const {
+        const tp_options o = options.to_c();
+        char *out = nullptr;
+        std::size_t len = 0;
+        tp_error *err = nullptr;
+        const int rc = tp_parse_document(m_.get(), text.data(), text.size(), &o, &out, &len, skipped, &err);
+        detail::check(rc, err); // rc first: err is set by the call
+        return detail::take_string(out, len);
     }
+
+    // stream parses the document read from in sentence by sentence
+    // (tp_stream_open; see Stream). in must outlive the stream.
+    Stream stream(std::istream &in, const Options &options = Options()) const;
 
     // default_beam is the model's default beam width (tp_model_default_beam).
     int default_beam() const {
@@ -384,29 +473,6 @@ public:
         const int rc = tp_model_default_beam(m_.get(), &width, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return width;
-    }
-
-
-    // parse_conllu parses a CoNLL-U document and returns it with HEAD/DEPREL.
-    std::string parse_conllu(const std::string &text) const {
-        char *out = nullptr;
-        std::size_t len = 0;
-        tp_error *err = nullptr;
-        const int rc = tp_parse_conllu(m_.get(), text.data(), text.size(), &out, &len, &err);
-        detail::check(rc, err); // rc first: err is set by the call
-        return detail::take_string(out, len);
-    }
-    // parse_conllu with options (tp_parse_conllu_with): confidences in MISC,
-    // the k best trees as sentences after each best one.
-    std::string parse_conllu(const std::string &text, const ParseOptions &options) const {
-        const tp_parse_options o = options.to_c();
-        return text_with(tp_parse_conllu_with, text, &o);
-    }
-    // parse_tokens parses pre-tokenized text, one sentence per line
-    // (tp_parse_tokens_with), and returns CoNLL-U.
-    std::string parse_tokens(const std::string &text, const ParseOptions &options = ParseOptions()) const {
-        const tp_parse_options o = options.to_c();
-        return text_with(tp_parse_tokens_with, text, &o);
     }
 
     // save writes the model file to path (tp_model_save); throws Error.
@@ -438,29 +504,27 @@ private:
     // and throws std::bad_alloc).
     explicit Model(tp_model *m) : m_(m, detail::ModelFree()) {}
 
-    Result parse_with(const std::vector<std::string> &forms, const Tags *tags, const tp_parse_options *o) const {
+    Result parse_one(const std::vector<std::string> &forms, const Tags *tags, tp_options o) const {
         std::vector<const char *> f = detail::c_strings(forms);
         std::vector<const char *> cols[4];
         tp_tags t = {nullptr, nullptr, nullptr, nullptr};
         if (tags)
             add_tags(t, cols, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
         std::vector<unsigned char> sp;
-        tp_parse_options so = TP_PARSE_OPTIONS_INIT;
         if (tags && !tags->space_after.empty()) {
             add_spacing(sp, *tags, forms.size(), 0, forms.size(), "transparse::Model::parse: tags.");
-            o = with_spacing(so, o, sp);
+            o.space_after = sp.data();
         }
         tp_result *r = nullptr;
         tp_error *err = nullptr;
         const char *const *fp = f.empty() ? nullptr : f.data();
-        const int rc = o ? tp_parse_with(m_.get(), fp, f.size(), tags ? &t : nullptr, o, &r, &err)
-                         : tp_parse(m_.get(), fp, f.size(), tags ? &t : nullptr, &r, &err);
+        const int rc = tp_parse(m_.get(), fp, f.size(), tags ? &t : nullptr, &o, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return Result(r, m_);
     }
 
-    BatchResult batch_with(const std::vector<std::vector<std::string>> &sentences, const std::vector<Tags> *tags,
-                           const tp_parse_options *o) const {
+    BatchResult parse_sentences(const std::vector<std::vector<std::string>> &sentences, const std::vector<Tags> *tags,
+                           tp_options o) const {
         if (tags && tags->size() != sentences.size())
             throw Error(TP_ERR_ARGUMENT, "transparse::Model::parse_batch: " + std::to_string(tags->size()) +
                                              " Tags for " + std::to_string(sentences.size()) + " sentences");
@@ -483,33 +547,19 @@ private:
         // Spacing where some sentence gives it: the others all spaced,
         // which tags as unknown spacing does.
         std::vector<unsigned char> sp;
-        tp_parse_options so = TP_PARSE_OPTIONS_INIT;
         if (tags)
             for (std::size_t k = 0; k < sentences.size(); ++k)
                 if (!(*tags)[k].space_after.empty())
                     add_spacing(sp, (*tags)[k], offs.back(), offs[k], sentences[k].size(),
                                 "transparse::Model::parse_batch: sentence " + std::to_string(k) + ": tags.");
         if (!sp.empty())
-            o = with_spacing(so, o, sp);
+            o.space_after = sp.data();
         tp_result *r = nullptr;
         tp_error *err = nullptr;
         const char *const *fp = f.empty() ? nullptr : f.data();
-        const int rc = o ? tp_parse_batch_with(m_.get(), fp, offs.data(), sentences.size(), tags ? &t : nullptr, o,
-                                               &r, &err)
-                         : tp_parse_batch(m_.get(), fp, offs.data(), sentences.size(), tags ? &t : nullptr, &r, &err);
+        const int rc = tp_parse_batch(m_.get(), fp, offs.data(), sentences.size(), tags ? &t : nullptr, &o, &r, &err);
         detail::check(rc, err); // rc first: err is set by the call
         return BatchResult(r, std::move(offs), m_);
-    }
-
-    typedef int (*text_fn)(const tp_model *, const char *, std::size_t, const tp_parse_options *, char **,
-                           std::size_t *, tp_error **);
-    std::string text_with(text_fn fn, const std::string &text, const tp_parse_options *o) const {
-        char *out = nullptr;
-        std::size_t len = 0;
-        tp_error *err = nullptr;
-        const int rc = fn(m_.get(), text.data(), text.size(), o, &out, &len, &err);
-        detail::check(rc, err); // rc first: err is set by the call
-        return detail::take_string(out, len);
     }
 
     // add_tags sets the columns of t from tags for the n words starting at
@@ -550,18 +600,6 @@ private:
             sp[from + i] = tags.space_after[i] ? 1 : 0;
     }
 
-    // with_spacing returns the options o copied into so with space_after
-    // set to sp; for o NULL, the greedy parser of tp_parse (beam 1).
-    static const tp_parse_options *with_spacing(tp_parse_options &so, const tp_parse_options *o,
-                                                const std::vector<unsigned char> &sp) {
-        if (o)
-            so = *o;
-        else
-            so.beam = 1;
-        so.space_after = sp.data();
-        return &so;
-    }
-
     typedef int (*strings_fn)(const tp_model *, const char *const **, std::size_t *, tp_error **);
     std::vector<std::string> strings(strings_fn fn) const {
         const char *const *names = nullptr;
@@ -574,6 +612,15 @@ private:
 
     detail::ModelRef m_;
 };
+
+inline Stream Model::stream(std::istream &in, const Options &options) const {
+    const tp_options o = options.to_c();
+    tp_stream *st = nullptr;
+    tp_error *err = nullptr;
+    const int rc = tp_stream_open(m_.get(), &Stream::read, &in, &o, &st, &err);
+    detail::check(rc, err); // rc first: err is set by the call
+    return Stream(st, m_);
+}
 
 } // namespace transparse
 

@@ -6,7 +6,7 @@
 // (GOGC=100) lets the heap grow to twice the live data before collecting:
 // in a process that holds a model, the model's size again in resident
 // memory once parsing makes garbage (a long document streamed through the
-// command line, tp_parse_conllu in a host). Training leaves large garbage
+// command line, tp_parse_document in a host). Training leaves large garbage
 // behind as it goes (a weight arena's old copy each time the arena grows,
 // the jackknife folds' taggers once they have tagged their part), and at
 // the Go default its heap would grow by the size of its live data before

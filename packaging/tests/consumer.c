@@ -24,7 +24,7 @@ int main(void) {
     }
     const char *forms[] = {"I", "saw", "her", "."};
     tp_result *res = NULL;
-    if (tp_parse(model, forms, 4, NULL, &res, &err) != TP_OK) {
+    if (tp_parse(model, forms, 4, NULL, NULL, &res, &err) != TP_OK) {
         fprintf(stderr, "consumer: %s\n", tp_error_message(err));
         tp_error_free(err);
         tp_model_free(model);

@@ -15,7 +15,7 @@ import (
 // BenchmarkParse parses EWT test with gold tags on one thread: the greedy
 // parser as it ships (parser.Model.Parse, fast classifier in front), the
 // same without its fast classifier, and beam search with the bundled
-// gold-tag classifier at K = 2, 4, 8, 16 (parser.Model.ParseWithOptions;
+// gold-tag classifier at K = 2, 4, 8, 16 (core.Model.ParseWithOptions;
 // K = 1 there is the greedy parser), all in one run so that their words/s
 // compare. With $TRANSPARSE_MODEL naming a model trained with --beam, the
 // beam decodes with that model's globally trained classifier.

@@ -15,7 +15,7 @@
  * warm-up pass of each, PASSES (default 3) timed passes of each, one thread
  * and THREADS threads alternating, reporting the best of each in words per
  * second. With -b K > 1 the parses are beam searches of width K
- * (tp_parse_with). Multiword-token and empty-node lines are skipped (they
+ * (tp_options.beam). Multiword-token and empty-node lines are skipped (they
  * are not syntactic words). -k prints "key value" lines instead of a table.
  */
 #define _GNU_SOURCE
@@ -61,19 +61,18 @@ static char *read_file(const char *path, size_t *size) {
     return buf;
 }
 
-/* The beam width of -b (1: tp_parse). */
+/* The beam width of -b (1: the greedy parser). */
 static int beam_width = 1;
 
 /* parse_part parses sentences first, first+step, ...; 0 or -1 after an error. */
 static int parse_part(tp_model *m, ud_sentence *s, size_t ns, int gold, size_t first, size_t step) {
-    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    tp_options o = TP_OPTIONS_INIT;
     o.beam = beam_width;
     for (size_t i = first; i < ns; i += step) {
         tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
-        int rc = beam_width > 1 ? tp_parse_with(m, s[i].forms, s[i].n, gold ? &tags : NULL, &o, &r, &err)
-                                : tp_parse(m, s[i].forms, s[i].n, gold ? &tags : NULL, &r, &err);
+        int rc = tp_parse(m, s[i].forms, s[i].n, gold ? &tags : NULL, &o, &r, &err);
         if (rc != TP_OK) {
             fprintf(stderr, "bench: sentence %zu: %s\n", i + 1, tp_error_message(err));
             tp_error_free(err);

@@ -6,13 +6,13 @@
  * FORM, the LEMMA, UPOS, XPOS and FEATS the model predicts ("_" for a
  * column it has no component for), HEAD and DEPREL filled in.
  *
- * With -c the input is CoNLL-U instead, parsed with tp_parse_conllu_with (the
+ * With -c the input is CoNLL-U instead, parsed with tp_parse_document (the
  * tags it carries are used) and written back with HEAD and DEPREL filled in.
  *
  * -b K parses with a beam of width K (without -b: the model's default
  * width, tp_model_default_beam), -C adds each word's confidence to
  * MISC ("Confidence=0.931"), -k N follows each sentence with its other
- * trees of the N best (tp_parse_options; the same output as
+ * trees of the N best (tp_options; the same output as
  * `transparse parse --beam K --confidence --kbest N`).
  *
  *   usage: parse [-m MODEL] [-c] [-b K] [-k N] [-C] [FILE]
@@ -32,7 +32,7 @@
 #include <transparse.h>
 
 /* parse_conllu reads all of in, parses it as CoNLL-U and prints the result. */
-static int parse_conllu(tp_model *model, FILE *in, const tp_parse_options *o) {
+static int parse_conllu(tp_model *model, FILE *in, const tp_options *o) {
     size_t len = 0, cap = 1 << 16;
     char *text = malloc(cap);
     size_t got;
@@ -53,7 +53,7 @@ static int parse_conllu(tp_model *model, FILE *in, const tp_parse_options *o) {
     size_t out_len = 0;
     tp_error *err = NULL;
     int status = 0;
-    if (tp_parse_conllu_with(model, text, len, o, &out, &out_len, &err) != TP_OK) {
+    if (tp_parse_document(model, text, len, o, &out, &out_len, NULL, &err) != TP_OK) {
         fprintf(stderr, "parse: %s\n", tp_error_message(err));
         tp_error_free(err);
         status = 1;
@@ -86,7 +86,7 @@ static void print_tree(const char *const *forms, const tp_result *res, const int
 int main(int argc, char **argv) {
     const char *model_arg = NULL;
     int conllu = 0;
-    tp_parse_options po = TP_PARSE_OPTIONS_INIT;
+    tp_options po = TP_OPTIONS_INIT;
     int opt;
     while ((opt = getopt(argc, argv, "m:cb:k:Ch")) != -1) {
         switch (opt) {
@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
         if (n == 0)
             continue;
         tp_result *res = NULL;
-        if (tp_parse_with(model, forms, n, NULL, &po, &res, &err) != TP_OK) {
+        if (tp_parse(model, forms, n, NULL, &po, &res, &err) != TP_OK) {
             fprintf(stderr, "parse: line %ld: %s\n", lineno, tp_error_message(err));
             tp_error_free(err);
             status = 1;

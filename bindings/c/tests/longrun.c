@@ -7,7 +7,7 @@
  *   -p PASSES   passes over the treebank (default 40)
  *   -g          give the gold UPOS/XPOS/FEATS/LEMMA (default: plain tokens,
  *               the model's taggers predict the tags)
- *   -c          also parse the whole file with tp_parse_conllu in each pass
+ *   -c          also parse the whole file with tp_parse_document in each pass
  *   -t THREADS  split each pass over this many threads (default 1)
  *
  * Each pass parses every sentence of CONLLU with tp_parse (and frees every
@@ -32,7 +32,7 @@
 
 #include "treebank.h"
 
-static treebank tb; /* the sentences, and the file for tp_parse_conllu */
+static treebank tb; /* the sentences, and the file for tp_parse_document */
 
 typedef struct {
     const tp_model *m;
@@ -48,7 +48,7 @@ static void *run(void *p) {
         tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
         tp_result *r = NULL;
         tp_error *err = NULL;
-        if (tp_parse(j->m, s->forms, s->n, j->gold ? &tags : NULL, &r, &err) != TP_OK) {
+        if (tp_parse(j->m, s->forms, s->n, j->gold ? &tags : NULL, NULL, &r, &err) != TP_OK) {
             if (j->errors++ == 0)
                 fprintf(stderr, "sentence %zu: %s\n", i, tp_error_message(err));
             tp_error_free(err);
@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
     }
     printf("C API: %d passes over %zu sentences (%zu words), %s, %d thread%s%s; RSS after loading: %ld KiB\n", passes,
            tb.n, tb.words, gold ? "gold tags" : "plain tokens", threads, threads == 1 ? "" : "s",
-           conllu ? ", plus tp_parse_conllu of the file" : "", rss_kib());
+           conllu ? ", plus tp_parse_document of the file" : "", rss_kib());
     long first = 0, last = 0;
     size_t errors = 0, words = 0;
     struct timespec t0, t1;
@@ -105,8 +105,8 @@ int main(int argc, char **argv) {
         words += tb.words;
         if (conllu) {
             char *out = NULL;
-            if (tp_parse_conllu(m, tb.text, tb.text_len, &out, NULL, &err) != TP_OK) {
-                fprintf(stderr, "tp_parse_conllu: %s\n", tp_error_message(err));
+            if (tp_parse_document(m, tb.text, tb.text_len, NULL, &out, NULL, NULL, &err) != TP_OK) {
+                fprintf(stderr, "tp_parse_document: %s\n", tp_error_message(err));
                 tp_error_free(err);
                 errors++;
             }

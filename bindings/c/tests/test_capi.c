@@ -104,6 +104,19 @@ static void expect_err(const char *file, int line, const char *call, int rc,
 
 /* A handle that was never given out: argument checks come before the handle
  * is looked up, so argument errors can be tested without a model. */
+/* The options of a pre-tokenized document. */
+static const tp_options tokens_input = {.size = sizeof(tp_options), .input = TP_INPUT_TOKENS};
+
+/* doc_options returns the defaults with the document members set. */
+static tp_options doc_options(int input, int on_error, int no_tags, int threads) {
+    tp_options o = TP_OPTIONS_INIT;
+    o.input = input;
+    o.on_error = on_error;
+    o.no_tags = no_tags;
+    o.threads = threads;
+    return o;
+}
+
 static tp_model *const bogus = (tp_model *)(uintptr_t)0x7ffe1234;
 
 /* Set by load tests: the loader is a stub ("not implemented") in this tree. */
@@ -114,11 +127,11 @@ static int loader_missing(int rc, tp_error *err) {
 /* ------------------------------------------------------------------ */
 
 static void test_version(void) {
-    CHECK(TP_VERSION_MAJOR == 0 && TP_VERSION_MINOR == 1 && TP_VERSION_PATCH == 0);
-    CHECK(TP_VERSION_NUMBER == 100);
+    CHECK(TP_VERSION_MAJOR == 0 && TP_VERSION_MINOR == 2 && TP_VERSION_PATCH == 0);
+    CHECK(TP_VERSION_NUMBER == 200);
     CHECK(tp_version_number() == TP_VERSION_NUMBER);
     CHECK(strcmp(tp_version(), TP_VERSION_STRING) == 0);
-    CHECK(strcmp(tp_version(), "0.1.0") == 0);
+    CHECK(strcmp(tp_version(), "0.2.0") == 0);
 }
 
 static void test_status_and_errors(void) {
@@ -254,16 +267,16 @@ static void test_null_arguments(void) {
     EXPECT_ERR(tp_model_xpos_tags(bogus, NULL, &n, &err), err, TP_ERR_ARGUMENT, "tp_model_xpos_tags: tags is NULL");
     EXPECT_ERR(tp_model_xpos_tags(bogus, &names, NULL, &err), err, TP_ERR_ARGUMENT, "tp_model_xpos_tags: n is NULL");
 
-    EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
-    EXPECT_ERR(tp_parse(bogus, NULL, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
-    EXPECT_ERR(tp_parse(bogus, forms, 3, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
+    EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
+    EXPECT_ERR(tp_parse(bogus, NULL, 3, NULL, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
+    EXPECT_ERR(tp_parse(bogus, forms, 3, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
     const char *holey[] = {"I", NULL, "her"};
-    EXPECT_ERR(tp_parse(bogus, holey, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: forms[1] is NULL");
+    EXPECT_ERR(tp_parse(bogus, holey, 3, NULL, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: forms[1] is NULL");
     CHECK(res == NULL);
 
-    EXPECT_ERR(tp_parse_conllu(NULL, "x", 1, &s, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_conllu: model is NULL");
-    EXPECT_ERR(tp_parse_conllu(bogus, NULL, 1, &s, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_conllu: text is NULL");
-    EXPECT_ERR(tp_parse_conllu(bogus, "x", 1, NULL, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_conllu: out_text is NULL");
+    EXPECT_ERR(tp_parse_document(NULL, "x", 1, NULL, &s, &len, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse_document: model is NULL");
+    EXPECT_ERR(tp_parse_document(bogus, NULL, 1, NULL, &s, &len, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse_document: text is NULL");
+    EXPECT_ERR(tp_parse_document(bogus, "x", 1, NULL, NULL, &len, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse_document: out_text is NULL");
     CHECK(s == NULL);
 
     /* NULL data is refused whatever the size. */
@@ -272,17 +285,17 @@ static void test_null_arguments(void) {
     /* A size that cannot be the size of a buffer. */
     EXPECT_ERR(tp_model_load_from_memory("abc", SIZE_MAX, &m, &err), err, TP_ERR_ARGUMENT,
                "tp_model_load_from_memory: size 18446744073709551615 is too large");
-    EXPECT_ERR(tp_parse_conllu(bogus, "x", SIZE_MAX, &s, &len, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_conllu: len 18446744073709551615 is too large");
+    EXPECT_ERR(tp_parse_document(bogus, "x", SIZE_MAX, NULL, &s, &len, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document: len 18446744073709551615 is too large");
     CHECK(m == NULL && s == NULL && len == 0);
 
     /* The optional pointers may be NULL: out_len, tags (and tags whose
      * members are all NULL), err. These calls get past the argument checks
      * and fail only on the made-up handle. */
-    EXPECT_ERR(tp_parse_conllu(bogus, "x", 1, &s, NULL, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_conllu: model handle was freed or is invalid");
+    EXPECT_ERR(tp_parse_document(bogus, "x", 1, NULL, &s, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document: model handle was freed or is invalid");
     tp_tags none = {NULL, NULL, NULL, NULL};
-    EXPECT_ERR(tp_parse(bogus, forms, 3, &none, &res, &err), err, TP_ERR_ARGUMENT,
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &none, NULL, &res, &err), err, TP_ERR_ARGUMENT,
                "tp_parse: model handle was freed or is invalid");
 
     /* err == NULL: every fallible function still returns the code. */
@@ -292,8 +305,8 @@ static void test_null_arguments(void) {
     CHECK(tp_model_deprels(bogus, NULL, &n, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_model_upos_tags(bogus, &names, NULL, NULL) == TP_ERR_ARGUMENT);
     CHECK(tp_model_xpos_tags(bogus, &names, NULL, NULL) == TP_ERR_ARGUMENT);
-    CHECK(tp_parse(bogus, NULL, 3, NULL, &res, NULL) == TP_ERR_ARGUMENT);
-    CHECK(tp_parse_conllu(bogus, NULL, 1, &s, &len, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_parse(bogus, NULL, 3, NULL, NULL, &res, NULL) == TP_ERR_ARGUMENT);
+    CHECK(tp_parse_document(bogus, NULL, 1, NULL, &s, &len, NULL, NULL) == TP_ERR_ARGUMENT);
 
     /* Out parameters are reset on failure. */
     names = (const char *const *)forms;
@@ -305,7 +318,7 @@ static void test_null_arguments(void) {
     CHECK(s == NULL);
     /* *err is overwritten, not read, on failure; set to NULL on success. */
     err = (tp_error *)forms;
-    EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
+    EXPECT_ERR(tp_parse(NULL, forms, 3, NULL, NULL, &res, &err), err, TP_ERR_ARGUMENT, "tp_parse: model is NULL");
 }
 
 static void test_bad_input(void) {
@@ -313,21 +326,21 @@ static void test_bad_input(void) {
     tp_result *res = (tp_result *)1; /* must be overwritten with NULL */
     const char *forms[] = {"I", "saw", "\xff\xfe", "."};
 
-    EXPECT_ERR(tp_parse(bogus, forms, 0, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
+    EXPECT_ERR(tp_parse(bogus, forms, 0, NULL, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
     CHECK(res == NULL);
-    EXPECT_ERR(tp_parse(bogus, forms, TP_MAX_WORDS + 1, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, forms, TP_MAX_WORDS + 1, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: n_words is 10001", "TP_MAX_WORDS");
-    EXPECT_ERR(tp_parse(bogus, forms, 4, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, forms, 4, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[2] is not valid UTF-8");
     const char *overlong[] = {"\xc0\xaf"}; /* overlong encoding of '/' */
-    EXPECT_ERR(tp_parse(bogus, overlong, 1, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, overlong, 1, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[0] is not valid UTF-8");
 
     char *big = malloc(TP_MAX_TOKEN_BYTES + 2);
     memset(big, 'a', TP_MAX_TOKEN_BYTES + 1);
     big[TP_MAX_TOKEN_BYTES + 1] = '\0';
     const char *long_forms[] = {"ok", big};
-    EXPECT_ERR(tp_parse(bogus, long_forms, 2, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, long_forms, 2, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[1] is longer than TP_MAX_TOKEN_BYTES");
     free(big);
 
@@ -336,27 +349,27 @@ static void test_bad_input(void) {
     const char *bad_upos[] = {"PRON", "\x80", "PRON"};
     tp_tags tags = {0};
     tags.upos = bad_upos;
-    EXPECT_ERR(tp_parse(bogus, good, 3, &tags, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, good, 3, &tags, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: tags->upos[1] is not valid UTF-8");
     tags.upos = NULL;
     tags.lemma = bad_upos;
-    EXPECT_ERR(tp_parse(bogus, good, 3, &tags, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, good, 3, &tags, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: tags->lemma[1] is not valid UTF-8");
 
     /* Empty forms, tabs and line breaks: the message names the argument. */
     const char *empty_form[] = {"a", ""};
-    EXPECT_ERR(tp_parse(bogus, empty_form, 2, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+    EXPECT_ERR(tp_parse(bogus, empty_form, 2, NULL, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
     const char *tabbed[] = {"a\tb"}, *newline[] = {"ok", "a\n"}, *cr[] = {"\r"};
-    EXPECT_ERR(tp_parse(bogus, tabbed, 1, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, tabbed, 1, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[0] contains a tab or line break");
-    EXPECT_ERR(tp_parse(bogus, newline, 2, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, newline, 2, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[1] contains a tab or line break");
-    EXPECT_ERR(tp_parse(bogus, cr, 1, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, cr, 1, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[0] contains a tab or line break");
     {
         const char *xpos[] = {"NN", "VB", "N\tN"};
         tp_tags t = {NULL, xpos, NULL, NULL};
-        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, NULL, &res, &err), err, TP_ERR_INPUT,
                    "tp_parse: tags->xpos[2] contains a tab or line break");
     }
 
@@ -373,15 +386,15 @@ static void test_bad_input(void) {
         };
         for (size_t k = 0; k < sizeof bad_utf8 / sizeof bad_utf8[0]; k++) {
             const char *f[] = {"fine", bad_utf8[k]};
-            EXPECT_ERR(tp_parse(bogus, f, 2, NULL, &res, &err), err, TP_ERR_INPUT,
+            EXPECT_ERR(tp_parse(bogus, f, 2, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                        "tp_parse: forms[1] is not valid UTF-8");
             const char *col[] = {"fine", "fine", bad_utf8[k]};
             tp_tags t = {NULL, NULL, col, NULL};
-            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, NULL, &res, &err), err, TP_ERR_INPUT,
                        "tp_parse: tags->feats[2] is not valid UTF-8");
             t.feats = NULL;
             t.xpos = col;
-            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+            EXPECT_ERR(tp_parse(bogus, good3, 3, &t, NULL, &res, &err), err, TP_ERR_INPUT,
                        "tp_parse: tags->xpos[2] is not valid UTF-8");
         }
     }
@@ -393,10 +406,10 @@ static void test_bad_input(void) {
         big[TP_MAX_TOKEN_BYTES + 1] = '\0';
         const char *lemma[] = {big, "x", "y"};
         tp_tags t = {NULL, NULL, NULL, lemma};
-        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, &res, &err), err, TP_ERR_INPUT,
+        EXPECT_ERR(tp_parse(bogus, good3, 3, &t, NULL, &res, &err), err, TP_ERR_INPUT,
                    "tp_parse: tags->lemma[0] is longer than TP_MAX_TOKEN_BYTES (1024 bytes)");
         free(big);
-        EXPECT_ERR(tp_parse(bogus, good3, SIZE_MAX, NULL, &res, &err), err, TP_ERR_INPUT,
+        EXPECT_ERR(tp_parse(bogus, good3, SIZE_MAX, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                    "tp_parse: n_words is 18446744073709551615, more than TP_MAX_WORDS (10000)");
     }
 
@@ -405,20 +418,20 @@ static void test_bad_input(void) {
         const char *upos[] = {"\xff", "NOUN", "NOUN"};
         const char *f[] = {"a", "", "c"};
         tp_tags t = {upos, NULL, NULL, NULL};
-        EXPECT_ERR(tp_parse(bogus, f, 3, &t, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+        EXPECT_ERR(tp_parse(bogus, f, 3, &t, NULL, &res, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
     }
 
     /* Good arguments, unknown handle. */
-    EXPECT_ERR(tp_parse(bogus, good, 3, NULL, &res, &err), err, TP_ERR_ARGUMENT,
+    EXPECT_ERR(tp_parse(bogus, good, 3, NULL, NULL, &res, &err), err, TP_ERR_ARGUMENT,
                "tp_parse: model handle was freed or is invalid");
     char *out = NULL;
-    EXPECT_ERR(tp_parse_conllu(bogus, "", 0, &out, NULL, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_conllu: model handle was freed or is invalid");
+    EXPECT_ERR(tp_parse_document(bogus, "", 0, NULL, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document: model handle was freed or is invalid");
     char *js = NULL;
     EXPECT_ERR(tp_model_card_json(bogus, &js, &err), err, TP_ERR_ARGUMENT, "model handle was freed or is invalid");
     CHECK(tp_model_free(bogus) == TP_ERR_ARGUMENT);
     /* err == NULL is fine on failure too. */
-    CHECK(tp_parse(bogus, good, 0, NULL, &res, NULL) == TP_ERR_INPUT);
+    CHECK(tp_parse(bogus, good, 0, NULL, NULL, &res, NULL) == TP_ERR_INPUT);
 }
 
 /* guarded(n) returns n bytes that end where a page the process cannot read
@@ -458,24 +471,24 @@ static void test_bounded_reads(void) {
     upos[1] = NULL;
     upos[2] = "_";
     tp_tags tags = {upos, upos, upos, upos};
-    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, NULL, &res, &err), err, TP_ERR_ARGUMENT,
                "tp_parse: model handle was freed or is invalid");
 
     /* A token without a NUL in its first TP_MAX_TOKEN_BYTES + 1 bytes. */
     char *unterminated = guarded(TP_MAX_TOKEN_BYTES + 1);
     memset(unterminated, 'u', TP_MAX_TOKEN_BYTES + 1);
     forms[1] = unterminated;
-    EXPECT_ERR(tp_parse(bogus, forms, 3, NULL, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, forms, 3, NULL, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[1] is longer than TP_MAX_TOKEN_BYTES");
     forms[1] = "b";
     upos[1] = unterminated;
-    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, NULL, &res, &err), err, TP_ERR_INPUT,
                "tp_parse: tags->upos[1] is longer than TP_MAX_TOKEN_BYTES");
     /* The longest token, its NUL the last readable byte. */
     unterminated[TP_MAX_TOKEN_BYTES] = '\0';
     forms[2] = unterminated;
     upos[1] = NULL;
-    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+    EXPECT_ERR(tp_parse(bogus, forms, 3, &tags, NULL, &res, &err), err, TP_ERR_ARGUMENT,
                "tp_parse: model handle was freed or is invalid");
 
     /* Model bytes and CoNLL-U text that end at unreadable memory, without a
@@ -487,8 +500,8 @@ static void test_bounded_reads(void) {
     EXPECT_ERR(tp_model_load_from_memory(data, sizeof junk - 1, &m, &err), err, TP_ERR_MODEL_FORMAT,
                "tp_model_load_from_memory: ", "not a transparse model");
     char *out = NULL;
-    EXPECT_ERR(tp_parse_conllu(bogus, data, sizeof junk - 1, &out, NULL, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_conllu: model handle was freed or is invalid");
+    EXPECT_ERR(tp_parse_document(bogus, data, sizeof junk - 1, NULL, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document: model handle was freed or is invalid");
 
     /* tp_parse_batch reads n_sentences + 1 offsets and offsets[n] forms and
      * tags, no more. */
@@ -496,7 +509,7 @@ static void test_bounded_reads(void) {
     offsets[0] = 0;
     offsets[1] = 1;
     offsets[2] = 3;
-    EXPECT_ERR(tp_parse_batch(bogus, forms, offsets, 2, &tags, &res, &err), err, TP_ERR_ARGUMENT,
+    EXPECT_ERR(tp_parse_batch(bogus, forms, offsets, 2, &tags, NULL, &res, &err), err, TP_ERR_ARGUMENT,
                "tp_parse_batch: model handle was freed or is invalid");
     unguard(offsets, 3 * sizeof *offsets);
 
@@ -552,13 +565,13 @@ static int fork_child_checks(const char *model_path, const tp_model *m, tp_resul
         !strstr(tp_error_message(err), "tp_model_load_from_memory: called in a child"))
         bad |= 4;
     tp_error_free(err);
-    if (tp_parse(m, forms, 1, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
+    if (tp_parse(m, forms, 1, NULL, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
         !strstr(tp_error_message(err), "tp_parse: called in a child"))
         bad |= 8;
     tp_error_free(err);
-    if (tp_parse_conllu(m, "", 0, &s, NULL, NULL) != TP_ERR_FORK || s != NULL) bad |= 16;
+    if (tp_parse_document(m, "", 0, NULL, &s, NULL, NULL, NULL) != TP_ERR_FORK || s != NULL) bad |= 16;
     size_t offs[] = {0, 1};
-    if (tp_parse_batch(m, forms, offs, 1, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
+    if (tp_parse_batch(m, forms, offs, 1, NULL, NULL, &res, &err) != TP_ERR_FORK || res != NULL ||
         !strstr(tp_error_message(err), "tp_parse_batch: called in a child"))
         bad |= 16;
     tp_error_free(err);
@@ -597,7 +610,7 @@ static void *fork_race_thread(void *p) {
     const char *forms[] = {"Threads", "are", "parsing", "while", "the", "process", "forks", "."};
     while (!a->stop) {
         tp_result *r = NULL;
-        if (tp_parse(a->model, forms, 8, NULL, &r, NULL) != TP_OK)
+        if (tp_parse(a->model, forms, 8, NULL, NULL, &r, NULL) != TP_OK)
             a->errors++;
         tp_result_free(r);
     }
@@ -614,7 +627,7 @@ static void test_fork(const char *model_path, const char *self) {
     tp_result *res = NULL;
     if (have_model) {
         const char *forms[] = {"Parsed", "before", "the", "fork", "."};
-        CHECK(tp_parse(m, forms, 5, NULL, &res, NULL) == TP_OK);
+        CHECK(tp_parse(m, forms, 5, NULL, NULL, &res, NULL) == TP_OK);
     }
     const tp_model *use = have_model ? m : bogus;
 
@@ -671,7 +684,7 @@ static void test_fork(const char *model_path, const char *self) {
         tp_result_free(res);
         const char *forms[] = {"The", "parent", "still", "works", "."};
         res = NULL;
-        CHECK(tp_parse(m, forms, 5, NULL, &res, NULL) == TP_OK && res->n_words == 5);
+        CHECK(tp_parse(m, forms, 5, NULL, NULL, &res, NULL) == TP_OK && res->n_words == 5);
         tp_result_free(res);
         CHECK(tp_model_free(m) == TP_OK);
     } else {
@@ -690,7 +703,7 @@ static int exec_child(const char *model_path) {
     }
     const char *forms[] = {"A", "new", "program", "works", "."};
     tp_result *res = NULL;
-    int rc = tp_parse(m, forms, 5, NULL, &res, NULL);
+    int rc = tp_parse(m, forms, 5, NULL, NULL, &res, NULL);
     tp_result_free(res);
     tp_model_free(m);
     return rc == TP_OK ? 0 : 2;
@@ -790,7 +803,7 @@ static char *parse_flat(tp_model *m, const char *sentence, int *rc_out) {
     tokens t;
     tokenize(sentence, &t);
     tp_result *r = NULL;
-    int rc = tp_parse(m, t.forms, t.n, NULL, &r, NULL);
+    int rc = tp_parse(m, t.forms, t.n, NULL, NULL, &r, NULL);
     if (rc_out)
         *rc_out = rc;
     char *flat = rc == TP_OK ? flatten(r) : NULL;
@@ -835,7 +848,7 @@ static void *race_thread(void *p) {
     for (;;) {
         tp_result *r = NULL;
         tp_error *err = NULL;
-        int rc = tp_parse(a->model, forms, 7, NULL, &r, &err);
+        int rc = tp_parse(a->model, forms, 7, NULL, NULL, &r, &err);
         a->last_rc = rc;
         if (rc != TP_OK) {
             if (rc != TP_ERR_ARGUMENT || !strstr(tp_error_message(err), "freed"))
@@ -969,7 +982,7 @@ static void test_with_model(const char *path) {
     tokens t;
     tokenize(sentences[1], &t);
     tp_result *r = NULL;
-    rc = tp_parse(m, t.forms, t.n, NULL, &r, &err);
+    rc = tp_parse(m, t.forms, t.n, NULL, NULL, &r, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK) {
         char why[128] = "";
@@ -999,7 +1012,7 @@ static void test_with_model(const char *path) {
         const char *xpos[] = {"NNS", "VBP", "."};
         const char *lemma[] = {"dog", "bark", "."};
         tp_tags tags = {given, xpos, NULL, lemma};
-        rc = tp_parse(m, forms, 3, &tags, &r, &err);
+        rc = tp_parse(m, forms, 3, &tags, NULL, &r, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             char why[128] = "";
@@ -1014,7 +1027,7 @@ static void test_with_model(const char *path) {
          * the result), or refused as input. */
         const char *odd[] = {"FOO", NULL, NULL};
         tp_tags odd_tags = {odd, NULL, NULL, NULL};
-        rc = tp_parse(m, forms, 3, &odd_tags, &r, &err);
+        rc = tp_parse(m, forms, 3, &odd_tags, NULL, &r, &err);
         CHECKF(rc == TP_OK || rc == TP_ERR_INPUT, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             CHECK(strcmp(r->upos[0], "FOO") == 0);
@@ -1027,7 +1040,7 @@ static void test_with_model(const char *path) {
     /* One word; the longest token; the most words. */
     {
         const char *one[] = {"Hello"};
-        rc = tp_parse(m, one, 1, NULL, &r, NULL);
+        rc = tp_parse(m, one, 1, NULL, NULL, &r, NULL);
         CHECK(rc == TP_OK && r->n_words == 1 && r->heads[0] == 0);
         tp_result_free(r);
 
@@ -1035,7 +1048,7 @@ static void test_with_model(const char *path) {
         memset(big, 'a', TP_MAX_TOKEN_BYTES);
         big[TP_MAX_TOKEN_BYTES] = '\0';
         const char *forms[] = {"A", big, "."};
-        rc = tp_parse(m, forms, 3, NULL, &r, &err);
+        rc = tp_parse(m, forms, 3, NULL, NULL, &r, &err);
         CHECKF(rc == TP_OK, "token of TP_MAX_TOKEN_BYTES: %s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK)
             tp_result_free(r);
@@ -1046,11 +1059,11 @@ static void test_with_model(const char *path) {
         const char **many = malloc((TP_MAX_WORDS + 1) * sizeof *many);
         for (size_t i = 0; i < TP_MAX_WORDS + 1; i++)
             many[i] = (i % 10 == 9) ? "." : (i % 2 ? "dogs" : "bark");
-        EXPECT_ERR(tp_parse(m, many, TP_MAX_WORDS + 1, NULL, &r, &err), err, TP_ERR_INPUT,
+        EXPECT_ERR(tp_parse(m, many, TP_MAX_WORDS + 1, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                    "tp_parse: n_words is 10001, more than TP_MAX_WORDS (10000)");
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        rc = tp_parse(m, many, TP_MAX_WORDS, NULL, &r, &err);
+        rc = tp_parse(m, many, TP_MAX_WORDS, NULL, NULL, &r, &err);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         printf("a sentence of TP_MAX_WORDS (%d) words parsed in %.3f s\n", TP_MAX_WORDS, secs);
@@ -1150,7 +1163,7 @@ static void test_with_model(const char *path) {
             "\n";
         char *out = NULL;
         size_t out_len = 0;
-        rc = tp_parse_conllu(m, doc, sizeof doc - 1, &out, &out_len, &err);
+        rc = tp_parse_document(m, doc, sizeof doc - 1, NULL, &out, &out_len, NULL, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             CHECK(out != NULL && strlen(out) == out_len);
@@ -1185,10 +1198,10 @@ static void test_with_model(const char *path) {
             tp_error_free(err);
         }
         const char bad[] = "1\tonly\tthree\n\n";
-        rc = tp_parse_conllu(m, bad, sizeof bad - 1, &out, &out_len, &err);
-        EXPECT_ERR(rc, err, TP_ERR_INPUT, "tp_parse_conllu: ");
+        rc = tp_parse_document(m, bad, sizeof bad - 1, NULL, &out, &out_len, NULL, &err);
+        EXPECT_ERR(rc, err, TP_ERR_INPUT, "tp_parse_document: ");
         CHECK(out == NULL && out_len == 0);
-        rc = tp_parse_conllu(m, "", 0, &out, NULL, &err);
+        rc = tp_parse_document(m, "", 0, NULL, &out, NULL, NULL, &err);
         CHECKF(rc == TP_OK && out && out[0] == '\0', "empty document: %s", tp_status_name(rc));
         if (rc == TP_OK)
             tp_string_free(out);
@@ -1199,7 +1212,7 @@ static void test_with_model(const char *path) {
     /* Invalid UTF-8 with a real model. */
     {
         const char *forms[] = {"ok", "\xe2\x82"};
-        EXPECT_ERR(tp_parse(m, forms, 2, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
+        EXPECT_ERR(tp_parse(m, forms, 2, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
     }
 
     test_save_targets(m);
@@ -1208,7 +1221,7 @@ static void test_with_model(const char *path) {
     CHECK(tp_model_free(m) == TP_OK);
     {
         const char *forms[] = {"I", "saw", "her"};
-        EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_ARGUMENT,
+        EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &r, &err), err, TP_ERR_ARGUMENT,
                    "tp_parse: model handle was freed or is invalid");
         CHECK(r == NULL);
         EXPECT_ERR(tp_model_card_json(m, &js, &err), err, TP_ERR_ARGUMENT, "freed");
@@ -1222,7 +1235,7 @@ static void test_with_model(const char *path) {
                    "tp_model_xpos_tags: model handle was freed or is invalid");
         CHECK(xpos == NULL && n_xpos == 0);
         char *out = NULL;
-        EXPECT_ERR(tp_parse_conllu(m, "", 0, &out, NULL, &err), err, TP_ERR_ARGUMENT, "freed");
+        EXPECT_ERR(tp_parse_document(m, "", 0, NULL, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "freed");
         CHECK(tp_model_free(m) == TP_ERR_ARGUMENT);
     }
 }
@@ -1238,23 +1251,23 @@ static void test_contract_with_model(tp_model *m) {
 
     /* Argument errors come first with a real model too. */
     const char *forms[] = {"Dogs", "", "bark"};
-    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is empty");
     CHECK(r == NULL);
     forms[1] = "\xc0\x80";
-    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
     forms[1] = "often\n";
-    EXPECT_ERR(tp_parse(m, forms, 3, NULL, &r, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                "tp_parse: forms[1] contains a tab or line break");
     forms[1] = "often";
-    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
-    EXPECT_ERR(tp_parse(m, forms, 0, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
+    EXPECT_ERR(tp_parse(m, forms, 3, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse: result is NULL");
+    EXPECT_ERR(tp_parse(m, forms, 0, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "tp_parse: n_words is 0");
 
     /* Empty strings and "_" as tags mean absent: UPOS is predicted (and XPOS,
      * by a model with an XPOS tagger). */
     {
         const char *empty[] = {"", "_", NULL};
         tp_tags t = {empty, empty, empty, empty};
-        int rc = tp_parse(m, forms, 3, &t, &r, &err);
+        int rc = tp_parse(m, forms, 3, &t, NULL, &r, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             CHECK(r->n_words == 3);
@@ -1271,7 +1284,7 @@ static void test_contract_with_model(tp_model *m) {
         const char *five[] = {"One", "two", "three", "\xff", ""};
         const char *tags5[] = {"NUM", "NUM", "NUM", "\xff", "\t"};
         tp_tags t = {tags5, NULL, NULL, NULL};
-        int rc = tp_parse(m, five, 3, &t, &r, &err);
+        int rc = tp_parse(m, five, 3, &t, NULL, &r, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             CHECK(r->n_words == 3 && strcmp(r->upos[2], "NUM") == 0);
@@ -1288,7 +1301,7 @@ static void test_contract_with_model(tp_model *m) {
         memcpy(tok, "guard", 6);
         g[0] = "A";
         g[1] = tok;
-        int rc = tp_parse(m, g, 2, NULL, &r, &err);
+        int rc = tp_parse(m, g, 2, NULL, NULL, &r, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK)
             tp_result_free(r);
@@ -1299,7 +1312,7 @@ static void test_contract_with_model(tp_model *m) {
         memcpy(text, doc, sizeof doc - 1);
         char *out = NULL;
         size_t out_len = 0;
-        rc = tp_parse_conllu(m, text, sizeof doc - 1, &out, &out_len, &err);
+        rc = tp_parse_document(m, text, sizeof doc - 1, NULL, &out, &out_len, NULL, &err);
         CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
         if (rc == TP_OK) {
             CHECK(out_len == strlen(out) && strstr(out, "2\tend\t") != NULL);
@@ -1316,11 +1329,11 @@ static void test_contract_with_model(tp_model *m) {
     {
         char *out = NULL;
         const char bad_utf8[] = "1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\xff" "d\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
-        EXPECT_ERR(tp_parse_conllu(m, bad_utf8, sizeof bad_utf8 - 1, &out, NULL, &err), err, TP_ERR_INPUT,
-                   "tp_parse_conllu: conllu: text:2: ", "invalid UTF-8");
+        EXPECT_ERR(tp_parse_document(m, bad_utf8, sizeof bad_utf8 - 1, NULL, &out, NULL, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_document: conllu: text:2: ", "invalid UTF-8");
         const char cols[] = "# sent_id = x\n1\tonly\tthree\n\n";
-        EXPECT_ERR(tp_parse_conllu(m, cols, sizeof cols - 1, &out, NULL, &err), err, TP_ERR_INPUT,
-                   "tp_parse_conllu: conllu: text:2: ");
+        EXPECT_ERR(tp_parse_document(m, cols, sizeof cols - 1, NULL, &out, NULL, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_document: conllu: text:2: ");
         CHECK(out == NULL);
         /* A sentence over the word limit names its first line and the sentence. */
         size_t cap = (TP_MAX_WORDS + 1) * 32 + 64, len = 0;
@@ -1329,8 +1342,8 @@ static void test_contract_with_model(tp_model *m) {
         for (int i = 1; i <= TP_MAX_WORDS + 1; i++)
             len += (size_t)snprintf(big + len, cap - len, "%d\tw\t_\t_\t_\t_\t_\t_\t_\t_\n", i);
         len += (size_t)snprintf(big + len, cap - len, "\n");
-        EXPECT_ERR(tp_parse_conllu(m, big, len, &out, NULL, &err), err, TP_ERR_INPUT,
-                   "tp_parse_conllu: text:1: sentence huge: ", "10001 words");
+        EXPECT_ERR(tp_parse_document(m, big, len, NULL, &out, NULL, NULL, &err), err, TP_ERR_INPUT,
+                   "tp_parse_document: text:1: sentence huge: ", "10001 words");
         free(big);
     }
 }
@@ -1358,7 +1371,7 @@ static char *format_words(const tp_result *r, size_t from, size_t n) {
 static char *parse_ud(const tp_model *m, const ud_sentence *s, int gold) {
     tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
     tp_result *r = NULL;
-    if (tp_parse(m, s->forms, s->n, gold ? &tags : NULL, &r, NULL) != TP_OK)
+    if (tp_parse(m, s->forms, s->n, gold ? &tags : NULL, NULL, &r, NULL) != TP_OK)
         return NULL;
     char *out = format_words(r, 0, r->n_words);
     tp_result_free(r);
@@ -1416,24 +1429,24 @@ static void test_batch(tp_model *m, const char *path) {
     size_t offs2[] = {0, 2, 4};
     tp_result *r = NULL;
     tp_error *err = NULL;
-    EXPECT_ERR(tp_parse_batch(NULL, one, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse_batch",
+    EXPECT_ERR(tp_parse_batch(NULL, one, offs2, 2, NULL, NULL, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse_batch",
                "model is NULL");
-    EXPECT_ERR(tp_parse_batch(m, NULL, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms is NULL");
-    EXPECT_ERR(tp_parse_batch(m, one, NULL, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "offsets is NULL");
-    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
-    EXPECT_ERR(tp_parse_batch(m, one, offs2, 0, NULL, &r, &err), err, TP_ERR_INPUT, "n_sentences is 0");
+    EXPECT_ERR(tp_parse_batch(m, NULL, offs2, 2, NULL, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, NULL, 2, NULL, NULL, &r, &err), err, TP_ERR_ARGUMENT, "offsets is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 0, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "n_sentences is 0");
     size_t bad0[] = {1, 2, 4};
-    EXPECT_ERR(tp_parse_batch(m, one, bad0, 2, NULL, &r, &err), err, TP_ERR_INPUT, "offsets[0] is 1");
+    EXPECT_ERR(tp_parse_batch(m, one, bad0, 2, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "offsets[0] is 1");
     size_t empty[] = {0, 2, 2, 4};
-    EXPECT_ERR(tp_parse_batch(m, one, empty, 3, NULL, &r, &err), err, TP_ERR_INPUT, "sentence 1 has 0 words");
+    EXPECT_ERR(tp_parse_batch(m, one, empty, 3, NULL, NULL, &r, &err), err, TP_ERR_INPUT, "sentence 1 has 0 words");
     const char *badutf[] = {"I", "saw", "h\xc3r", "."};
-    EXPECT_ERR(tp_parse_batch(m, badutf, offs2, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse_batch(m, badutf, offs2, 2, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                "tp_parse_batch: forms[2] is not valid UTF-8 (sentence 1, word 1)");
     const char *nulls[] = {"I", "saw", NULL, "."};
-    EXPECT_ERR(tp_parse_batch(m, nulls, offs2, 2, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms[2] is NULL (sentence 1, word 1)");
+    EXPECT_ERR(tp_parse_batch(m, nulls, offs2, 2, NULL, NULL, &r, &err), err, TP_ERR_ARGUMENT, "forms[2] is NULL (sentence 1, word 1)");
     const char *xpos[] = {"PRP", "VBD", "PRP", "bad\ttag"};
     tp_tags tg = {NULL, xpos, NULL, NULL};
-    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, &tg, &r, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, 2, &tg, NULL, &r, &err), err, TP_ERR_INPUT,
                "tags->xpos[3] contains a tab or line break (sentence 1, word 2)");
     CHECK(r == NULL);
     {
@@ -1442,17 +1455,17 @@ static void test_batch(tp_model *m, const char *path) {
         for (size_t i = 0; i < n; i++)
             many[i] = "a";
         size_t offs[] = {0, 1, n};
-        EXPECT_ERR(tp_parse_batch(m, many, offs, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+        EXPECT_ERR(tp_parse_batch(m, many, offs, 2, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                    "sentence 1 has 10001 words", "TP_MAX_WORDS");
         free(many);
     }
     size_t huge[] = {0, 2, (size_t)TP_MAX_BATCH_WORDS + 1};
-    EXPECT_ERR(tp_parse_batch(m, one, huge, 2, NULL, &r, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse_batch(m, one, huge, 2, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                "offsets[2] is 1000001: more than TP_MAX_BATCH_WORDS (1000000)");
-    EXPECT_ERR(tp_parse_batch(m, one, offs2, (size_t)TP_MAX_BATCH_WORDS + 1, NULL, &r, &err), err, TP_ERR_INPUT,
+    EXPECT_ERR(tp_parse_batch(m, one, offs2, (size_t)TP_MAX_BATCH_WORDS + 1, NULL, NULL, &r, &err), err, TP_ERR_INPUT,
                "n_sentences is 1000001");
     /* Two sentences: heads are 1-based within each. */
-    CHECK(tp_parse_batch(m, one, offs2, 2, NULL, &r, &err) == TP_OK && err == NULL);
+    CHECK(tp_parse_batch(m, one, offs2, 2, NULL, NULL, &r, &err) == TP_OK && err == NULL);
     if (r) {
         CHECK(r->n_words == 4);
         for (size_t k = 0; k < 2; k++) {
@@ -1496,7 +1509,7 @@ static void test_batch(tp_model *m, const char *path) {
                 tp_tags t = {tags.upos + offs[k0], tags.xpos + offs[k0], tags.feats + offs[k0],
                              tags.lemma + offs[k0]};
                 batches++;
-                if (tp_parse_batch(m, cols[0] + offs[k0], o, nk, gold ? &t : NULL, &r, &err) != TP_OK) {
+                if (tp_parse_batch(m, cols[0] + offs[k0], o, nk, gold ? &t : NULL, NULL, &r, &err) != TP_OK) {
                     fprintf(stderr, "tp_parse_batch: %s\n", tp_error_message(err));
                     tp_error_free(err);
                     errors++;
@@ -1527,7 +1540,7 @@ static void test_batch(tp_model *m, const char *path) {
     free_treebank(&tb);
 }
 
-/* tp_parse_batch_with gives each sentence what tp_parse_with gives it with
+/* tp_parse_batch gives each sentence what tp_parse gives it with
  * the same options: tree, confidences, k best trees and their scores
  * (tree t of sentence k at tree_scores[t * n_sentences + k]; a sentence
  * with fewer trees has score -INFINITY, heads -1 and deprels "_" for the
@@ -1551,11 +1564,11 @@ static void test_batch_options(tp_model *m) {
     CHECK(width == 0);
     CHECK(tp_model_default_beam(m, &width, &err) == TP_OK && err == NULL && width >= 1 && width <= TP_MAX_BEAM);
 
-    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    tp_options o = TP_OPTIONS_INIT;
     o.beam = 8;
     o.kbest = 8;
     o.confidence = 1;
-    int rc = tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err);
+    int rc = tp_parse_batch(m, forms, offs, ns, NULL, &o, &b, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc != TP_OK) {
         tp_error_free(err);
@@ -1565,7 +1578,7 @@ static void test_batch_options(tp_model *m) {
     size_t fewer = 0;
     for (size_t k = 0; k < ns; k++) {
         size_t n = offs[k + 1] - offs[k];
-        rc = tp_parse_with(m, forms + offs[k], n, NULL, &o, &r, &err);
+        rc = tp_parse(m, forms + offs[k], n, NULL, &o, &r, &err);
         CHECKF(rc == TP_OK, "sentence %zu: %s", k, tp_error_message(rc == TP_OK ? NULL : err));
         if (rc != TP_OK) {
             tp_error_free(err);
@@ -1577,7 +1590,7 @@ static void test_batch_options(tp_model *m) {
             same &= b->heads[j] == r->heads[i] && strcmp(b->deprels[j], r->deprels[i]) == 0 &&
                     strcmp(b->upos[j], r->upos[i]) == 0 && b->confidence[j] == r->confidence[i];
         }
-        CHECKF(same, "sentence %zu: the batch's tree or confidences differ from tp_parse_with's", k);
+        CHECKF(same, "sentence %zu: the batch's tree or confidences differ from tp_parse's", k);
         CHECK(r->n_trees <= b->n_trees);
         fewer += r->n_trees < b->n_trees;
         for (size_t t = 0; t < b->n_trees; t++) {
@@ -1592,7 +1605,7 @@ static void test_batch_options(tp_model *m) {
                     tsame &= b->tree_heads[j] == -1 && strcmp(b->tree_deprels[j], "_") == 0;
             }
             if (t < r->n_trees)
-                CHECKF(tsame && score == r->tree_scores[t], "sentence %zu tree %zu: %g, tp_parse_with %g", k, t,
+                CHECKF(tsame && score == r->tree_scores[t], "sentence %zu tree %zu: %g, tp_parse %g", k, t,
                        score, r->tree_scores[t]);
             else
                 CHECKF(tsame && isinf(score) && score < 0, "sentence %zu, missing tree %zu: score %g", k, t, score);
@@ -1606,8 +1619,8 @@ static void test_batch_options(tp_model *m) {
 
     /* NULL options: tp_parse_batch; beam 0: the default width. */
     tp_result *plain = NULL;
-    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, &plain, &err) == TP_OK);
-    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, NULL, &b, &err) == TP_OK);
+    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, NULL, &plain, &err) == TP_OK);
+    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, NULL, &b, &err) == TP_OK);
     if (plain && b) {
         int same = b->confidence == NULL && b->n_trees == 0;
         for (size_t j = 0; j < nw; j++)
@@ -1616,11 +1629,11 @@ static void test_batch_options(tp_model *m) {
     }
     tp_result_free(b);
     b = NULL;
-    tp_parse_options def = TP_PARSE_OPTIONS_INIT, at = TP_PARSE_OPTIONS_INIT;
+    tp_options def = TP_OPTIONS_INIT, at = TP_OPTIONS_INIT;
     def.confidence = at.confidence = 1;
     at.beam = width;
-    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, &def, &b, &err) == TP_OK);
-    CHECK(tp_parse_batch_with(m, forms, offs, ns, NULL, &at, &r, &err) == TP_OK);
+    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, &def, &b, &err) == TP_OK);
+    CHECK(tp_parse_batch(m, forms, offs, ns, NULL, &at, &r, &err) == TP_OK);
     if (b && r && plain) {
         int same = 1, greedy = 1;
         for (size_t j = 0; j < nw; j++) {
@@ -1636,20 +1649,20 @@ static void test_batch_options(tp_model *m) {
     b = r = NULL;
 
     /* Bad options name the function and the member. */
-    o = (tp_parse_options)TP_PARSE_OPTIONS_INIT;
+    o = (tp_options)TP_OPTIONS_INIT;
     o.beam = TP_MAX_BEAM + 1;
-    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_batch_with: invalid parse options: beam width 65", "the model's default");
+    EXPECT_ERR(tp_parse_batch(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch: invalid parse options: beam width 65", "the model's default");
     o.beam = 0;
     o.kbest = width + 1;
-    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_batch_with: invalid parse options: kbest");
+    EXPECT_ERR(tp_parse_batch(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch: invalid parse options: kbest");
     o.kbest = 0;
     o.size = 1;
-    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_batch_with: options->size is 1");
-    EXPECT_ERR(tp_parse_batch_with(m, forms, offs, 0, NULL, NULL, &b, &err), err, TP_ERR_INPUT,
-               "tp_parse_batch_with: n_sentences is 0");
+    EXPECT_ERR(tp_parse_batch(m, forms, offs, ns, NULL, &o, &b, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_batch: options->size is 1");
+    EXPECT_ERR(tp_parse_batch(m, forms, offs, 0, NULL, NULL, &b, &err), err, TP_ERR_INPUT,
+               "tp_parse_batch: n_sentences is 0");
     CHECK(b == NULL);
 }
 
@@ -1720,7 +1733,7 @@ static void test_memory_steady(tp_model *m, const char *path) {
             ud_sentence *s = &tb.s[i];
             tp_tags tags = {s->upos, s->xpos, s->feats, s->lemma};
             tp_result *r = NULL;
-            errors += tp_parse(m, s->forms, s->n, &tags, &r, NULL) != TP_OK;
+            errors += tp_parse(m, s->forms, s->n, &tags, NULL, &r, NULL) != TP_OK;
             tp_result_free(r);
         }
         rss[pass] = rss_kib();
@@ -1872,8 +1885,8 @@ static void test_train_and_save(const char *ewt) {
     const char *xpos[] = {"PRP", "VBD", "PRP", "."};
     tp_tags tags = {upos, xpos, NULL, NULL};
     tp_result *a = NULL, *b = NULL;
-    CHECK(tp_parse(m, forms, 4, &tags, &a, &err) == TP_OK);
-    CHECK(m2 && tp_parse(m2, forms, 4, &tags, &b, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, NULL, &a, &err) == TP_OK);
+    CHECK(m2 && tp_parse(m2, forms, 4, &tags, NULL, &b, &err) == TP_OK);
     if (a && b) {
         int same = 1;
         for (size_t i = 0; i < 4; i++)
@@ -1892,50 +1905,52 @@ static void test_train_and_save(const char *ewt) {
     card = NULL;
     CHECK(tp_model_card_json(m, &card, &err) == TP_OK && strstr(card, "\"default_beam\":\"4\""));
     tp_string_free(card);
-    tp_parse_options def = TP_PARSE_OPTIONS_INIT, k4 = TP_PARSE_OPTIONS_INIT, k1 = TP_PARSE_OPTIONS_INIT;
+    tp_options def = TP_OPTIONS_INIT, k4 = TP_OPTIONS_INIT, k1 = TP_OPTIONS_INIT;
     def.kbest = k4.kbest = 4;
     k4.beam = 4;
     k1.beam = 1;
     tp_result *c = NULL, *g = NULL;
-    CHECK(tp_parse_with(m, forms, 4, &tags, &def, &a, &err) == TP_OK);
-    CHECK(tp_parse_with(m, forms, 4, &tags, &k4, &b, &err) == TP_OK);
-    CHECK(tp_parse_with(m, forms, 4, &tags, &k1, &c, &err) == TP_OK);
-    CHECK(tp_parse(m, forms, 4, &tags, &g, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, &def, &a, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, &k4, &b, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, &k1, &c, &err) == TP_OK);
+    CHECK(tp_parse(m, forms, 4, &tags, NULL, &g, &err) == TP_OK);
     if (a && b && c && g) {
-        int same = a->n_trees == b->n_trees && a->n_trees >= 1, greedy = 1;
+        /* NULL options are the defaults: the model's width, as beam 0. */
+        int same = a->n_trees == b->n_trees && a->n_trees >= 1, defaults = 1;
         for (size_t t = 0; same && t < a->n_trees; t++)
             same &= a->tree_scores[t] == b->tree_scores[t];
         for (size_t i = 0; i < 4; i++)
-            greedy &= c->heads[i] == g->heads[i] && strcmp(c->deprels[i], g->deprels[i]) == 0;
+            defaults &= a->heads[i] == g->heads[i] && strcmp(a->deprels[i], g->deprels[i]) == 0;
         CHECKF(same, "beam 0 and beam 4 differ on a model of default width 4");
-        CHECK(greedy);
+        CHECK(defaults);
+        CHECK(c->n_trees == 0 && g->n_trees == 0);
     }
     tp_result_free(a);
     tp_result_free(b);
     tp_result_free(c);
     tp_result_free(g);
     /* A gold-only model has no tagger: plain tokens are refused clearly. */
-    EXPECT_ERR(tp_parse(m, forms, 4, NULL, &a, &err), err, TP_ERR_INPUT, "no tagger");
+    EXPECT_ERR(tp_parse(m, forms, 4, NULL, NULL, &a, &err), err, TP_ERR_INPUT, "no tagger");
     CHECK(tp_model_free(m2) == TP_OK);
     CHECK(tp_model_free(m) == TP_OK);
     unlink(path);
 }
 
-/* tp_parse_tokens: one sentence per line in, CoNLL-U with sent_id and text
+/* tp_parse_document: one sentence per line in, CoNLL-U with sent_id and text
  * out; errors name the argument or the line. */
 static void test_parse_tokens(tp_model *m) {
     const char text[] = "I saw her .\n\nThey left\n";
     char *out = NULL;
     size_t len = 0;
     tp_error *err = NULL;
-    CHECK(tp_parse_tokens(m, text, strlen(text), &out, &len, &err) == TP_OK);
+    CHECK(tp_parse_document(m, text, strlen(text), &tokens_input, &out, &len, NULL, &err) == TP_OK);
     CHECK(out && len == strlen(out) && strncmp(out, "# sent_id = 1\n# text = I saw her .\n1\tI\t", 37) == 0 &&
           strstr(out, "# sent_id = 2\n# text = They left\n"));
     tp_string_free(out);
-    EXPECT_ERR(tp_parse_tokens(NULL, text, 1, &out, &len, &err), err, TP_ERR_ARGUMENT, "tp_parse_tokens", "model is NULL");
-    EXPECT_ERR(tp_parse_tokens(m, NULL, 1, &out, &len, &err), err, TP_ERR_ARGUMENT, "text is NULL");
-    EXPECT_ERR(tp_parse_tokens(m, text, 1, NULL, &len, &err), err, TP_ERR_ARGUMENT, "out_text is NULL");
-    EXPECT_ERR(tp_parse_tokens(m, "ok\n\xff\n", 5, &out, &len, &err), err, TP_ERR_INPUT, "tp_parse_tokens", ":2");
+    EXPECT_ERR(tp_parse_document(NULL, text, 1, &tokens_input, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT, "tp_parse_document", "model is NULL");
+    EXPECT_ERR(tp_parse_document(m, NULL, 1, &tokens_input, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT, "text is NULL");
+    EXPECT_ERR(tp_parse_document(m, text, 1, &tokens_input, NULL, &len, NULL, &err), err, TP_ERR_ARGUMENT, "out_text is NULL");
+    EXPECT_ERR(tp_parse_document(m, "ok\n\xff\n", 5, &tokens_input, &out, &len, NULL, &err), err, TP_ERR_INPUT, "tp_parse_document", ":2");
     CHECK(out == NULL);
 }
 
@@ -2002,7 +2017,7 @@ static int doc_matches(const char *doc, tp_result *const *rs, size_t n, char *wh
 
 /* LEMMA and FEATS in tp_result: appended after the members that were there
  * before (which stay where they were); given values kept word by word; the
- * documents tp_parse_tokens and tp_parse_conllu return show what tp_parse
+ * documents tp_parse_document returns show what tp_parse
  * gives, in columns 3 to 8. */
 static void test_lemma_feats(tp_model *m) {
     CHECK(offsetof(tp_result, n_words) == offsetof(struct tp_result_first, n_words));
@@ -2023,7 +2038,7 @@ static void test_lemma_feats(tp_model *m) {
     const char *lemma[] = {"dog", NULL, "", "caf\xc3\xa9", "_"};
     const char *feats[] = {"Number=Plur", "_", NULL, "Gender=Masc|Number=Plur", ""};
     tp_tags tags = {NULL, NULL, feats, lemma};
-    int rc = tp_parse(m, forms, 5, &tags, &r, &err);
+    int rc = tp_parse(m, forms, 5, &tags, NULL, &r, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc != TP_OK) {
         tp_error_free(err);
@@ -2034,7 +2049,7 @@ static void test_lemma_feats(tp_model *m) {
     for (size_t i = 0; i < r->n_words; i++)
         CHECKF(r->lemma[i] && r->lemma[i][0] && r->feats[i] && r->feats[i][0], "word %zu", i);
 
-    /* tp_parse_conllu: the same words with the same columns give the same
+    /* tp_parse_document: the same words with the same columns give the same
      * annotation. */
     const char *doc = "1\tDogs\tdog\t_\t_\tNumber=Plur\t_\t_\t_\t_\n"
                       "2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
@@ -2043,12 +2058,12 @@ static void test_lemma_feats(tp_model *m) {
                       "5\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
     char *out = NULL;
     size_t len = 0;
-    CHECK(tp_parse_conllu(m, doc, strlen(doc), &out, &len, NULL) == TP_OK);
+    CHECK(tp_parse_document(m, doc, strlen(doc), NULL, &out, &len, NULL, NULL) == TP_OK);
     CHECKF(out && doc_matches(out, &r, 1, why, sizeof why), "%s", why);
     tp_string_free(out);
     tp_result_free(r);
 
-    /* tp_parse_tokens and tp_parse_batch: plain tokens, every column from
+    /* tp_parse_document (tokens) and tp_parse_batch: plain tokens, every column from
      * the model; the same as tp_parse sentence by sentence. */
     size_t textlen = 1;
     for (size_t k = 0; k < N_SENTENCES; k++)
@@ -2063,17 +2078,17 @@ static void test_lemma_feats(tp_model *m) {
     for (size_t k = 0; k < N_SENTENCES; k++) {
         strcat(strcat(text, sentences[k]), "\n");
         tokenize(sentences[k], &ts[k]);
-        ok = ok && tp_parse(m, ts[k].forms, ts[k].n, NULL, &rs[k], NULL) == TP_OK;
+        ok = ok && tp_parse(m, ts[k].forms, ts[k].n, NULL, NULL, &rs[k], NULL) == TP_OK;
         memcpy(flat + offs[k], ts[k].forms, ts[k].n * sizeof *flat);
         offs[k + 1] = offs[k] + ts[k].n;
     }
     CHECK(ok);
     if (ok) {
-        CHECK(tp_parse_tokens(m, text, strlen(text), &out, &len, NULL) == TP_OK);
+        CHECK(tp_parse_document(m, text, strlen(text), &tokens_input, &out, &len, NULL, NULL) == TP_OK);
         CHECKF(out && doc_matches(out, rs, N_SENTENCES, why, sizeof why), "%s", why);
         tp_string_free(out);
         tp_result *b = NULL;
-        CHECK(tp_parse_batch(m, flat, offs, N_SENTENCES, NULL, &b, NULL) == TP_OK);
+        CHECK(tp_parse_batch(m, flat, offs, N_SENTENCES, NULL, NULL, &b, NULL) == TP_OK);
         for (size_t k = 0; b && k < N_SENTENCES; k++)
             for (size_t i = 0; i < ts[k].n; i++)
                 CHECKF(strcmp(b->lemma[offs[k] + i], rs[k]->lemma[i]) == 0 &&
@@ -2148,15 +2163,14 @@ static ptrdiff_t str_read(void *ctx, char *buf, size_t cap) {
     return (ptrdiff_t)n;
 }
 
-/* stream_all_with concatenates what a stream over text returns, opened with
- * tp_stream_open_with when po is not NULL; NULL and *rc set on failure
- * (err receives the error). */
-static char *stream_all_with(tp_model *m, const char *text, size_t len,
-                             const tp_doc_options *o, const tp_parse_options *po, size_t chunk, int *rc,
-                             tp_error **err, size_t *skipped) {
+/* stream_all concatenates what a stream over text, opened with options o,
+ * returns; NULL and *rc set on failure (err receives the error). */
+static char *stream_all(tp_model *m, const char *text, size_t len,
+                        const tp_options *o, size_t chunk, int *rc,
+                        tp_error **err, size_t *skipped) {
     struct str_src src = {text, len, chunk, -1};
     tp_stream *st = NULL;
-    *rc = po ? tp_stream_open_with(m, str_read, &src, o, po, &st, err) : tp_stream_open(m, str_read, &src, o, &st, err);
+    *rc = tp_stream_open(m, str_read, &src, o, &st, err);
     if (*rc != TP_OK)
         return NULL;
     size_t cap = 1 << 16, used = 0;
@@ -2183,12 +2197,6 @@ static char *stream_all_with(tp_model *m, const char *text, size_t len,
         return NULL;
     }
     return all;
-}
-
-static char *stream_all(tp_model *m, const char *text, size_t len,
-                        const tp_doc_options *o, size_t chunk, int *rc,
-                        tp_error **err, size_t *skipped) {
-    return stream_all_with(m, text, len, o, NULL, chunk, rc, err, skipped);
 }
 
 /* A read callback that signals it is running, then waits to be released:
@@ -2259,12 +2267,12 @@ static void test_documents(tp_model *m) {
 
     /* NUL bytes are refused with their position, not returned. */
     static const char nul_conllu[] = "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n1\tH\0i\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
-    EXPECT_ERR(tp_parse_conllu(m, nul_conllu, sizeof nul_conllu - 1, &out, &len, &err), err, TP_ERR_INPUT,
-               "tp_parse_conllu: conllu: text:3: line contains a NUL byte at byte 4");
+    EXPECT_ERR(tp_parse_document(m, nul_conllu, sizeof nul_conllu - 1, NULL, &out, &len, NULL, &err), err, TP_ERR_INPUT,
+               "tp_parse_document: conllu: text:3: line contains a NUL byte at byte 4");
     CHECK(out == NULL);
     static const char nul_tokens[] = "a b\nc\0d\n";
-    EXPECT_ERR(tp_parse_tokens(m, nul_tokens, sizeof nul_tokens - 1, &out, &len, &err), err, TP_ERR_INPUT,
-               "tp_parse_tokens: conllu: text:2: line contains a NUL byte at byte 2");
+    EXPECT_ERR(tp_parse_document(m, nul_tokens, sizeof nul_tokens - 1, &tokens_input, &out, &len, NULL, &err), err, TP_ERR_INPUT,
+               "tp_parse_document: conllu: text:2: line contains a NUL byte at byte 2");
 
     /* DEPS "_" on parsed words; MISC kept, empty nodes left out; the given
      * columns kept, and with no_tags those of a parse from plain tokens. */
@@ -2276,17 +2284,17 @@ static void test_documents(tp_model *m) {
                *feats[] = {"Case=Nom", "_"}, *lemma[] = {"I", "see"};
     tp_tags given = {upos, xpos, feats, lemma};
     tp_result *r[2] = {NULL, NULL};
-    CHECK(tp_parse(m, forms, 2, &given, &r[0], NULL) == TP_OK);
-    CHECK(tp_parse(m, forms, 2, NULL, &r[1], NULL) == TP_OK);
+    CHECK(tp_parse(m, forms, 2, &given, NULL, &r[0], NULL) == TP_OK);
+    CHECK(tp_parse(m, forms, 2, NULL, NULL, &r[1], NULL) == TP_OK);
     char why[256] = "";
-    CHECK(tp_parse_conllu(m, filled, strlen(filled), &out, &len, NULL) == TP_OK);
+    CHECK(tp_parse_document(m, filled, strlen(filled), NULL, &out, &len, NULL, NULL) == TP_OK);
     CHECKF(out && strstr(out, "\t2:nsubj\t") == NULL && strstr(out, "\t_\tSpaceAfter=No\n") &&
                strstr(out, "\t_\tGloss=x\n") && strstr(out, "2.1\t") == NULL &&
                strstr(out, "1\tI\tI\tPRON\tPRP\tCase=Nom\t"),
            "%s", out ? out : "(null)");
     CHECKF(out && r[0] && doc_matches(out, &r[0], 1, why, sizeof why), "%s", why);
     tp_string_free(out);
-    tp_doc_options notags = {TP_FORMAT_CONLLU, TP_ON_ERROR_STOP, 1, 0};
+    tp_options notags = doc_options(TP_INPUT_CONLLU, TP_ON_ERROR_STOP, 1, 0);
     CHECK(tp_parse_document(m, filled, strlen(filled), &notags, &out, &len, &skipped, NULL) == TP_OK);
     CHECKF(out && skipped == 0 && strstr(out, "2.1\t") == NULL && strstr(out, "CopyOf") == NULL,
            "%s", out ? out : "(null)");
@@ -2301,7 +2309,7 @@ static void test_documents(tp_model *m) {
                       "# sent_id = h\n1\tYes\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
     EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), NULL, &out, &len, &skipped, &err), err, TP_ERR_INPUT,
                "conllu: text:5: line has 3 columns");
-    tp_doc_options skip = {TP_FORMAT_CONLLU, TP_ON_ERROR_SKIP, 0, 2};
+    tp_options skip = doc_options(TP_INPUT_CONLLU, TP_ON_ERROR_SKIP, 0, 2);
     CHECK(tp_parse_document(m, doc, strlen(doc), &skip, &out, &len, &skipped, NULL) == TP_OK);
     CHECKF(out && skipped == 1 && strlen(out) == len &&
                strstr(out, "# transparse_error = conllu: text:5: line has 3 columns, want 10 (separated by tabs)\n"
@@ -2336,7 +2344,7 @@ static void test_documents(tp_model *m) {
     }
     /* Tokens through a stream, and a failing read callback. */
     {
-        tp_doc_options tok = {TP_FORMAT_TOKENS, TP_ON_ERROR_STOP, 0, 0};
+        tp_options tok = doc_options(TP_INPUT_TOKENS, TP_ON_ERROR_STOP, 0, 0);
         char *streamed = stream_all(m, "Hello world .\n\nBye .\n", 21, &tok, 5, &rc, &err, &sk);
         CHECKF(streamed && strstr(streamed, "# sent_id = 2\n# text = Bye .\n"), "rc %d %s", rc, tp_error_message(err));
         free(streamed);
@@ -2351,11 +2359,11 @@ static void test_documents(tp_model *m) {
     }
     /* Arguments. */
     tp_stream *st = NULL;
-    tp_doc_options bad = {7, 0, 0, 0};
+    tp_options bad = doc_options(7, 0, 0, 0);
     EXPECT_ERR(tp_stream_open(m, NULL, NULL, NULL, &st, &err), err, TP_ERR_ARGUMENT, "tp_stream_open: read is NULL");
-    EXPECT_ERR(tp_stream_open(m, str_read, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT, "options->format is 7");
+    EXPECT_ERR(tp_stream_open(m, str_read, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT, "options->input is 7");
     CHECK(st == NULL);
-    bad.format = 0;
+    bad.input = TP_INPUT_CONLLU;
     bad.on_error = 3;
     EXPECT_ERR(tp_parse_document(m, "", 0, &bad, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT, "options->on_error is 3");
     const char *sent = "x";
@@ -2365,7 +2373,7 @@ static void test_documents(tp_model *m) {
     CHECK(tp_stream_free(NULL) == TP_OK);
 }
 
-/* The layout of tp_result before the members of tp_parse_with were
+/* The layout of tp_result before the confidences and trees were
  * appended. */
 struct tp_result_lemma_feats {
     size_t n_words;
@@ -2377,8 +2385,8 @@ struct tp_result_lemma_feats {
     const char *const *feats;
 };
 
-/* tp_parse_with, tp_parse_conllu_with, tp_parse_tokens_with: NULL options
- * and K = 1 give tp_parse's tree; a beam gives a tree, confidences in
+/* tp_parse, tp_parse_document, tp_stream_open with options: NULL options
+ * and K = 1 give the greedy parser's tree; a beam gives a tree, confidences in
  * [0, 1] and up to kbest distinct trees best first, tree 0 the result's
  * tree; bad options are TP_ERR_ARGUMENT naming the member; the members
  * before the appended ones stay where they were. */
@@ -2392,7 +2400,7 @@ static void test_parse_options(tp_model *m) {
     const size_t n = sizeof forms / sizeof forms[0];
     tp_error *err = NULL;
     tp_result *greedy = NULL, *r = NULL;
-    int rc = tp_parse(m, forms, n, NULL, &greedy, &err);
+    int rc = tp_parse(m, forms, n, NULL, NULL, &greedy, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc != TP_OK) {
         tp_error_free(err);
@@ -2401,18 +2409,18 @@ static void test_parse_options(tp_model *m) {
     CHECK(greedy->confidence == NULL && greedy->n_trees == 0 && greedy->tree_heads == NULL &&
           greedy->tree_deprels == NULL && greedy->tree_scores == NULL);
 
-    tp_parse_options k1 = TP_PARSE_OPTIONS_INIT;
+    tp_options k1 = TP_OPTIONS_INIT;
     k1.beam = 1;
     k1.kbest = 1;
     k1.confidence = 1;
-    tp_parse_options beam = TP_PARSE_OPTIONS_INIT;
+    tp_options beam = TP_OPTIONS_INIT;
     beam.beam = 8;
     beam.kbest = 8;
     beam.confidence = 1;
-    const tp_parse_options *cases[] = {NULL, &k1, &beam};
+    const tp_options *cases[] = {NULL, &k1, &beam};
     int more = 0;
     for (size_t c = 0; c < 3; c++) {
-        rc = tp_parse_with(m, forms, n, NULL, cases[c], &r, &err);
+        rc = tp_parse(m, forms, n, NULL, cases[c], &r, &err);
         CHECKF(rc == TP_OK, "case %zu: %s", c, tp_error_message(rc == TP_OK ? NULL : err));
         if (rc != TP_OK) {
             tp_error_free(err);
@@ -2457,61 +2465,70 @@ static void test_parse_options(tp_model *m) {
     tp_result_free(greedy);
 
     /* Bad options. */
-    tp_parse_options bad = TP_PARSE_OPTIONS_INIT;
+    tp_options bad = TP_OPTIONS_INIT;
     bad.beam = -1;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse_with", "beam width -1");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse", "beam width -1");
     CHECK(r == NULL);
     bad.beam = TP_MAX_BEAM + 1;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "beam width 65");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "beam width 65");
     bad.beam = 2;
     bad.kbest = 3;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "kbest 3");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "kbest 3");
     bad.kbest = 0;
     bad.temperature = -1;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "temperature");
-    bad = (tp_parse_options)TP_PARSE_OPTIONS_INIT;
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "temperature");
+    bad = (tp_options)TP_OPTIONS_INIT;
     bad.size = 0;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "options->size is 0");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "options->size is 0");
+    /* A size short of this version's struct (e.g. without the document
+     * members) is refused; the message gives the smallest size accepted. */
+    bad.size = offsetof(tp_options, input);
+    char want_min[64];
+    snprintf(want_min, sizeof want_min, "less than sizeof(tp_options) (%zu)", sizeof(tp_options));
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse: options->size is",
+               want_min);
+    bad.size = 0;
     char *out = NULL;
-    EXPECT_ERR(tp_parse_conllu_with(m, "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 22, &bad, &out, NULL, &err),
-               err, TP_ERR_ARGUMENT, "tp_parse_conllu_with", "options->size");
+    EXPECT_ERR(tp_parse_document(m, "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 22, &bad, &out, NULL, NULL, &err),
+               err, TP_ERR_ARGUMENT, "tp_parse_document", "options->size");
     CHECK(out == NULL);
-    EXPECT_ERR(tp_parse_with(bogus, forms, n, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
+    EXPECT_ERR(tp_parse(bogus, forms, n, NULL, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "result is NULL");
     /* A newer caller's larger struct: unknown members 0 are fine, others
      * are refused. */
     struct {
-        tp_parse_options o;
+        tp_options o;
         int more;
-    } newer = {TP_PARSE_OPTIONS_INIT, 0};
+    } newer = {TP_OPTIONS_INIT, 0};
     newer.o.size = sizeof newer;
     newer.o.beam = 2;
-    rc = tp_parse_with(m, forms, n, NULL, &newer.o, &r, &err);
+    rc = tp_parse(m, forms, n, NULL, &newer.o, &r, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK)
         tp_result_free(r);
     else
         tp_error_free(err);
     newer.more = 1;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, &newer.o, &r, &err), err, TP_ERR_ARGUMENT, "nonzero byte");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, &newer.o, &r, &err), err, TP_ERR_ARGUMENT, "nonzero byte");
 
-    /* Documents: NULL options are tp_parse_conllu's output; confidences
+    /* Documents: NULL options are the defaults' output; confidences
      * go in MISC after the attributes given; the k best trees follow. */
     const char *doc = "# sent_id = a\n"
                       "1\tDogs\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n"
                       "2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
                       "3\tloudly\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
     char *plain = NULL, *with = NULL;
-    rc = tp_parse_conllu(m, doc, strlen(doc), &plain, NULL, &err);
+    rc = tp_parse_document(m, doc, strlen(doc), NULL, &plain, NULL, NULL, &err);
     CHECK(rc == TP_OK);
-    rc = tp_parse_conllu_with(m, doc, strlen(doc), NULL, &with, NULL, &err);
+    tp_options defaults = TP_OPTIONS_INIT;
+    rc = tp_parse_document(m, doc, strlen(doc), &defaults, &with, NULL, NULL, &err);
     CHECK(rc == TP_OK && plain && with && strcmp(plain, with) == 0);
     tp_string_free(with);
     tp_string_free(plain);
-    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    tp_options o = TP_OPTIONS_INIT;
     o.beam = 4;
     o.kbest = 2;
     o.confidence = 1;
-    rc = tp_parse_conllu_with(m, doc, strlen(doc), &o, &with, NULL, &err);
+    rc = tp_parse_document(m, doc, strlen(doc), &o, &with, NULL, NULL, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK) {
         CHECKF(strstr(with, "\tSpaceAfter=No|Confidence=") != NULL, "%s", with);
@@ -2524,29 +2541,32 @@ static void test_parse_options(tp_model *m) {
     const char *two = "# sent_id = a\n1\tDogs\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
                       "# sent_id = b\n1\tbad\n\n"
                       "# sent_id = c\n1\tCats\t_\t_\t_\t_\t_\t_\t_\t_\n2\tsleep\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
-    tp_doc_options keep = {TP_FORMAT_CONLLU, TP_ON_ERROR_SKIP, 0, 2};
+    tp_options keep = o;
+    keep.on_error = TP_ON_ERROR_SKIP;
+    keep.threads = 2;
     char *doc_out = NULL;
     size_t n_skipped = 0;
-    rc = tp_parse_document_with(m, two, strlen(two), &keep, &o, &doc_out, NULL, &n_skipped, &err);
+    rc = tp_parse_document(m, two, strlen(two), &keep, &doc_out, NULL, &n_skipped, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK) {
         CHECK(n_skipped == 1);
         CHECKF(strstr(doc_out, "# transparse_error = ") && strstr(doc_out, "\tSpaceAfter=No|Confidence=") &&
                    strstr(doc_out, "# sent_id = c-kbest2\n"), "%s", doc_out);
         size_t skipped2 = 0;
-        char *streamed = stream_all_with(m, two, strlen(two), &keep, &o, 7, &rc, &err, &skipped2);
+        char *streamed = stream_all(m, two, strlen(two), &keep, 7, &rc, &err, &skipped2);
         CHECKF(streamed && strcmp(streamed, doc_out) == 0 && skipped2 == 1, "stream: %s", streamed ? streamed : "(failed)");
         free(streamed);
         tp_string_free(doc_out);
     } else
         tp_error_free(err);
-    EXPECT_ERR(tp_parse_document_with(m, two, strlen(two), &keep, &bad, &doc_out, NULL, NULL, &err), err,
-               TP_ERR_ARGUMENT, "tp_parse_document_with: options->size is 0");
+    EXPECT_ERR(tp_parse_document(m, two, strlen(two), &bad, &doc_out, NULL, NULL, &err), err,
+               TP_ERR_ARGUMENT, "tp_parse_document: options->size is 0");
     tp_stream *st = NULL;
-    EXPECT_ERR(tp_stream_open_with(m, str_read, NULL, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT,
-               "tp_stream_open_with: options->size is 0");
+    EXPECT_ERR(tp_stream_open(m, str_read, NULL, &bad, &st, &err), err, TP_ERR_ARGUMENT,
+               "tp_stream_open: options->size is 0");
     CHECK(st == NULL);
-    rc = tp_parse_tokens_with(m, "Dogs bark loudly\n", 17, &o, &with, NULL, &err);
+    o.input = TP_INPUT_TOKENS;
+    rc = tp_parse_document(m, "Dogs bark loudly\n", 17, &o, &with, NULL, NULL, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc == TP_OK) {
         CHECKF(strstr(with, "# sent_id = 1\n") != NULL && strstr(with, "\tConfidence=") != NULL, "%s", with);
@@ -2584,8 +2604,8 @@ static char *conllu_words(const char *text) {
     return out;
 }
 
-/* tp_parse_options.space_after: a sentence passed as tokens with its
- * spacing gets the tags and tree tp_parse_conllu gives it with
+/* tp_options.space_after: a sentence passed as tokens with its
+ * spacing gets the tags and tree tp_parse_document gives it with
  * SpaceAfter=No in MISC (every sentence of EWT test, and a hyphenated
  * word); the bundled model's XPOS tagger reads it (some words of EWT test
  * tag otherwise without it). A caller compiled before the member existed
@@ -2602,16 +2622,16 @@ static void test_spacing(tp_model *m, const char *path) {
                       "7\tvery\t_\t_\t_\t_\t_\t_\t_\t_\n8\tclean\t_\t_\t_\t_\t_\t_\t_\t_\n9\tand\t_\t_\t_\t_\t_\t_\t_\t_\n"
                       "10\tprofessional\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n11\t-\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n"
                       "12\tlooking\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n13\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
-    tp_parse_options o = TP_PARSE_OPTIONS_INIT;
+    tp_options o = TP_OPTIONS_INIT;
     o.space_after = sp;
     char *out = NULL;
-    int rc = tp_parse_with(m, forms, n, NULL, &o, &r, &err);
+    int rc = tp_parse(m, forms, n, NULL, &o, &r, &err);
     CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
     if (rc != TP_OK) {
         tp_error_free(err);
         return;
     }
-    rc = tp_parse_conllu(m, doc, strlen(doc), &out, NULL, &err);
+    rc = tp_parse_document(m, doc, strlen(doc), NULL, &out, NULL, NULL, &err);
     CHECK(rc == TP_OK);
     if (rc == TP_OK) {
         char *got = format_words(r, 0, n), *want = conllu_words(out);
@@ -2623,43 +2643,32 @@ static void test_spacing(tp_model *m, const char *path) {
         tp_error_free(err);
     tp_result_free(r);
 
-    /* The first version's struct, without space_after: accepted, the
-     * greedy tree; one byte short of it: refused. */
+    /* A shorter struct (the members up to temperature) is refused, with
+     * the smallest size accepted in the message. */
     struct {
         size_t size;
         int beam, kbest, confidence;
         double temperature;
     } first = {0, 1, 0, 0, 0.0};
     first.size = sizeof first;
-    CHECK(sizeof first == offsetof(tp_parse_options, space_after));
-    rc = tp_parse(m, forms, n, NULL, &plain, &err);
-    CHECK(rc == TP_OK);
-    rc = tp_parse_with(m, forms, n, NULL, (const tp_parse_options *)(const void *)&first, &r, &err);
-    CHECKF(rc == TP_OK, "%s", tp_error_message(rc == TP_OK ? NULL : err));
-    if (rc == TP_OK && plain) {
-        char *a = format_words(plain, 0, n), *b = format_words(r, 0, n);
-        CHECK(strcmp(a, b) == 0);
-        free(a);
-        free(b);
-        tp_result_free(r);
-    } else if (rc != TP_OK)
-        tp_error_free(err);
-    tp_result_free(plain);
-    first.size--;
+    CHECK(sizeof first == offsetof(tp_options, space_after));
+    char want_msg[96];
+    snprintf(want_msg, sizeof want_msg, "options->size is %zu, less than sizeof(tp_options) (%zu)", sizeof first,
+             sizeof(tp_options));
     r = NULL;
-    EXPECT_ERR(tp_parse_with(m, forms, n, NULL, (const tp_parse_options *)(const void *)&first, &r, &err), err,
-               TP_ERR_ARGUMENT, "options->size is 31");
+    EXPECT_ERR(tp_parse(m, forms, n, NULL, (const tp_options *)(const void *)&first, &r, &err), err,
+               TP_ERR_ARGUMENT, want_msg);
     CHECK(r == NULL);
 
     /* The document functions take spacing from MISC only. */
-    EXPECT_ERR(tp_parse_conllu_with(m, doc, strlen(doc), &o, &out, NULL, &err), err, TP_ERR_ARGUMENT,
-               "tp_parse_conllu_with: options->space_after is for tp_parse_with");
-    EXPECT_ERR(tp_parse_tokens_with(m, "a b\n", 4, &o, &out, NULL, &err), err, TP_ERR_ARGUMENT, "space_after");
-    tp_doc_options d = {TP_FORMAT_CONLLU, TP_ON_ERROR_STOP, 0, 1};
-    EXPECT_ERR(tp_parse_document_with(m, doc, strlen(doc), &d, &o, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
-               "space_after");
+    EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), &o, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document: options->space_after is for tp_parse and tp_parse_batch");
+    tp_options d = o;
+    d.input = TP_INPUT_TOKENS;
+    d.threads = 1;
+    EXPECT_ERR(tp_parse_document(m, "a b\n", 4, &d, &out, NULL, NULL, &err), err, TP_ERR_ARGUMENT, "space_after");
     tp_stream *st = NULL;
-    EXPECT_ERR(tp_stream_open_with(m, str_read, NULL, NULL, &o, &st, &err), err, TP_ERR_ARGUMENT, "space_after");
+    EXPECT_ERR(tp_stream_open(m, str_read, NULL, &o, &st, &err), err, TP_ERR_ARGUMENT, "space_after");
     CHECK(st == NULL);
 
     /* EWT test: every sentence as tokens with its spacing, against the
@@ -2675,7 +2684,7 @@ static void test_spacing(tp_model *m, const char *path) {
                                     tb.s[k].forms[i], tb.s[k].space_after[i] ? "_" : "SpaceAfter=No");
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
-    rc = tp_parse_conllu(m, text, len, &out, NULL, &err);
+    rc = tp_parse_document(m, text, len, NULL, &out, NULL, NULL, &err);
     CHECK(rc == TP_OK);
     if (rc != TP_OK) {
         tp_error_free(err);
@@ -2689,8 +2698,8 @@ static void test_spacing(tp_model *m, const char *path) {
     for (size_t k = 0; k < tb.n; k++) {
         const ud_sentence *s = &tb.s[k];
         o.space_after = s->space_after;
-        if (tp_parse_with(m, s->forms, s->n, NULL, &o, &r, NULL) != TP_OK ||
-            tp_parse(m, s->forms, s->n, NULL, &plain, NULL) != TP_OK) {
+        if (tp_parse(m, s->forms, s->n, NULL, &o, &r, NULL) != TP_OK ||
+            tp_parse(m, s->forms, s->n, NULL, NULL, &plain, NULL) != TP_OK) {
             CHECKF(0, "sentence %zu not parsed", k);
             break;
         }
@@ -2705,14 +2714,14 @@ static void test_spacing(tp_model *m, const char *path) {
         tp_result_free(r);
         tp_result_free(plain);
     }
-    CHECKF(differ == 0 && want[at] == '\0', "%zu of %zu sentences differ from tp_parse_conllu", differ, tb.n);
+    CHECKF(differ == 0 && want[at] == '\0', "%zu of %zu sentences differ from tp_parse_document", differ, tb.n);
     char *card = NULL;
     if (tp_model_card_json(m, &card, NULL) == TP_OK) {
         if (strstr(card, "\"no_xpos_spacing\":\"false\""))
             CHECKF(xpos_moved > 0, "no XPOS differs with and without space_after on %zu words", tb.words);
         tp_string_free(card);
     }
-    printf("    space_after: %zu sentences as tp_parse_conllu gives them; %zu XPOS differ without it\n", tb.n,
+    printf("    space_after: %zu sentences as tp_parse_document gives them; %zu XPOS differ without it\n", tb.n,
            xpos_moved);
     free(want);
     free(text);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -93,18 +94,18 @@ int main(int argc, char **argv) {
 
             transparse::Tags tags;
             tags.upos = {"PRON", "VERB", "PRON", "PUNCT"};
-            transparse::Result r2 = model.parse({"I", "saw", "her", "."}, &tags);
+            transparse::Result r2 = model.parse({"I", "saw", "her", "."}, {}, &tags);
             CHECK(std::string(r2.upos(1)) == "VERB");
             // LEMMA and FEATS: as given, else predicted or "_".
             transparse::Tags morph;
             morph.lemma = {"I", "see", "", "."};
             morph.feats = {"Case=Nom|Number=Sing|Person=1|PronType=Prs", "_", "Case=Acc", ""};
-            transparse::Result r3 = model.parse({"I", "saw", "her", "."}, &morph);
+            transparse::Result r3 = model.parse({"I", "saw", "her", "."}, {}, &morph);
             CHECK(std::string(r3.lemma(1)) == "see" && std::string(r3.feats(2)) == "Case=Acc" &&
                   std::string(r3.feats(0)) == morph.feats[0]);
             CHECK(*r3.lemma(2) != '\0' && *r3.feats(3) != '\0');
             tags.upos.pop_back();
-            EXPECT_THROW(model.parse({"I", "saw", "her", "."}, &tags), TP_ERR_ARGUMENT, "tags.upos has 3 entries");
+            EXPECT_THROW(model.parse({"I", "saw", "her", "."}, {}, &tags), TP_ERR_ARGUMENT, "tags.upos has 3 entries");
 
             EXPECT_THROW(model.parse({}), TP_ERR_ARGUMENT, "tp_parse: forms is NULL");
             EXPECT_THROW(model.parse({"ok", "\xff"}), TP_ERR_INPUT, "tp_parse: forms[1] is not valid UTF-8");
@@ -123,10 +124,10 @@ int main(int argc, char **argv) {
             }
             std::vector<transparse::Tags> btags(3);
             btags[0].upos = {"PRON", "VERB", "PRON", "PUNCT"};
-            transparse::BatchResult bt = model.parse_batch(batch, &btags);
+            transparse::BatchResult bt = model.parse_batch(batch, {}, &btags);
             CHECK(std::string(bt.upos(0, 1)) == "VERB" && bt.head(0, 1) == r2.head(1));
             btags[2].xpos = {"DT"};
-            EXPECT_THROW(model.parse_batch(batch, &btags), TP_ERR_ARGUMENT, "sentence 2: tags.xpos has 1 entries");
+            EXPECT_THROW(model.parse_batch(batch, {}, &btags), TP_ERR_ARGUMENT, "sentence 2: tags.xpos has 1 entries");
             CHECK(model.parse_batch({}).size() == 0);
             EXPECT_THROW(model.parse_batch({{"ok"}, {"a", "\xff"}}), TP_ERR_INPUT,
                          "tp_parse_batch: forms[2] is not valid UTF-8 (sentence 1, word 2)");
@@ -139,12 +140,31 @@ int main(int argc, char **argv) {
             }
             CHECK(out_of_range);
 
-            std::string out = model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n");
+            std::string out = model.parse_document("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n");
             CHECK(out.find("1\tHi\t") == 0);
-            EXPECT_THROW(model.parse_conllu("1\tbad\n\n"), TP_ERR_INPUT, "tp_parse_conllu: ");
+            // The stream gives the sentences parse_document gives, one at a
+            // time, also for pre-tokenized text.
+            for (int input : {TP_INPUT_CONLLU, TP_INPUT_TOKENS}) {
+                transparse::Options d;
+                d.input = input;
+                const std::string doc = input == TP_INPUT_TOKENS
+                                            ? std::string("Dogs bark .\nI saw her .\n")
+                                            : "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+                                              "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+                std::istringstream in(doc);
+                transparse::Stream st = model.stream(in, d);
+                std::string all, sent;
+                while (st.next(sent))
+                    all += sent;
+                CHECK(all == model.parse_document(doc, d) && st.sentences() == 2 && st.skipped() == 0);
+            }
+            transparse::Options bad;
+            bad.input = 7;
+            EXPECT_THROW(model.parse_document("x\n", bad), TP_ERR_ARGUMENT, "options->input is 7");
+            EXPECT_THROW(model.parse_document("1\tbad\n\n"), TP_ERR_INPUT, "tp_parse_document: ");
 
             // A beam with confidences and the k best trees; K = 1 is parse().
-            transparse::ParseOptions o;
+            transparse::Options o;
             o.beam = 1;
             o.confidence = true;
             o.kbest = 1;
@@ -188,12 +208,12 @@ int main(int argc, char **argv) {
                 CHECK(same);
             }
             CHECK(fewer > 0); // "Go" has one tree
-            EXPECT_THROW(model.parse_batch(sents, transparse::ParseOptions{TP_MAX_BEAM + 1, 0, false, 0}),
-                         TP_ERR_ARGUMENT, "tp_parse_batch_with: invalid parse options: beam width 65");
+            EXPECT_THROW(model.parse_batch(sents, transparse::Options{TP_MAX_BEAM + 1, 0, false, 0}),
+                         TP_ERR_ARGUMENT, "tp_parse_batch: invalid parse options: beam width 65");
             // Options left at 0: the model's default width.
             const int width = model.default_beam();
             CHECK(width >= 1 && width <= TP_MAX_BEAM);
-            transparse::ParseOptions def, at;
+            transparse::Options def, at;
             def.confidence = at.confidence = true;
             at.beam = width;
             transparse::Result d = model.parse(ws, def), a = model.parse(ws, at);
@@ -201,10 +221,12 @@ int main(int argc, char **argv) {
                 CHECK(d.head(i) == a.head(i) && d.confidence(i) == a.confidence(i));
             o.beam = 2;
             o.kbest = 3;
-            EXPECT_THROW(model.parse(ws, o), TP_ERR_ARGUMENT, "tp_parse_with: invalid parse options: kbest 3");
+            EXPECT_THROW(model.parse(ws, o), TP_ERR_ARGUMENT, "tp_parse: invalid parse options: kbest 3");
             o.kbest = 2;
-            CHECK(model.parse_tokens("Dogs bark loudly\n", o).find("# kbest_rank = 2\n") != std::string::npos);
-            CHECK(model.parse_conllu("1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n\n", o).find("\tConfidence=") !=
+            transparse::Options tokens = o;
+            tokens.input = TP_INPUT_TOKENS;
+            CHECK(model.parse_document("Dogs bark loudly\n", tokens).find("# kbest_rank = 2\n") != std::string::npos);
+            CHECK(model.parse_document("1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n\n", o).find("\tConfidence=") !=
                   std::string::npos);
 
             // Tags::space_after: the tags and tree of the sentence given as
@@ -219,10 +241,10 @@ int main(int argc, char **argv) {
                 for (std::size_t i = 0; i < hw.size(); ++i)
                     doc += std::to_string(i + 1) + "\t" + hw[i] + "\t_\t_\t_\t_\t_\t_\t_\t" +
                            (sp.space_after[i] ? "_" : "SpaceAfter=No") + "\n";
-                const std::string out = model.parse_conllu(doc + "\n");
-                transparse::Result a = model.parse(hw, &sp), b = model.parse(hw, transparse::ParseOptions(), &sp);
+                const std::string out = model.parse_document(doc + "\n");
+                transparse::Result a = model.parse(hw, {}, &sp), b = model.parse(hw, transparse::Options(), &sp);
                 const std::vector<transparse::Tags> bt = {transparse::Tags(), sp};
-                transparse::BatchResult c = model.parse_batch({{"Hi"}, hw}, &bt);
+                transparse::BatchResult c = model.parse_batch({{"Hi"}, hw}, {}, &bt);
                 std::size_t line = 0, same = 0;
                 for (std::size_t at = 0; at < out.size() && line < hw.size(); ++line) {
                     std::size_t end = out.find('\n', at);
@@ -241,7 +263,7 @@ int main(int argc, char **argv) {
                 }
                 CHECK(same == hw.size());
                 sp.space_after.pop_back();
-                EXPECT_THROW(model.parse(hw, &sp), TP_ERR_ARGUMENT, "space_after has 12 entries for 13 forms");
+                EXPECT_THROW(model.parse(hw, {}, &sp), TP_ERR_ARGUMENT, "space_after has 12 entries for 13 forms");
             }
 
             std::string card = model.card_json();

@@ -3,7 +3,7 @@
  * benchmark (../bench/bench.c). Header-only: every function is static inline.
  *
  * read_treebank keeps the file as read (text, NUL-terminated, for
- * tp_parse_conllu) and the words of every sentence as pointers into a split
+ * tp_parse_document) and the words of every sentence as pointers into a split
  * copy: word lines only (multiword tokens and empty nodes are skipped),
  * columns as in the file ("_" included: the library takes it as absent). */
 #ifndef TRANSPARSE_TESTS_TREEBANK_H

@@ -1,5 +1,5 @@
 """Beam search, confidences and the k best trees through Python
-(Model.parse(..., beam=, k=, confidence=), parse_conllu, parse_tokens)."""
+(Model.parse(..., beam=, k=, confidence=), parse_document)."""
 
 import pytest
 
@@ -73,7 +73,7 @@ def test_beam_trees(model):
 def test_bad_options(model, kwargs, message):
     with pytest.raises(transparse.ArgumentError, match=message) as e:
         model.parse(["Hi"], **kwargs)
-    assert e.value.code == 1 and "tp_parse_with" in str(e.value)
+    assert e.value.code == 1 and "tp_parse" in str(e.value)
 
 
 def test_bad_option_types(model):
@@ -81,21 +81,21 @@ def test_bad_option_types(model):
         model.parse(["Hi"], beam="8")
     with pytest.raises(TypeError):
         model.parse(["Hi"], beam=True)
-    with pytest.raises(transparse.ArgumentError, match="tp_parse_document_with: invalid parse options: beam width 99"):
-        model.parse_conllu("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", on_error="skip", beam=99)
+    with pytest.raises(transparse.ArgumentError, match="tp_parse_document: invalid parse options: beam width 99"):
+        model.parse_document("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", on_error="skip", beam=99)
 
 
 def test_documents(model):
     doc = "# sent_id = a\n1\tDogs\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
-    assert model.parse_conllu(doc, beam=1) == model.parse_conllu(doc)
-    out = model.parse_conllu(doc, beam=4, k=2, confidence=True)
+    assert model.parse_document(doc, beam=1) == model.parse_document(doc)
+    out = model.parse_document(doc, beam=4, k=2, confidence=True)
     assert "\tSpaceAfter=No|Confidence=" in out
     s = model.parse(["Dogs", "bark"], confidence=True, beam=4)
     assert out.split("\n\n")[0].split("\n")[-1].endswith("Confidence=%.3f" % s[1].confidence)
-    toks = model.parse_tokens("Dogs bark\n", beam=4, k=2)
+    toks = model.parse_document("Dogs bark\n", beam=4, k=2, input="tokens")
     if "# kbest_rank = 2" in toks:
         assert "# sent_id = 1-kbest2\n" in toks
-    assert toks.startswith(model.parse_tokens("Dogs bark\n", beam=4))
+    assert toks.startswith(model.parse_document("Dogs bark\n", beam=4, input="tokens"))
 
 
 def test_keep_going_and_stream(model, tmp_path):
@@ -103,13 +103,13 @@ def test_keep_going_and_stream(model, tmp_path):
            "# sent_id = b\n1\tbad\n\n"
            "# sent_id = c\n1\tCats\t_\t_\t_\t_\t_\t_\t_\t_\n2\tsleep\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
     with pytest.warns(transparse.SkippedSentencesWarning):
-        out = model.parse_conllu(doc, on_error="skip", beam=4, k=2, confidence=True)
+        out = model.parse_document(doc, on_error="skip", beam=4, k=2, confidence=True)
     assert "# transparse_error = " in out and "# sent_id = c-kbest2\n" in out and "\tConfidence=" in out
     path = tmp_path / "doc.conllu"
     path.write_text(doc, encoding="utf-8")
-    with model.parse_conllu_iter(path, on_error="skip", beam=4, k=2, confidence=True) as it:
+    with model.stream(path, on_error="skip", beam=4, k=2, confidence=True) as it:
         assert "".join(it) == out
     # no_tags: the model predicts the tags, then parses with the beam.
     with pytest.warns(transparse.SkippedSentencesWarning):
-        blank = model.parse_conllu(doc, on_error="skip", no_tags=True, beam=4, confidence=True)
+        blank = model.parse_document(doc, on_error="skip", no_tags=True, beam=4, confidence=True)
     assert blank.count("\tConfidence=") == 4

@@ -104,11 +104,11 @@ def test_argument_errors_name_the_argument(bogus_model):
 def test_conllu_errors_name_the_line(model):
     bad = "# sent_id = a\n1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\xffd\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
     with pytest.raises(transparse.InputError) as e:
-        model.parse_conllu(bad.encode("latin-1"))
-    check_error(e.value, transparse.InputError, "tp_parse_conllu: conllu: text:3: invalid UTF-8")
+        model.parse_document(bad.encode("latin-1"))
+    check_error(e.value, transparse.InputError, "tp_parse_document: conllu: text:3: invalid UTF-8")
     with pytest.raises(transparse.InputError) as e:
-        model.parse_conllu("1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n\n1\tonly\tthree\n\n")
-    check_error(e.value, transparse.InputError, "tp_parse_conllu: conllu: text:3: ")
+        model.parse_document("1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n\n1\tonly\tthree\n\n")
+    check_error(e.value, transparse.InputError, "tp_parse_document: conllu: text:3: ")
 
 
 def test_limits(model):

@@ -1,6 +1,6 @@
 """The model's default beam width: a model trained with a beam of K parses
 at width K when the caller does not choose one, from Python (beam=None),
-from C (tp_parse_options.beam 0, through the C example) and from the
+from C (tp_options.beam 0, through the C example) and from the
 command line (parse without --beam); a model without beam classifiers
 parses greedily (the bundled one)."""
 
@@ -57,13 +57,13 @@ def test_python_default_is_the_models_width(beam_model):
     assert default != greedy, "the default parse is the greedy one"
     # Without options the default too, one sentence and in a batch.
     assert [m.parse(s) for s in sents] == [m.parse(s, beam=4) for s in sents]
-    assert m.parse_many(sents) == [m.parse(s, beam=4) for s in sents]
-    assert m.parse_many(sents, confidence=True) == default
+    assert m.parse_batch(sents) == [m.parse(s, beam=4) for s in sents]
+    assert m.parse_batch(sents, confidence=True) == default
     # k is bounded by the default width.
-    assert all(1 <= len(trees) <= 4 for trees in m.parse_many(sents, k=4))
-    with pytest.raises(transparse.ArgumentError, match="tp_parse_batch_with: invalid parse options: kbest 5"):
-        m.parse_many(sents, k=5)
-    with pytest.raises(transparse.ArgumentError, match="tp_parse_with: invalid parse options: kbest 5"):
+    assert all(1 <= len(trees) <= 4 for trees in m.parse_batch(sents, k=4))
+    with pytest.raises(transparse.ArgumentError, match="tp_parse_batch: invalid parse options: kbest 5"):
+        m.parse_batch(sents, k=5)
+    with pytest.raises(transparse.ArgumentError, match="tp_parse: invalid parse options: kbest 5"):
         m.parse(sents[0], k=5)
 
 
@@ -82,15 +82,15 @@ def test_same_default_everywhere(beam_model, model, model_file, tmp_path):
 
     for p, mod, width in ((path, m, 4), (model_file, model, 1)):
         cli = run([str(CLI), "parse", "-m", str(p), "--format", "conllu", "--confidence"], dev)
-        c = run([str(C_EXAMPLE), "-m", str(p), "-c", "-C"], dev)  # tp_parse_options.beam 0
+        c = run([str(C_EXAMPLE), "-m", str(p), "-c", "-C"], dev)  # tp_options.beam 0
         assert cli == c, "CLI and C differ"
-        assert cli == mod.parse_conllu(doc, confidence=True), "CLI and Python differ"
-        assert cli == mod.parse_conllu(doc, beam=width, confidence=True)
+        assert cli == mod.parse_document(doc, confidence=True), "CLI and Python differ"
+        assert cli == mod.parse_document(doc, beam=width, confidence=True)
         kb = min(2, width)  # the trees come from the default beam
         cli = run([str(CLI), "parse", "-m", str(p), "--format", "tokens", "--kbest", str(kb)], tokens)
         c = run([str(C_EXAMPLE), "-m", str(p), "-k", str(kb)], tokens)
         assert cli == c, "CLI and C differ (tokens)"
-        assert cli == mod.parse_tokens(tokens.read_text(encoding="utf-8"), k=kb), "CLI and Python differ (tokens)"
+        assert cli == mod.parse_document(tokens.read_text(encoding="utf-8"), k=kb, input="tokens"), "CLI and Python differ (tokens)"
         assert ("# kbest_rank = 2\n" in cli) == (width > 1)
     # The greedy parse of the beam model is not its default parse.
     assert run([str(CLI), "parse", "-m", str(path), "--beam", "1"], dev) != run([str(CLI), "parse", "-m", str(path)], dev)

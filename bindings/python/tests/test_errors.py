@@ -18,8 +18,8 @@ def test_library_found_next_to_package():
 
 
 def test_version():
-    assert transparse.library_version() == transparse.__version__ == "0.1.0"
-    assert _lib.tp_version_number() == 100
+    assert transparse.library_version() == transparse.__version__ == "0.2.0"
+    assert _lib.tp_version_number() == 200
 
 
 def test_every_function_declared():
@@ -122,8 +122,8 @@ def test_freed_handle(bogus_model):
     m = bogus_model
     with pytest.raises(transparse.ArgumentError, match="tp_parse: model handle was freed or is invalid"):
         m.parse(["I", "saw", "her"])
-    with pytest.raises(transparse.ArgumentError, match="tp_parse_conllu: model handle was freed"):
-        m.parse_conllu("")
+    with pytest.raises(transparse.ArgumentError, match="tp_parse_document: model handle was freed"):
+        m.parse_document("")
     with pytest.raises(transparse.ArgumentError, match="tp_model_card_json: model handle was freed"):
         m.card
     with pytest.raises(transparse.ArgumentError, match="tp_model_deprels: model handle was freed"):
@@ -145,7 +145,7 @@ def test_close_and_context_manager(bogus_model):
     with pytest.raises(transparse.ArgumentError, match="closed"):
         m.parse(["x"])
     with pytest.raises(transparse.ArgumentError, match="closed"):
-        m.parse_many([["x"]])
+        m.parse_batch([["x"]])
     with pytest.raises(transparse.ArgumentError, match="closed"):
         m.card
     assert "closed" in repr(m)

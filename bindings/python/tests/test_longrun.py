@@ -1,6 +1,6 @@
 """A short version of scripts/longrun.sh (long runs do not leak): three passes
 over the EWT test set through the Python binding (Model.parse per sentence,
-and Model.parse_many in batches), in a fresh process, leave the resident
+and Model.parse_batch in batches), in a fresh process, leave the resident
 memory less than 5 % above what it was after the first pass."""
 
 import re
@@ -12,7 +12,7 @@ import pytest
 from conftest import EWT_TEST, REPO, need_file
 
 
-@pytest.mark.parametrize("mode", [[], ["--many"]], ids=["parse", "parse_many"])
+@pytest.mark.parametrize("mode", [[], ["--many"]], ids=["parse", "parse_batch"])
 def test_three_passes_keep_memory_flat(model_file, mode):
     need_file(EWT_TEST)
     proc = subprocess.run(

@@ -63,7 +63,7 @@ def test_parse(model):
     assert s.to_conllu().count("\n") == 11
     # LEMMA and FEATS (predicted, or "_" from a model without the
     # components) are those of the document the library writes.
-    doc = word_lines(model.parse_tokens(" ".join(words) + "\n"))
+    doc = word_lines(model.parse_document(" ".join(words) + "\n", input="tokens"))
     assert [(t.lemma, t.feats) for t in s] == [(c[2], c[5]) for c in doc]
     assert [t.to_conllu().split("\t") for t in s] == doc
 
@@ -85,14 +85,14 @@ def test_lemma_and_feats(model):
     s = model.parse(words, lemma=lemma, feats=feats)
     doc = "".join(f"{i}\t{w}\t{lemma[i - 1] or '_'}\t_\t_\t{feats[i - 1] or '_'}\t_\t_\t_\t_\n"
                   for i, w in enumerate(words, 1)) + "\n"
-    want = word_lines(model.parse_conllu(doc))
+    want = word_lines(model.parse_document(doc))
     assert [t.to_conllu().split("\t") for t in s] == want
     assert [t.lemma for t in s][:5:4] == ["the", "café"] and s[3].lemma == "at"
     assert s[0].feats == "Definite=Def|PronType=Art" and s[5].feats == "Foo"
     assert all(t.lemma and t.feats for t in s)
     assert s[0].feats_dict == {"Definite": "Def", "PronType": "Art"}
     assert s[5].feats_dict == {"Foo": ""}
-    many = model.parse_many([{"words": words, "lemma": lemma, "feats": feats}, words])
+    many = model.parse_batch([{"words": words, "lemma": lemma, "feats": feats}, words])
     assert many[0] == s and many[1] == model.parse(words)
 
 
@@ -119,7 +119,7 @@ def test_bytes_and_str_give_the_same_tokens(model):
                            lemma=[b"the", None, b"", bytearray(b".")],
                            feats=[memoryview(b"Definite=Def"), b"_", None, b""])
     assert as_bytes == s
-    many = model.parse_many([{"words": words, "upos": ["DET", "NOUN", "VERB", "PUNCT"], "lemma": lemma,
+    many = model.parse_batch([{"words": words, "upos": ["DET", "NOUN", "VERB", "PUNCT"], "lemma": lemma,
                               "feats": feats}, ["No", "tags"]])
     assert many[0] == s and many[1] == model.parse(["No", "tags"])
     # The tokens are those the constructor makes: equal, same hash and repr,
@@ -169,13 +169,13 @@ def test_parse_conllu(model):
         "3\ther\t_\t_\t_\t_\t_\t_\t_\t_\n"
         "\n"
     )
-    out = model.parse_conllu(doc)
+    out = model.parse_document(doc)
     assert out.startswith("# sent_id = a\n")
     rows = [line.split("\t") for line in out.splitlines() if line and not line.startswith("#")]
     assert len(rows) == 3
     assert all(r[6].isdigit() and r[7] != "_" and r[3] != "_" for r in rows)
-    with pytest.raises(transparse.InputError, match="tp_parse_conllu: "):
-        model.parse_conllu("1\tonly\tthree\n\n")
+    with pytest.raises(transparse.InputError, match="tp_parse_document: "):
+        model.parse_document("1\tonly\tthree\n\n")
 
 
 def test_invalid_utf8_with_model(model):
@@ -263,46 +263,46 @@ def ud_gold(limit=None):
                  xpos=[w[3] for w in s], feats=[w[4] for w in s]) for s in read_words(UD_TEST, limit)]
 
 
-def test_parse_many_equals_parse(model):
-    """parse_many gives every sentence of EWT test what parse gives it, from
+def test_parse_batch_equals_parse(model):
+    """parse_batch gives every sentence of EWT test what parse gives it, from
     plain tokens and with gold tags, in one batch and in batches of 37."""
     gold = ud_gold()
     plain = [s["words"] for s in gold]
     for batch in (gold, plain):
         want = [model.parse(**s) if isinstance(s, dict) else model.parse(s) for s in batch]
-        assert model.parse_many(batch) == want
+        assert model.parse_batch(batch) == want
         got = []
         for i in range(0, len(batch), 37):
-            got.extend(model.parse_many(iter(batch[i:i + 37])))
+            got.extend(model.parse_batch(iter(batch[i:i + 37])))
         assert got == want
     # Mixed: sentences with and without tags in one batch choose their
     # classifier each on its own.
     mixed = [gold[i] if i % 2 else plain[i] for i in range(200)]
-    assert model.parse_many(mixed) == [model.parse(**s) if isinstance(s, dict) else model.parse(s) for s in mixed]
+    assert model.parse_batch(mixed) == [model.parse(**s) if isinstance(s, dict) else model.parse(s) for s in mixed]
 
 
-def test_parse_many_threads(model):
+def test_parse_batch_threads(model):
     """Threads, each with batches of its own, get the sequential result."""
     sents = ud_sentences(600)
     if not sents:
         pytest.skip("no UD test file")
-    want = model.parse_many(sents)
+    want = model.parse_batch(sents)
     batches = [sents[i:i + 50] for i in range(0, len(sents), 50)]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        got = [s for b in pool.map(model.parse_many, batches * 2) for s in b]
+        got = [s for b in pool.map(model.parse_batch, batches * 2) for s in b]
     assert got == want * 2
 
 
-def test_parse_many_errors(model):
-    assert model.parse_many([]) == []
+def test_parse_batch_errors(model):
+    assert model.parse_batch([]) == []
     ok = "I saw her .".split()
     with pytest.raises(transparse.InputError, match=r"tp_parse_batch: forms\[5\] is not valid UTF-8 \(sentence 1, word 2\)"):
-        model.parse_many([ok, [b"a", b"\xff", b"c"]])
+        model.parse_batch([ok, [b"a", b"\xff", b"c"]])
     with pytest.raises(transparse.InputError, match=r"sentence 1 has 0 words"):
-        model.parse_many([ok, [], ok])
-    with pytest.raises(transparse.ArgumentError, match=r"parse_many: sentence 1: upos has 1 items for 3 words"):
-        model.parse_many([ok, {"words": ["a", "b", "c"], "upos": ["NOUN"]}])
+        model.parse_batch([ok, [], ok])
+    with pytest.raises(transparse.ArgumentError, match=r"parse_batch: sentence 1: upos has 1 items for 3 words"):
+        model.parse_batch([ok, {"words": ["a", "b", "c"], "upos": ["NOUN"]}])
     with pytest.raises(TypeError, match="sentence 0"):
-        model.parse_many(["a string is not a sentence"])
+        model.parse_batch(["a string is not a sentence"])
     with pytest.raises(TypeError):
-        model.parse_many([["a", 3]])
+        model.parse_batch([["a", 3]])

@@ -111,9 +111,9 @@ def test_chromium_shows_the_trees(model, tmp_path):
     gold = gold_sentences(SAMPLE)
     cases = {"gold": gold[2]}
     if EWT_TEST.exists():
-        cases["parsed"] = model.parse_conllu(gold_sentences(EWT_TEST)[4])
+        cases["parsed"] = model.parse_document(gold_sentences(EWT_TEST)[4])
     else:
-        cases["parsed"] = model.parse_conllu(gold[0])
+        cases["parsed"] = model.parse_document(gold[0])
     jobs = []
     for name, text in cases.items():
         svg = transparse.render_svg(text)

@@ -5,7 +5,7 @@ UPOS/XPOS/FEATS/LEMMA given, and once with only the gold LEMMA and FEATS
 given (kept as given; UPOS and XPOS predicted), through the documents and
 through tp_parse_batch's results; and with a beam, confidences in MISC and
 the k best trees, from plain tokens and with the gold tags, one sentence
-at a time and in a batch (tp_parse_batch_with)."""
+at a time and in a batch (tp_parse_batch)."""
 
 import os
 import pathlib
@@ -80,7 +80,7 @@ def test_plain_tokens_same_everywhere(model, model_file, ewt_test, tmp_path):
 def test_gold_tags_conllu_same_everywhere(model, model_file, ewt_test):
     cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], EWT_TEST)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"], EWT_TEST)
-    py = model.parse_conllu(ewt_test).encode("utf-8")
+    py = model.parse_document(ewt_test).encode("utf-8")
 
     assert cli.count(b"\n\n") == ewt_test.count("\n\n")
     assert cli == c, "CLI and C differ"
@@ -105,7 +105,7 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
 
     cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], path)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"], path)
-    py = model.parse_conllu(doc).encode("utf-8")
+    py = model.parse_document(doc).encode("utf-8")
     assert cli == c, "CLI and C differ"
     assert cli == py, "CLI and Python differ"
 
@@ -114,7 +114,7 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
     # SpaceAfter=No, which the XPOS tagger reads from a document.
     gold = [[line.split("\t") for line in block.split("\n") if line.split("\t")[0].isdigit()]
             for block in doc.split("\n\n") if block.strip()]
-    parsed = model.parse_many([{"words": [w[1] for w in s], "lemma": [w[2] for w in s],
+    parsed = model.parse_batch([{"words": [w[1] for w in s], "lemma": [w[2] for w in s],
                                 "feats": [w[5] for w in s]} for s in gold])
     bare = tmp_path / "lemma-feats-no-misc.conllu"
     bare.write_text("\n".join(bare_lines), encoding="utf-8")
@@ -160,10 +160,10 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
     assert cli.count(b"\tConfidence=") == sum(len(s) for s in sents)
     assert cli == c, "CLI and C differ"
     assert cli == py, "CLI and Python differ"
-    # The batch (tp_parse_batch_with) gives each sentence what the
+    # The batch (tp_parse_batch) gives each sentence what the
     # single-sentence call gives it (trees, scores and confidences), so the
     # CLI's output too.
-    batch = model.parse_many(sents, beam=beam, k=kbest or None, confidence=True)
+    batch = model.parse_batch(sents, beam=beam, k=kbest or None, confidence=True)
     assert batch == singles
     if kbest:
         assert [[s.score for s in trees] for trees in batch] == [[s.score for s in trees] for trees in singles]
@@ -171,7 +171,7 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
 
     cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"] + flags, EWT_TEST)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"] + cflags, EWT_TEST)
-    py = model.parse_conllu(ewt_test, beam=beam, k=kbest, confidence=True).encode("utf-8")
+    py = model.parse_document(ewt_test, beam=beam, k=kbest, confidence=True).encode("utf-8")
     assert cli == c, "CLI and C differ (CoNLL-U)"
     assert cli == py, "CLI and Python differ (CoNLL-U)"
     if kbest > 1:

@@ -1,6 +1,6 @@
-"""Model.parse(space_after=...) and parse_many's "space_after": tokens with
-the spacing of their text get the tags and tree that parse_conllu gives the
-same words with SpaceAfter=No in MISC (tp_parse_options.space_after)."""
+"""Model.parse(space_after=...) and parse_batch's "space_after": tokens with
+the spacing of their text get the tags and tree that parse_document gives the
+same words with SpaceAfter=No in MISC (tp_options.space_after)."""
 
 import pytest
 
@@ -41,21 +41,21 @@ def test_same_as_conllu_on_ewt(model):
     path = need_file(EWT_TEST)
     words = [[w[0] for w in s] for s in read_words(path, limit=600)]
     spacing = read_spacing(path, limit=600)
-    want = rows(model.parse_conllu(conllu(zip(words, spacing))))
+    want = rows(model.parse_document(conllu(zip(words, spacing))))
     one = [model.parse(w, space_after=sp) for w, sp in zip(words, spacing)]
     assert token_rows(one) == want
-    many = model.parse_many([{"words": w, "space_after": sp} for w, sp in zip(words, spacing)])
+    many = model.parse_batch([{"words": w, "space_after": sp} for w, sp in zip(words, spacing)])
     assert token_rows(many) == want
     # The bundled model's XPOS tagger reads spacing: some words tag
     # otherwise from the tokens alone.
-    plain = model.parse_many(words)
+    plain = model.parse_batch(words)
     if model.card["options"].get("no_xpos_spacing") == "false":
         assert [t.xpos for s in plain for t in s] != [r[2] for r in want]
 
 
 def test_hyphen(model):
     s = model.parse(HYPHENATED, space_after=HYPHENATED_SPACING)
-    assert token_rows([s]) == rows(model.parse_conllu(conllu([(HYPHENATED, HYPHENATED_SPACING)])))
+    assert token_rows([s]) == rows(model.parse_document(conllu([(HYPHENATED, HYPHENATED_SPACING)])))
     if model.card["options"].get("no_xpos_spacing") == "false":
         assert s[10].xpos == "HYPH"
 
@@ -73,7 +73,7 @@ def test_tokens_keep_the_spacing(model):
 
 def test_batch_mixes_sentences_with_and_without(model):
     batch = [["Hi", "!"], {"words": HYPHENATED, "space_after": HYPHENATED_SPACING}, {"words": ["Go", "."]}]
-    got = model.parse_many(batch, confidence=True)
+    got = model.parse_batch(batch, confidence=True)
     one = [model.parse(["Hi", "!"]), model.parse(HYPHENATED, space_after=HYPHENATED_SPACING), model.parse(["Go", "."])]
     assert token_rows(got) == token_rows(one)
     assert all(t.confidence is not None for s in got for t in s)
@@ -83,7 +83,7 @@ def test_batch_mixes_sentences_with_and_without(model):
 def test_errors(model):
     with pytest.raises(transparse.ArgumentError, match="parse: space_after has 2 items for 3 words"):
         model.parse(["a", "b", "c"], space_after=[True, False])
-    with pytest.raises(transparse.ArgumentError, match="parse_many: sentence 1: space_after has 1 items for 2 words"):
-        model.parse_many([["a"], {"words": ["b", "c"], "space_after": [True]}])
+    with pytest.raises(transparse.ArgumentError, match="parse_batch: sentence 1: space_after has 1 items for 2 words"):
+        model.parse_batch([["a"], {"words": ["b", "c"], "space_after": [True]}])
     with pytest.raises(TypeError, match="space_after must be a sequence"):
         model.parse(["a"], space_after="x")

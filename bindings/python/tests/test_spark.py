@@ -47,7 +47,7 @@ def spark_parse(tmp_path, model_file, inputs, *args):
 def test_spark_parse_of_ewt_test_is_the_single_process_parse(model, model_file, tmp_path):
     need_spark()
     ewt = need_file(EWT_TEST)
-    want = model.parse_conllu(ewt.read_text(encoding="utf-8")).encode("utf-8")
+    want = model.parse_document(ewt.read_text(encoding="utf-8")).encode("utf-8")
     # Partitions of about a sixth of the file: several tasks on two workers,
     # the file cut at blank lines.
     split_mb = ewt.stat().st_size / 6 / 2**20
@@ -64,7 +64,7 @@ def test_spark_parse_of_tokens_numbers_sentences_over_all_inputs(model, model_fi
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("\n".join(lines[:70]) + "\n\n", encoding="utf-8")  # a blank line is no sentence
     b.write_text("\n".join(lines[70:]) + "\n", encoding="utf-8")
-    want = model.parse_tokens("\n".join(lines) + "\n").encode("utf-8")
+    want = model.parse_document("\n".join(lines) + "\n", input="tokens").encode("utf-8")
     _, got = spark_parse(tmp_path, model_file, [a, b], "--format", "tokens")
     assert got == want
 

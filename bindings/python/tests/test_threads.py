@@ -1,6 +1,6 @@
 """Threads: one model, a ThreadPoolExecutor of 16 workers, the whole EWT test
 set — parsed from plain tokens and with the gold tags, and through
-parse_conllu — gives output byte-identical to a single-threaded run."""
+parse_document — gives output byte-identical to a single-threaded run."""
 
 import random
 import threading
@@ -47,17 +47,17 @@ def test_thread_pool_parses_ewt_like_one_thread(model):
     assert parallel == "".join(single).encode()
 
 
-def test_thread_pool_parse_conllu_like_one_thread(model):
+def test_thread_pool_parse_document_like_one_thread(model):
     text = need_file(EWT_TEST).read_text(encoding="utf-8")
-    whole = model.parse_conllu(text)
+    whole = model.parse_document(text)
     # The document cut into 64 pieces at sentence boundaries.
     sents = text.split("\n\n")
     pieces = ["\n\n".join(sents[i::64]) + "\n\n" for i in range(64)]
     pieces = [p for p in pieces if p.strip()]
     with ThreadPoolExecutor(max_workers=N_THREADS) as pool:
-        parsed = list(pool.map(model.parse_conllu, pieces * 2))
+        parsed = list(pool.map(model.parse_document, pieces * 2))
     # Each piece parses as it does alone...
-    alone = [model.parse_conllu(p) for p in pieces]
+    alone = [model.parse_document(p) for p in pieces]
     assert parsed == alone * 2
     # ...and its sentences as they do in the whole document.
     out_sents = whole.split("\n\n")

@@ -78,7 +78,7 @@ def test_train_save_load(tmp_path, system):
 
 def test_parse_tokens_matches_cli_format(model):
     text = "The quick brown fox jumps .\n\nI saw her .\n"
-    out = model.parse_tokens(text)
+    out = model.parse_document(text, input="tokens")
     blocks = out.strip("\n").split("\n\n")
     assert len(blocks) == 2
     assert blocks[0].startswith("# sent_id = 1\n# text = The quick brown fox jumps .\n1\tThe\t")
@@ -88,7 +88,7 @@ def test_parse_tokens_matches_cli_format(model):
     heads = [int(line.split("\t")[6]) for line in blocks[1].split("\n")[2:]]
     assert heads == [t.head for t in model.parse(words)]
     with pytest.raises(transparse.InputError) as e:
-        model.parse_tokens("ok\n\xff".encode("latin-1"))
+        model.parse_document("ok\n\xff".encode("latin-1"), input="tokens")
     assert "2" in str(e.value)
 
 

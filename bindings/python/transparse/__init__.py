@@ -38,11 +38,10 @@ Threads
     library, so threads parse in parallel on all cores. A per-sentence
     :meth:`Model.parse` spends much of its time building arguments and
     results under the GIL, so give each thread a batch
-    (:meth:`Model.parse_many`, :meth:`Model.parse_conllu`,
-    :meth:`Model.parse_tokens`)::
+    (:meth:`Model.parse_batch`, :meth:`Model.parse_document`)::
 
         with ThreadPoolExecutor() as pool:
-            parsed = [s for batch in pool.map(model.parse_many, batches) for s in batch]
+            parsed = [s for batch in pool.map(model.parse_batch, batches) for s in batch]
 
 Processes
     The library contains a Go runtime, which does not survive ``fork()``. In a
@@ -60,7 +59,7 @@ Errors
     Every failure raises a subclass of :class:`Error` carrying the library's
     message (``err.message``) and status code (``err.code``). The message
     says what failed and where: the argument (``"tp_parse: forms[3] is
-    empty"``), the CoNLL-U line (``"tp_parse_conllu: conllu: text:12:
+    empty"``), the CoNLL-U line (``"tp_parse_document: conllu: text:12:
     ..."``), the file and byte offset of a damaged model. Errors pickle (a
     multiprocessing worker's error reaches the parent as the same class).
 
@@ -111,13 +110,13 @@ __all__ = [
     "MAX_BEAM",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: Maximum number of words in one sentence.
 MAX_WORDS = _lib.MAX_WORDS
 #: Maximum length of one word form or tag, in UTF-8 bytes.
 MAX_TOKEN_BYTES = _lib.MAX_TOKEN_BYTES
-#: Maximum number of words in one :meth:`Model.parse_many` call.
+#: Maximum number of words in one :meth:`Model.parse_batch` call.
 MAX_BATCH_WORDS = _lib.MAX_BATCH_WORDS
 #: Largest beam width of :meth:`Model.parse` (``beam=``).
 MAX_BEAM = _lib.MAX_BEAM
@@ -127,7 +126,7 @@ library_path = _lib.path
 
 
 def library_version():
-    """Return the version of the loaded libtransparse, e.g. ``"0.1.0"``."""
+    """Return the version of the loaded libtransparse, e.g. ``"0.2.0"``."""
     return _lib.tp_version().decode()
 
 
@@ -432,7 +431,7 @@ class Token:
             refits it); with a model
             without calibrators or a non-default ``temperature``, the raw
             number that ranks the arcs of one deprel. See the header's
-            ``tp_parse_options``.
+            ``tp_options``.
         space_after: ``None`` unless the parse was given the spacing
             (``Model.parse(..., space_after=...)``): then whether
             whitespace follows the word in the text, as given;
@@ -628,7 +627,7 @@ def _column(name, values):
 
 def _column_list(where, name, values, n):
     """values (a sequence of n strings) as a list, checked; where ("parse",
-    "parse_many: sentence 3") starts the error messages."""
+    "parse_batch: sentence 3") starts the error messages."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"transparse: {where}: {name} must be a sequence of strings, not {type(values).__name__}")
     values = list(values)
@@ -667,7 +666,7 @@ def _token(id, form, lemma, upos, xpos, feats, head, deprel, confidence=None, sp
 def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=None, score=None, space=None):
     """The Sentence of words start..end-1 of a parse: the forms as str and
     the result's lists (see Model._call), the confidences (a list, or
-    None) and tree score of tp_parse_with, and the spacing given (a C byte
+    None) and tree score of tp_parse, and the spacing given (a C byte
     array aligned with the forms, or None); heads are 1-based within the
     sentence."""
     if space is not None:
@@ -691,30 +690,48 @@ def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=
     ], score)
 
 
-def _parse_options(beam, k, confidence, default_beam, space_after=None):
-    """The tp_parse_options of Model.parse's keyword arguments (beam None:
-    0, the model's default width; space_after: a C byte array or None), or
-    None when they ask for nothing but the model's default parse and that
-    is the greedy parser (default_beam 1), which the functions without
-    options give. The library checks the values (ArgumentError)."""
-    if beam is None and k is None and not confidence and default_beam == 1 and space_after is None:
+_INPUT = {"conllu": _lib.TP_INPUT_CONLLU, "tokens": _lib.TP_INPUT_TOKENS}
+_ON_ERROR = {"stop": _lib.TP_ON_ERROR_STOP, "skip": _lib.TP_ON_ERROR_SKIP}
+
+
+def _options(name, beam=None, k=None, confidence=False, space_after=None, input="conllu", on_error="stop",
+             no_tags=False):
+    """The tp_options of a method's keyword arguments (beam None: 0, the
+    model's default width; space_after: a C byte array or None), or None
+    (NULL: the defaults) when every argument is its default. The library
+    checks the parse values (ArgumentError); name starts the messages of
+    the checks made here."""
+    if (beam is None and k is None and not confidence and space_after is None and input == "conllu"
+            and on_error == "stop" and not no_tags):
         return None
-    for name, v in (("beam", beam), ("k", k)):
+    for arg, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
-            raise TypeError(f"transparse: {name} must be an int, not {type(v).__name__}")
-    o = _lib.tp_parse_options()
-    o.size = ctypes.sizeof(_lib.tp_parse_options)
+            raise TypeError(f"transparse: {arg} must be an int, not {type(v).__name__}")
+    for arg, v, known in (("input", input, _INPUT), ("on_error", on_error, _ON_ERROR)):
+        if v not in known:
+            want = " or ".join(repr(x) for x in known)
+            raise ArgumentError(f"{name}: {arg} is {v!r}: want {want}", _lib.TP_ERR_ARGUMENT)
+    o = _lib.tp_options()
+    o.size = ctypes.sizeof(_lib.tp_options)
     o.beam = 0 if beam is None else max(min(beam, 2**31 - 1), -(2**31))  # the C int; the library names the value
     o.kbest = 0 if k is None else max(min(k, 2**31 - 1), -(2**31))
     o.confidence = 1 if confidence else 0
     if space_after is not None:
         o.space_after = ctypes.cast(space_after, ctypes.POINTER(ctypes.c_ubyte))
+    o.input = _INPUT[input]
+    o.on_error = _ON_ERROR[on_error]
+    o.no_tags = 1 if no_tags else 0
     return o
+
+
+def _byref(opts):
+    """The options argument of a tp_ function: NULL for None."""
+    return None if opts is None else ctypes.byref(opts)
 
 
 def _spacing(where, values, n):
     """The space_after argument (a sequence of n truth values: whitespace
-    after the word) as the bytes of tp_parse_options.space_after (a list
+    after the word) as the bytes of tp_options.space_after (a list
     of n 0s and 1s), checked; None stays None."""
     if values is None:
         return None
@@ -730,7 +747,7 @@ def _kbest(forms, out, conf, trees, j, start, end, space=None):
     """The k best trees of sentence j (words start..end-1) of a parse with
     options: out, conf and space as for _sentence, trees as Model._call
     gives them; a sentence with fewer trees than the result has scores
-    -inf for the missing ones (tp_parse_batch_with)."""
+    -inf for the missing ones (tp_parse_batch)."""
     best = _sentence(forms, *out, start, end, conf, trees[0][2][j], space)
     return [best] + [_sentence(forms, heads, deprels, *out[2:], start, end, None, scores[j], space)
                      for heads, deprels, scores in trees[1:] if scores[j] != -math.inf]
@@ -777,17 +794,12 @@ class Model:
         # Not at interpreter exit: daemon threads may still be parsing with
         # the model (and reading its strings); the OS reclaims the memory.
         self._finalizer.atexit = False
-        # The model's default beam width, for the choice of the call that
-        # parses; _new asks the library.
-        self._default_beam = 1
         return self
 
     @classmethod
     def _new(cls, handle):
         """The Model of a handle the library just gave out."""
-        self = cls._from_handle(handle)
-        self._default_beam = self.default_beam
-        return self
+        return cls._from_handle(handle)
 
     @classmethod
     def load(cls, path):
@@ -1001,9 +1013,9 @@ class Model:
                 False is CoNLL-U's ``SpaceAfter=No``). A model whose XPOS
                 tagger reads spacing (the bundled one) then tags and
                 parses the sentence as it does the same sentence given as
-                CoNLL-U with that MISC (``tp_parse_options.space_after``):
+                CoNLL-U with that MISC (``tp_options.space_after``):
                 a hyphen joining two words is ``HYPH``.
-            beam: the beam width K (``tp_parse_with``), 1 to
+            beam: the beam width K (``tp_options.beam``), 1 to
                 :data:`MAX_BEAM`; 1: the greedy parser; None (or 0): the
                 model's :attr:`default_beam`, which is 1 for a model
                 without classifiers trained for the beam (the bundled
@@ -1033,7 +1045,7 @@ class Model:
                 forms[3] is not valid UTF-8"``), a NUL character; a sentence
                 without tags for a model without a tagger.
             ArgumentError: a tag or space_after list of the wrong length;
-                closed model; a beam or k out of range (``"tp_parse_with: invalid parse
+                closed model; a beam or k out of range (``"tp_parse: invalid parse
                 options: beam width 65: want 1 to 64 (0: the model's
                 default, 1)"``).
             TypeError: a word that is not a string; a beam or k that is not
@@ -1056,32 +1068,28 @@ class Model:
         spacing = _spacing("parse", space_after, n)
         if spacing is not None:
             spacing = (ctypes.c_ubyte * n)(*spacing)
-        opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
+        opts = _options("parse", beam, k, confidence, spacing)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
         given = [None if v is None else _column_list("parse", k, v, n)
                  for k, v in (("upos", upos), ("xpos", xpos), ("feats", feats), ("lemma", lemma))]
         cols = [_column(k, v) for k, v in zip(("upos", "xpos", "feats", "lemma"), given)]
         tags = _tags(cols)
-        if opts is None:
-            out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, res, err), n)
-            return _sentence(_forms(words, encoded), *out, 0, n)
         extra = []
-        out = self._call(lambda h, res, err: _lib.tp_parse_with(h, forms, n, tags, ctypes.byref(opts), res, err),
-                         n, extra)
+        out = self._call(lambda h, res, err: _lib.tp_parse(h, forms, n, tags, _byref(opts), res, err), n, extra)
         conf, trees = extra
         forms_s = _forms(words, encoded)
         if k is None:
             return _sentence(forms_s, *out, 0, n, conf, None, spacing)
         return _kbest(forms_s, out, conf, trees, 0, 0, n, spacing)
 
-    def _call(self, fn, n, extra=None, n_sentences=1):
-        """Call fn(handle, result, err) (a tp_parse function with its other
-        arguments bound) and return the heads, deprels, UPOS, XPOS, LEMMA
-        and FEATS of the n words of its result, which it frees. With a list
-        extra, also append to it the confidences (a list, or None) and the
-        trees (a list of (heads, deprels, scores), scores a list of one
-        per sentence) of tp_parse_with and tp_parse_batch_with."""
+    def _call(self, fn, n, extra, n_sentences=1):
+        """Call fn(handle, result, err) (tp_parse or tp_parse_batch with
+        its other arguments bound) and return the heads, deprels, UPOS,
+        XPOS, LEMMA and FEATS of the n words of its result, which it frees;
+        also append to the list extra the confidences (a list, or None)
+        and the trees (a list of (heads, deprels, scores), scores a list of
+        one per sentence)."""
         h = self._acquire()
         try:
             res = _lib.tp_result_p()
@@ -1089,10 +1097,9 @@ class Model:
             _check(fn(h, ctypes.byref(res), ctypes.byref(err)), err)
             try:
                 r = res.contents
-                if extra is not None:
-                    extra.append(r.confidence[:n] if r.confidence else None)
-                    extra.append([(r.tree_heads[t * n:(t + 1) * n], _decode_all(r.tree_deprels[t * n:(t + 1) * n]),
-                                   r.tree_scores[t * n_sentences:(t + 1) * n_sentences]) for t in range(r.n_trees)])
+                extra.append(r.confidence[:n] if r.confidence else None)
+                extra.append([(r.tree_heads[t * n:(t + 1) * n], _decode_all(r.tree_deprels[t * n:(t + 1) * n]),
+                               r.tree_scores[t * n_sentences:(t + 1) * n_sentences]) for t in range(r.n_trees)])
                 return (r.heads[:n], _decode_all(r.deprels[:n]), _decode_all(r.upos[:n]), _decode_all(r.xpos[:n]),
                         _decode_all(r.lemma[:n]), _decode_all(r.feats[:n]))
             finally:
@@ -1100,13 +1107,12 @@ class Model:
         finally:
             self._release()
 
-    def parse_many(self, sentences, *, beam=None, k=None, confidence=False):
+    def parse_batch(self, sentences, *, beam=None, k=None, confidence=False):
         """Parse many tokenized sentences in one library call
-        (``tp_parse_batch``, with options ``tp_parse_batch_with``): the
-        arguments are checked and the GIL released once for the whole
-        batch, so this is the fast way to parse a list of sentences, and
-        several threads calling it each with a batch of their own use
-        several cores.
+        (``tp_parse_batch``): the arguments are checked and the GIL
+        released once for the whole batch, so this is the fast way to parse
+        a list of sentences, and several threads calling it each with a
+        batch of their own use several cores.
 
         Args:
             sentences: an iterable of sentences, each either a sequence of
@@ -1129,12 +1135,11 @@ class Model:
                 forms[17] is not valid UTF-8 (sentence 3, word 2)"``,
                 sentences counted from 0), or the sentence.
             ArgumentError: a tag or space_after list of the wrong length
-                (naming the sentence); closed model; a beam or k out of range, as for
-                :meth:`parse` (``"tp_parse_batch_with: ..."``).
+                (naming the sentence); closed model; a beam or k out of
+                range, as for :meth:`parse` (``"tp_parse_batch: ..."``).
             TypeError: a sentence that is a string, or a word that is not;
                 a beam or k that is not an int.
         """
-        opts = _parse_options(beam, k, confidence, self._default_beam)
         words, given, offsets = [], [], [0]  # given: each sentence's tag mapping
         for j, s in enumerate(sentences):
             if isinstance(s, collections.abc.Mapping):
@@ -1142,11 +1147,12 @@ class Model:
             else:
                 ws, tags = s, {}
             if ws is None or isinstance(ws, (str, bytes)):
-                raise TypeError(f"transparse: parse_many: sentence {j} needs a sequence of words")
+                raise TypeError(f"transparse: parse_batch: sentence {j} needs a sequence of words")
             words.extend(ws)
             given.append(tags)
             offsets.append(len(words))
         if len(offsets) == 1:
+            _options("parse_batch", beam, k, confidence)  # the type checks
             return []
         total = len(words)
         encoded = _encode_all("words", words)
@@ -1164,7 +1170,7 @@ class Model:
                 if v is None:
                     col.extend([None] * n)
                 else:
-                    col.extend(_column_list(f"parse_many: sentence {j}", name, v, n))
+                    col.extend(_column_list(f"parse_batch: sentence {j}", name, v, n))
             cols.append(_column(name, col))
         tags = _tags(cols)
         # Spacing where some sentence gives it; a sentence without it is
@@ -1174,19 +1180,15 @@ class Model:
             flat = []
             for j, t in enumerate(given):
                 n = offsets[j + 1] - offsets[j]
-                sp = _spacing(f"parse_many: sentence {j}", t.get("space_after"), n)
+                sp = _spacing(f"parse_batch: sentence {j}", t.get("space_after"), n)
                 flat.extend([1] * n if sp is None else sp)
             spacing = (ctypes.c_ubyte * total)(*flat)
-            opts = _parse_options(beam, k, confidence, self._default_beam, spacing)
+        opts = _options("parse_batch", beam, k, confidence, spacing)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
         ns = len(offsets) - 1
-        if opts is None:
-            out = self._call(lambda h, res, err: _lib.tp_parse_batch(h, forms, offs, ns, tags, res, err), total)
-            forms_s = _forms(words, encoded)
-            return [_sentence(forms_s, *out, offsets[j], offsets[j + 1]) for j in range(ns)]
         extra = []
-        out = self._call(lambda h, res, err: _lib.tp_parse_batch_with(
-            h, forms, offs, ns, tags, ctypes.byref(opts), res, err), total, extra, ns)
+        out = self._call(lambda h, res, err: _lib.tp_parse_batch(
+            h, forms, offs, ns, tags, _byref(opts), res, err), total, extra, ns)
         conf, trees = extra
         forms_s = _forms(words, encoded)
 
@@ -1197,67 +1199,45 @@ class Model:
             return [_sentence(forms_s, *out, offsets[j], offsets[j + 1], conf, None, space(j)) for j in range(ns)]
         return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1], space(j)) for j in range(ns)]
 
-    def parse_conllu(self, text, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
-        """Parse every sentence of a CoNLL-U document.
+    def parse_document(self, text, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None,
+                       confidence=False):
+        """Parse every sentence of a document (``tp_parse_document``; one
+        library call, the GIL released throughout).
 
         Args:
             text: the document (str, or UTF-8 bytes).
+            input: ``"conllu"`` (CoNLL-U) or ``"tokens"`` (pre-tokenized
+                text: one sentence per line, tokens separated by spaces or
+                tabs, blank lines ignored).
             on_error: ``"stop"`` (raise at the first sentence that cannot be
                 parsed) or ``"skip"`` (copy it through unparsed, after a
                 ``# transparse_error = ...`` comment naming the error and
                 its line, and go on; a :class:`SkippedSentencesWarning`
                 gives the count). Errors that end the input (a line over
                 1 MiB) raise either way.
-            no_tags: blank LEMMA, UPOS, XPOS and FEATS (of words and empty
-                nodes) before parsing, so that the model predicts them, as
-                from plain tokens.
-            beam, k, confidence: as for :meth:`parse`
-                (``tp_parse_conllu_with``, ``tp_parse_document_with``): a
-                confidence goes in MISC as
-                ``Confidence=0.931``, after the attributes given; with
-                ``k`` above 1 each sentence is followed by its other trees
-                as sentences of their own, with ``# kbest_rank = N`` and
-                ``# kbest_score = S`` comments and the sent_id suffixed
-                ``-kbestN``.
+            no_tags: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input
+                (of words and empty nodes) before parsing, so that the
+                model predicts them, as from plain tokens.
+            beam, k, confidence: as for :meth:`parse`: a confidence goes
+                in MISC as ``Confidence=0.931``, after the attributes
+                given; with ``k`` above 1 each sentence is followed by its
+                other trees as sentences of their own, with ``# kbest_rank
+                = N`` and ``# kbest_score = S`` comments and the sent_id
+                suffixed ``-kbestN``.
 
         Returns:
-            The document as str with HEAD and DEPREL filled in, LEMMA,
-            UPOS, XPOS and FEATS as :meth:`parse` gives them (given ones
-            kept, absent ones predicted or ``"_"``) and DEPS ``_`` on every
-            word; comments, MISC and multiword tokens are kept, empty
-            nodes (nodes of the enhanced graph only) left out of the
-            parsed sentences.
-
-        Raises:
-            InputError: malformed CoNLL-U (a NUL byte included) or a sentence
-                the parser rejects (the message gives the line).
-            ArgumentError: an unknown ``on_error``; bad parse options.
-        """
-        opts = _parse_options(beam, k, confidence, self._default_beam)
-        if on_error == "stop" and not no_tags:
-            if opts is not None:
-                return self._parse_text_with(_lib.tp_parse_conllu_with, "parse_conllu", text, opts)
-            return self._parse_text(_lib.tp_parse_conllu, "parse_conllu", text)
-        return self._parse_document("parse_conllu", text, _lib.TP_FORMAT_CONLLU, on_error, no_tags, opts)
-
-    def parse_tokens(self, text, on_error="stop", *, beam=None, k=None, confidence=False):
-        """Parse pre-tokenized text: one sentence per line, tokens separated
-        by spaces (the batch entry point for plain text; one library call,
-        the GIL released throughout).
-
-        Args:
-            text: str, or UTF-8 bytes.
-            on_error: ``"stop"`` or ``"skip"``, as for :meth:`parse_conllu`.
-            beam, k, confidence: as for :meth:`parse_conllu`
-                (``tp_parse_tokens_with``, ``tp_parse_document_with``).
-
-        Returns:
-            CoNLL-U (str), each sentence with ``# sent_id = N`` and ``# text``,
-            its words with the predicted LEMMA, UPOS, XPOS and FEATS (``_``
-            for a column the model has no component for), HEAD and DEPREL:
+            CoNLL-U (str). From CoNLL-U: the document with HEAD and DEPREL
+            filled in, LEMMA, UPOS, XPOS and FEATS as :meth:`parse` gives
+            them (given ones kept, absent ones predicted or ``"_"``) and
+            DEPS ``_`` on every word; comments, MISC and multiword tokens
+            are kept, empty nodes (nodes of the enhanced graph only) left
+            out of the parsed sentences. From tokens: each sentence with
+            ``# sent_id = N`` and ``# text``, its words with the predicted
+            LEMMA, UPOS, XPOS and FEATS (``_`` for a column the model has
+            no component for), HEAD and DEPREL:
 
             >>> with Model.load("models/en_ewt.tpm") as model:
-            ...     print(model.parse_tokens("She left .\\n"), end="")
+            ...     print(model.parse_document("She left .\\n", input="tokens"), end="")
             # sent_id = 1
             # text = She left .
             1  She   she    PRON   PRP  Case=Nom|Gender=Fem|Number=Sing|Person=3|PronType=Prs  2  nsubj  _  _
@@ -1266,71 +1246,50 @@ class Model:
             <BLANKLINE>
 
         Raises:
-            InputError: invalid text (a NUL byte included) or a sentence the
-                parser rejects (the message gives the line and the sentence
-                number).
+            InputError: malformed input (a NUL byte included) or a sentence
+                the parser rejects (the message gives the line).
+            ArgumentError: an unknown ``input`` or ``on_error``; bad parse
+                options.
         """
-        opts = _parse_options(beam, k, confidence, self._default_beam)
-        if on_error == "stop":
-            if opts is not None:
-                return self._parse_text_with(_lib.tp_parse_tokens_with, "parse_tokens", text, opts)
-            return self._parse_text(_lib.tp_parse_tokens, "parse_tokens", text)
-        return self._parse_document("parse_tokens", text, _lib.TP_FORMAT_TOKENS, on_error, False, opts)
-
-    def parse_conllu_iter(self, file, on_error="stop", no_tags=False, *, beam=None, k=None, confidence=False):
-        """Parse a CoNLL-U document sentence by sentence, reading it as it
-        goes (``tp_stream_open``): memory does not grow with the document.
-
-        Args:
-            file: a path (str or os.PathLike), or a file object whose
-                ``read(n)`` returns bytes (UTF-8) or str.
-            on_error, no_tags, beam, k, confidence: as for
-                :meth:`parse_conllu` (``tp_stream_open_with``).
-
-        Returns:
-            A :class:`DocumentStream`: an iterator of the parsed sentences,
-            each a str of CoNLL-U ending with its blank line (joined, they
-            are what :meth:`parse_conllu` returns; with ``k``, a sentence
-            and its other trees of the k best), with ``skipped`` and
-            ``sentences`` counts. Errors are raised by the ``next`` that
-            meets them, after the sentences before them.
-        """
-        return DocumentStream(self, file, _lib.TP_FORMAT_CONLLU, on_error, no_tags,
-                              _parse_options(beam, k, confidence, self._default_beam))
-
-    def _parse_document(self, name, text, fmt, on_error, no_tags, parse_opts=None):
-        opts = _doc_options(name, fmt, on_error, no_tags)
+        opts = _options("parse_document", beam, k, confidence, None, input, on_error, no_tags)
+        data = _text_bytes("parse_document", text)
         skipped = ctypes.c_size_t()
-        if parse_opts is None:
-            fn = lambda h, data, n, out, out_len, err: _lib.tp_parse_document(  # noqa: E731
-                h, data, n, ctypes.byref(opts), out, out_len, ctypes.byref(skipped), err)
-        else:
-            fn = lambda h, data, n, out, out_len, err: _lib.tp_parse_document_with(  # noqa: E731
-                h, data, n, ctypes.byref(opts), ctypes.byref(parse_opts), out, out_len, ctypes.byref(skipped), err)
-        result = self._parse_text(fn, name, text)
-        if skipped.value:
-            warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
-        return result
-
-    def _parse_text_with(self, fn, name, text, opts):
-        return self._parse_text(
-            lambda h, data, n, out, out_len, err: fn(h, data, n, ctypes.byref(opts), out, out_len, err), name, text)
-
-    def _parse_text(self, fn, name, text):
-        data = _text_bytes(name, text)
         h = self._acquire()
         try:
             out = ctypes.c_void_p()
             n = ctypes.c_size_t()
             err = ctypes.c_void_p()
-            _check(fn(h, data, len(data), ctypes.byref(out), ctypes.byref(n), ctypes.byref(err)), err)
+            _check(_lib.tp_parse_document(h, data, len(data), _byref(opts), ctypes.byref(out), ctypes.byref(n),
+                                          ctypes.byref(skipped), ctypes.byref(err)), err)
             try:
                 result = ctypes.string_at(out.value, n.value)
             finally:
                 _lib.tp_string_free(out)
         finally:
             self._release()
+        if skipped.value:
+            warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=2)
         return result.decode("utf-8", "replace")
+
+    def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False):
+        """Parse a document sentence by sentence, reading it as it goes
+        (``tp_stream_open``): memory does not grow with the document.
+
+        Args:
+            file: a path (str or os.PathLike), or a file object whose
+                ``read(n)`` returns bytes (UTF-8) or str.
+            input, on_error, no_tags, beam, k, confidence: as for
+                :meth:`parse_document`.
+
+        Returns:
+            A :class:`DocumentStream`: an iterator of the parsed sentences,
+            each a str of CoNLL-U ending with its blank line (joined, they
+            are what :meth:`parse_document` returns; with ``k``, a sentence
+            and its other trees of the k best), with ``skipped`` and
+            ``sentences`` counts. Errors are raised by the ``next`` that
+            meets them, after the sentences before them.
+        """
+        return DocumentStream(self, file, _options("stream", beam, k, confidence, None, input, on_error, no_tags))
 
 
 def _text_bytes(name, text):
@@ -1341,19 +1300,9 @@ def _text_bytes(name, text):
     raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")
 
 
-_ON_ERROR = {"stop": _lib.TP_ON_ERROR_STOP, "skip": _lib.TP_ON_ERROR_SKIP}
-
-
-def _doc_options(name, fmt, on_error, no_tags):
-    if on_error not in _ON_ERROR:
-        raise ArgumentError(f"{name}: on_error is {on_error!r}: want 'stop' or 'skip'", _lib.TP_ERR_ARGUMENT)
-    return _lib.tp_doc_options(fmt, _ON_ERROR[on_error], 1 if no_tags else 0, 0)
-
-
 class SkippedSentencesWarning(UserWarning):
-    """Warned by :meth:`Model.parse_conllu` and :meth:`Model.parse_tokens`
-    with ``on_error="skip"`` when sentences were copied through unparsed;
-    ``count`` is their number."""
+    """Warned by :meth:`Model.parse_document` with ``on_error="skip"`` when
+    sentences were copied through unparsed; ``count`` is their number."""
 
     def __init__(self, count):
         super().__init__(f"transparse: {count} sentence(s) copied through unparsed (on_error='skip')")
@@ -1362,7 +1311,7 @@ class SkippedSentencesWarning(UserWarning):
 
 class DocumentStream:
     """The sentences of a document parsed one at a time (see
-    :meth:`Model.parse_conllu_iter`), through the library's stream
+    :meth:`Model.stream`), through the library's stream
     (``tp_stream_next``): one sentence and a 64 KiB read buffer in memory.
 
     Iterate it once. ``sentences`` and ``skipped`` count what it has
@@ -1371,13 +1320,12 @@ class DocumentStream:
     a file it opened itself; the model must stay open while iterating.
     """
 
-    def __init__(self, model, file, fmt, on_error, no_tags, parse_opts=None):
-        opts = _doc_options("parse_conllu_iter", fmt, on_error, no_tags)
+    def __init__(self, model, file, opts=None):
         self._own = None
         if isinstance(file, (str, bytes, os.PathLike)):
             file = self._own = open(file, "rb")
         if not callable(getattr(file, "read", None)):
-            raise TypeError(f"transparse: parse_conllu_iter needs a path or a file, not {type(file).__name__}")
+            raise TypeError(f"transparse: stream needs a path or a file, not {type(file).__name__}")
         self._file = file
         self._pending = b""
         self._exc = None
@@ -1390,11 +1338,7 @@ class DocumentStream:
         try:
             st = ctypes.c_void_p()
             err = ctypes.c_void_p()
-            if parse_opts is None:
-                rc = _lib.tp_stream_open(h, self._read, None, ctypes.byref(opts), ctypes.byref(st), ctypes.byref(err))
-            else:
-                rc = _lib.tp_stream_open_with(h, self._read, None, ctypes.byref(opts), ctypes.byref(parse_opts),
-                                              ctypes.byref(st), ctypes.byref(err))
+            rc = _lib.tp_stream_open(h, self._read, None, _byref(opts), ctypes.byref(st), ctypes.byref(err))
             _check(rc, err)
             self._stream = st.value
         except BaseException:

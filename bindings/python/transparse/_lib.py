@@ -79,7 +79,7 @@ class tp_result(ctypes.Structure):
         ("xpos", c_char_p_p),
         ("lemma", c_char_p_p),
         ("feats", c_char_p_p),
-        # Appended for tp_parse_with (NULL and 0 otherwise).
+        # Appended after feats (NULL and 0 unless tp_options asks for them).
         ("confidence", ctypes.POINTER(ctypes.c_double)),
         ("n_trees", ctypes.c_size_t),
         ("tree_heads", ctypes.POINTER(ctypes.c_int32)),
@@ -88,9 +88,9 @@ class tp_result(ctypes.Structure):
     ]
 
 
-class tp_parse_options(ctypes.Structure):
-    """struct tp_parse_options: beam width, k best trees, confidences,
-    the words' spacing."""
+class tp_options(ctypes.Structure):
+    """struct tp_options: the options of every parse function (sentence
+    members, then document members)."""
 
     _fields_ = [
         ("size", ctypes.c_size_t),
@@ -99,8 +99,17 @@ class tp_parse_options(ctypes.Structure):
         ("confidence", ctypes.c_int),
         ("temperature", ctypes.c_double),
         ("space_after", ctypes.POINTER(ctypes.c_ubyte)),
+        ("input", ctypes.c_int),
+        ("on_error", ctypes.c_int),
+        ("no_tags", ctypes.c_int),
+        ("threads", ctypes.c_int),
     ]
 
+
+TP_INPUT_CONLLU = 0
+TP_INPUT_TOKENS = 1
+TP_ON_ERROR_STOP = 0
+TP_ON_ERROR_SKIP = 1
 
 tp_result_p = ctypes.POINTER(tp_result)
 
@@ -159,80 +168,26 @@ tp_model_default_beam = _declare(
     "tp_model_default_beam", ctypes.c_int, _model, ctypes.POINTER(ctypes.c_int), _err_out
 )
 
+_options_p = ctypes.POINTER(tp_options)
 tp_parse = _declare(
-    "tp_parse",
-    ctypes.c_int,
-    _model,
-    c_char_p_p,
-    ctypes.c_size_t,
-    ctypes.POINTER(tp_tags),
-    ctypes.POINTER(tp_result_p),
-    _err_out,
+    "tp_parse", ctypes.c_int, _model, c_char_p_p, ctypes.c_size_t, ctypes.POINTER(tp_tags), _options_p,
+    ctypes.POINTER(tp_result_p), _err_out,
 )
-# model, forms, offsets, n_sentences, tags
-_batch_args = (_model, c_char_p_p, ctypes.POINTER(ctypes.c_size_t), ctypes.c_size_t, ctypes.POINTER(tp_tags))
-tp_parse_batch = _declare("tp_parse_batch", ctypes.c_int, *_batch_args, ctypes.POINTER(tp_result_p), _err_out)
-tp_parse_with = _declare(
-    "tp_parse_with",
-    ctypes.c_int,
-    _model,
-    c_char_p_p,
-    ctypes.c_size_t,
-    ctypes.POINTER(tp_tags),
-    ctypes.POINTER(tp_parse_options),
-    ctypes.POINTER(tp_result_p),
-    _err_out,
-)
-tp_parse_batch_with = _declare(
-    "tp_parse_batch_with", ctypes.c_int, *_batch_args, ctypes.POINTER(tp_parse_options), ctypes.POINTER(tp_result_p),
-    _err_out
+tp_parse_batch = _declare(
+    "tp_parse_batch", ctypes.c_int, _model, c_char_p_p, c_size_t_p, ctypes.c_size_t, ctypes.POINTER(tp_tags),
+    _options_p, ctypes.POINTER(tp_result_p), _err_out,
 )
 tp_result_free = _declare("tp_result_free", None, tp_result_p)
-
-# tp_parse_conllu and tp_parse_tokens: model, text, len, out_text, out_len, err.
-_document_args = (_model, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, c_size_t_p, _err_out)
-tp_parse_conllu = _declare("tp_parse_conllu", ctypes.c_int, *_document_args)
-tp_parse_tokens = _declare("tp_parse_tokens", ctypes.c_int, *_document_args)
-# tp_parse_conllu_with and tp_parse_tokens_with: the same with options after len.
-_document_with_args = _document_args[:3] + (ctypes.POINTER(tp_parse_options),) + _document_args[3:]
-tp_parse_conllu_with = _declare("tp_parse_conllu_with", ctypes.c_int, *_document_with_args)
-tp_parse_tokens_with = _declare("tp_parse_tokens_with", ctypes.c_int, *_document_with_args)
-
-
-class tp_doc_options(ctypes.Structure):
-    """struct tp_doc_options: the options of a document parse."""
-
-    _fields_ = [
-        ("format", ctypes.c_int),
-        ("on_error", ctypes.c_int),
-        ("no_tags", ctypes.c_int),
-        ("threads", ctypes.c_int),
-    ]
-
-
-TP_FORMAT_CONLLU = 0
-TP_FORMAT_TOKENS = 1
-TP_ON_ERROR_STOP = 0
-TP_ON_ERROR_SKIP = 1
+tp_parse_document = _declare(
+    "tp_parse_document", ctypes.c_int, _model, ctypes.c_char_p, ctypes.c_size_t, _options_p, c_void_p_p, c_size_t_p,
+    c_size_t_p, _err_out,
+)
 
 # tp_read_fn: ptrdiff_t (*)(void *ctx, char *buf, size_t cap).
 tp_read_fn = ctypes.CFUNCTYPE(ctypes.c_ssize_t, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
 
-tp_parse_document = _declare(
-    "tp_parse_document", ctypes.c_int, _model, ctypes.c_char_p, ctypes.c_size_t,
-    ctypes.POINTER(tp_doc_options), c_void_p_p, c_size_t_p, c_size_t_p, _err_out,
-)
 tp_stream_open = _declare(
-    "tp_stream_open", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p,
-    ctypes.POINTER(tp_doc_options), c_void_p_p, _err_out,
-)
-tp_parse_document_with = _declare(
-    "tp_parse_document_with", ctypes.c_int, _model, ctypes.c_char_p, ctypes.c_size_t,
-    ctypes.POINTER(tp_doc_options), ctypes.POINTER(tp_parse_options), c_void_p_p, c_size_t_p, c_size_t_p, _err_out,
-)
-tp_stream_open_with = _declare(
-    "tp_stream_open_with", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p,
-    ctypes.POINTER(tp_doc_options), ctypes.POINTER(tp_parse_options), c_void_p_p, _err_out,
+    "tp_stream_open", ctypes.c_int, _model, tp_read_fn, ctypes.c_void_p, _options_p, c_void_p_p, _err_out,
 )
 tp_stream_next = _declare("tp_stream_next", ctypes.c_int, ctypes.c_void_p, c_void_p_p, c_size_t_p, _err_out)
 tp_stream_stats = _declare("tp_stream_stats", ctypes.c_int, ctypes.c_void_p, c_size_t_p, c_size_t_p, _err_out)
@@ -266,8 +221,9 @@ tp_train_with_progress = _declare(
 )
 
 
-# tp_render_svg: text, len, out_svg, out_len, err.
-tp_render_svg = _declare("tp_render_svg", ctypes.c_int, *_document_args[1:])
+tp_render_svg = _declare(
+    "tp_render_svg", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, c_void_p_p, c_size_t_p, _err_out
+)
 
 # Limits (TP_MAX_WORDS, TP_MAX_TOKEN_BYTES, TP_MAX_BATCH_WORDS, TP_MAX_BEAM in
 # transparse.h).

@@ -7,7 +7,7 @@ variable) and is loaded with :meth:`transparse.Model.from_bytes` once per
 Python worker process, which keeps it for every later task (Spark reuses its
 Python workers by default). Output records come in input order: saved with
 :func:`save_conllu`, the part files, concatenated in order, are byte for byte
-what :meth:`transparse.Model.parse_conllu` or ``transparse parse`` writes for
+what :meth:`transparse.Model.parse_document` or ``transparse parse`` writes for
 the whole input::
 
     from pyspark.sql import SparkSession
@@ -163,7 +163,7 @@ def parse(rdd, model, fmt="conllu", batch=BATCH):
         def run(it):
             m = model.model()
             for b in _batches(it, batch):
-                yield from _split(m.parse_conllu("".join(b)), len(b), "parse_conllu")
+                yield from _split(m.parse_document("".join(b)), len(b), "parse_document")
         return rdd.mapPartitions(run, preservesPartitioning=True)
     if fmt == "tokens":
         def run_tokens(it):
@@ -171,13 +171,13 @@ def parse(rdd, model, fmt="conllu", batch=BATCH):
             for b in _batches(it, batch):
                 first = b[0][1]
                 text = "".join(line + "\n" for line, _ in b)
-                out = _split(m.parse_tokens(text), len(b), "parse_tokens")
+                out = _split(m.parse_document(text, input="tokens"), len(b), "parse_document")
                 for k, s in enumerate(out):
-                    # parse_tokens numbers the sentences of each call from
+                    # parse_document numbers the sentences of each call from
                     # 1: renumber over the whole input.
                     head, rest = s.split("\n", 1)
                     if head != f"# sent_id = {k + 1}":
-                        raise transparse.InternalError(f"transparse.spark: parse_tokens wrote {head!r}")
+                        raise transparse.InternalError(f"transparse.spark: parse_document wrote {head!r}")
                     yield f"# sent_id = {first + k + 1}\n" + rest
         return rdd.zipWithIndex().mapPartitions(run_tokens, preservesPartitioning=True)
     raise ValueError(f"transparse.spark.parse: fmt must be 'conllu' or 'tokens', not {fmt!r}")
