@@ -57,7 +57,7 @@ func newParseCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
 	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
-	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so the model predicts UPOS and XPOS")
+	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so that the model predicts them (as far as it has the components)")
 	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
