@@ -189,7 +189,7 @@ func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
 			return nil, err
 		}
 	}
-	if err := m.build(in); err != nil {
+	if err := m.build(&in); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -227,12 +227,12 @@ func tableParams(c *modelfmt.Classifier) (nc, keyBits, precBits int64, err error
 // take precBits bits, with their sizes checked against its params
 // "features" and "entries" and its codes (precBits 8) expanded to int16
 // weights.
-func rowBlobs(c *modelfmt.Classifier, nc, precBits int64) (*rowsIn, error) {
+func rowBlobs(c *modelfmt.Classifier, nc, precBits int64) (rowsIn, error) {
 	var b [4][]byte
 	for i, name := range [...]string{"keys", "counts", "classes", "weights"} {
 		var ok bool
 		if b[i], ok = c.Blobs[name]; !ok {
-			return nil, fmt.Errorf("missing blob %q", name)
+			return rowsIn{}, fmt.Errorf("missing blob %q", name)
 		}
 	}
 	keyBlob, countBlob, classBlob, weightBlob := b[0], b[1], b[2], b[3]
@@ -240,30 +240,30 @@ func rowBlobs(c *modelfmt.Classifier, nc, precBits int64) (*rowsIn, error) {
 	// bounds keep allocations proportional to the input.
 	nf, err := param(c, "features", 0, int64(min(len(keyBlob), len(countBlob))))
 	if err != nil {
-		return nil, err
+		return rowsIn{}, err
 	}
 	ne, err := param(c, "entries", nf, min(nf*nc, math.MaxUint32))
 	if err != nil {
-		return nil, err
+		return rowsIn{}, err
 	}
 	cb := int64(1)
 	if nc > 256 {
 		cb = 2
 	}
 	if int64(len(classBlob)) != ne*cb {
-		return nil, fmt.Errorf("blob \"classes\" has %d bytes, want %d", len(classBlob), ne*cb)
+		return rowsIn{}, fmt.Errorf("blob \"classes\" has %d bytes, want %d", len(classBlob), ne*cb)
 	}
 	wb := precBits / 8
 	if int64(len(weightBlob)) != ne*wb {
-		return nil, fmt.Errorf("blob \"weights\" has %d bytes, want %d", len(weightBlob), ne*wb)
+		return rowsIn{}, fmt.Errorf("blob \"weights\" has %d bytes, want %d", len(weightBlob), ne*wb)
 	}
 	if precBits == 8 {
 		// Expand the codes to int16 weights: the rest is Layout's.
 		if weightBlob, err = decodeCodes(weightBlob, c.Blobs["codebook"]); err != nil {
-			return nil, err
+			return rowsIn{}, err
 		}
 	}
-	return &rowsIn{features: int(nf), entries: int(ne), keys: keyBlob, counts: countBlob, classes: classBlob, weights: weightBlob}, nil
+	return rowsIn{features: int(nf), entries: int(ne), keys: keyBlob, counts: countBlob, classes: classBlob, weights: weightBlob}, nil
 }
 
 // int16Scale returns the weight scale of an Int16 classifier, its param
