@@ -208,107 +208,151 @@ func decodeStream(src source, hdr []byte, path string, coded bool) (*Model, erro
 // buffer grows with the data (see maxLive), so a header that declares more
 // than the stream holds costs nothing.
 func readStream(src source, docLen int, path string) ([]byte, error) {
-	pos := int64(headerSizeV1) // file offset of the next chunk
-	limit := pos + maxStreamLen(int64(docLen)) + MaxPadding
-	doc := make([]byte, 0, docCap(docLen, firstDocCap))
-	corrupt := func(off int64, format string, args ...any) error {
-		return newError(path, off, "stream", kindCorrupt, "corrupt at byte %d (%s)", off, fmt.Sprintf(format, args...))
-	}
-	// ended reports input that ends inside a chunk: truncated if the
-	// document is not complete, corrupt otherwise.
-	ended := func(end int64, format string, args ...any) error {
-		if len(doc) < docLen {
-			return truncated(path, end, len(doc), docLen)
-		}
-		return corrupt(pos, format, args...)
-	}
-	readErr := func(err error) error {
-		return &Error{Path: path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
-	}
+	pos := int64(headerSizeV1)
+	r := &streamReader{src: src, path: path, docLen: docLen, pos: pos,
+		limit: pos + maxStreamLen(int64(docLen)) + MaxPadding,
+		doc:   make([]byte, 0, docCap(docLen, firstDocCap))}
 	for first := true; ; first = false {
-		h, err := src.next(4)
-		switch {
-		case err != nil && err != io.EOF:
-			return nil, readErr(err)
-		case len(h) == 0: // the end of the stream
-			if len(doc) < docLen {
-				return nil, truncated(path, pos, len(doc), docLen)
-			}
-			return doc, nil
-		case len(h) < 4:
-			return nil, ended(pos+int64(len(h)), "input ends inside a snappy chunk header, after %d of its 4 bytes", len(h))
+		typ, n, end, err := r.chunkHeader(first)
+		if err != nil {
+			return nil, err
 		}
-		typ := h[0]
-		n := int(h[1]) | int(h[2])<<8 | int(h[3])<<16
-		switch {
-		case first && typ != 0xff:
-			return nil, corrupt(pos, "stream does not start with a snappy stream identifier")
-		case typ >= 0x02 && typ <= 0x7f:
-			return nil, corrupt(pos, "snappy chunk of reserved type 0x%02x", typ)
-		case n > maxChunkLen:
-			return nil, corrupt(pos, "snappy chunk of %d bytes, more than the %d allowed", n, maxChunkLen)
-		case pos+4+int64(n) > limit:
-			return nil, corrupt(pos, "the stream is longer than the %d bytes a %d-byte document can take, with %d bytes of padding",
-				limit-headerSizeV1, docLen, MaxPadding)
+		if end {
+			return r.doc, nil
 		}
 		if typ >= 0x80 && typ != 0xff { // padding or a reserved skippable chunk
 			k, err := src.skip(n)
 			if k < n {
 				if err != nil && err != io.EOF {
-					return nil, readErr(err)
+					return nil, r.readErr(err)
 				}
-				return nil, ended(pos+4+int64(k), "input ends inside a snappy chunk, after %d of its %d bytes", k, n)
+				return nil, r.ended(r.pos+4+int64(k), "input ends inside a snappy chunk, after %d of its %d bytes", k, n)
 			}
-			pos += 4 + int64(n)
+			r.pos += 4 + int64(n)
 			continue
 		}
 		body, err := src.next(n)
 		if len(body) < n {
 			if err != nil && err != io.EOF {
-				return nil, readErr(err)
+				return nil, r.readErr(err)
 			}
-			return nil, ended(pos+4+int64(len(body)), "input ends inside a snappy chunk, after %d of its %d bytes", len(body), n)
+			return nil, r.ended(r.pos+4+int64(len(body)), "input ends inside a snappy chunk, after %d of its %d bytes", len(body), n)
 		}
 		if typ == 0xff {
 			if string(body) != "sNaPpY" {
-				return nil, corrupt(pos, "bad snappy stream identifier")
+				return nil, r.corrupt(r.pos, "bad snappy stream identifier")
 			}
-			pos += 4 + int64(n)
+			r.pos += 4 + int64(n)
 			continue
 		}
-		if n < 4 {
-			return nil, corrupt(pos, "snappy chunk too short to hold its checksum")
+		if err := r.appendData(typ, body); err != nil {
+			return nil, err
 		}
-		data := body[4:]
-		dn := len(data)
-		if typ == 0x00 {
-			if dn, err = snappy.DecodedLen(data); err != nil {
-				return nil, corrupt(pos, "invalid snappy block length")
-			}
-			if dn > maxBlockSize {
-				return nil, corrupt(pos, "snappy chunk decodes to %d bytes, more than the %d allowed", dn, maxBlockSize)
-			}
-		} else if dn > maxBlockSize {
-			return nil, corrupt(pos, "uncompressed snappy chunk of %d bytes, more than the %d allowed", dn, maxBlockSize)
-		}
-		if dn > docLen-len(doc) {
-			return nil, corrupt(pos, "the stream holds more than the %d bytes of document the header declares: this chunk goes beyond them", docLen)
-		}
-		pos += 4 + int64(n)
-		doc = grow(doc, dn, docLen, pos-headerSizeV1)
-		dst := doc[len(doc) : len(doc)+dn]
-		if typ == 0x00 {
-			if _, err := snappy.Decode(dst, data); err != nil {
-				return nil, corrupt(pos-4-int64(n), "invalid snappy block")
-			}
-		} else {
-			copy(dst, data)
-		}
-		if maskedCRC(dst) != binary.LittleEndian.Uint32(body) {
-			return nil, corrupt(pos-4-int64(n), "snappy chunk checksum mismatch")
-		}
-		doc = doc[:len(doc)+dn]
 	}
+}
+
+// streamReader is the state of readStream: the file offset pos of the
+// next chunk, the largest offset the stream may reach, and the document
+// read so far.
+type streamReader struct {
+	src    source
+	path   string
+	docLen int
+	pos    int64
+	limit  int64
+	doc    []byte
+}
+
+// corrupt is the error for a stream corrupt at file offset off.
+func (r *streamReader) corrupt(off int64, format string, args ...any) error {
+	return newError(r.path, off, "stream", kindCorrupt, "corrupt at byte %d (%s)", off, fmt.Sprintf(format, args...))
+}
+
+// ended is the error for input that ends inside a chunk, at file offset
+// end: truncated if the document is not complete, corrupt otherwise.
+func (r *streamReader) ended(end int64, format string, args ...any) error {
+	if len(r.doc) < r.docLen {
+		return truncated(r.path, end, len(r.doc), r.docLen)
+	}
+	return r.corrupt(r.pos, format, args...)
+}
+
+// readErr is the error for a failed read.
+func (r *streamReader) readErr(err error) error {
+	return &Error{Path: r.path, Offset: -1, Err: fmt.Errorf("read: %w", unwrapPathError(err))}
+}
+
+// chunkHeader reads and checks the header of the next chunk (the first of
+// the stream if first) and returns its type and length, or end true at
+// the end of a complete stream.
+func (r *streamReader) chunkHeader(first bool) (typ byte, n int, end bool, err error) {
+	h, err := r.src.next(4)
+	switch {
+	case err != nil && err != io.EOF:
+		return 0, 0, false, r.readErr(err)
+	case len(h) == 0: // the end of the stream
+		if len(r.doc) < r.docLen {
+			return 0, 0, false, truncated(r.path, r.pos, len(r.doc), r.docLen)
+		}
+		return 0, 0, true, nil
+	case len(h) < 4:
+		return 0, 0, false, r.ended(r.pos+int64(len(h)), "input ends inside a snappy chunk header, after %d of its 4 bytes", len(h))
+	}
+	typ = h[0]
+	n = int(h[1]) | int(h[2])<<8 | int(h[3])<<16
+	switch {
+	case first && typ != 0xff:
+		return 0, 0, false, r.corrupt(r.pos, "stream does not start with a snappy stream identifier")
+	case typ >= 0x02 && typ <= 0x7f:
+		return 0, 0, false, r.corrupt(r.pos, "snappy chunk of reserved type 0x%02x", typ)
+	case n > maxChunkLen:
+		return 0, 0, false, r.corrupt(r.pos, "snappy chunk of %d bytes, more than the %d allowed", n, maxChunkLen)
+	case r.pos+4+int64(n) > r.limit:
+		return 0, 0, false, r.corrupt(r.pos, "the stream is longer than the %d bytes a %d-byte document can take, with %d bytes of padding",
+			r.limit-headerSizeV1, r.docLen, MaxPadding)
+	}
+	return typ, n, false, nil
+}
+
+// appendData checks the body of a data chunk of type typ (0x00 compressed,
+// 0x01 uncompressed) at pos, a checksum and the data, and appends the data
+// to the document.
+func (r *streamReader) appendData(typ byte, body []byte) error {
+	n := len(body)
+	if n < 4 {
+		return r.corrupt(r.pos, "snappy chunk too short to hold its checksum")
+	}
+	data := body[4:]
+	dn := len(data)
+	if typ == 0x00 {
+		var err error
+		if dn, err = snappy.DecodedLen(data); err != nil {
+			return r.corrupt(r.pos, "invalid snappy block length")
+		}
+		if dn > maxBlockSize {
+			return r.corrupt(r.pos, "snappy chunk decodes to %d bytes, more than the %d allowed", dn, maxBlockSize)
+		}
+	} else if dn > maxBlockSize {
+		return r.corrupt(r.pos, "uncompressed snappy chunk of %d bytes, more than the %d allowed", dn, maxBlockSize)
+	}
+	if dn > r.docLen-len(r.doc) {
+		return r.corrupt(r.pos, "the stream holds more than the %d bytes of document the header declares: this chunk goes beyond them", r.docLen)
+	}
+	r.pos += 4 + int64(n)
+	r.doc = grow(r.doc, dn, r.docLen, r.pos-headerSizeV1)
+	dst := r.doc[len(r.doc) : len(r.doc)+dn]
+	if typ == 0x00 {
+		if _, err := snappy.Decode(dst, data); err != nil {
+			return r.corrupt(r.pos-4-int64(n), "invalid snappy block")
+		}
+	} else {
+		copy(dst, data)
+	}
+	if maskedCRC(dst) != binary.LittleEndian.Uint32(body) {
+		return r.corrupt(r.pos-4-int64(n), "snappy chunk checksum mismatch")
+	}
+	r.doc = r.doc[:len(r.doc)+dn]
+	return nil
 }
 
 // truncated is the error for a stream that ends after got of the docLen

@@ -128,70 +128,12 @@ func skipObject(b []byte, off int, objects *int) (int, error) {
 		if off >= len(b) {
 			return off, &docError{off: off, msg: "document ends in the middle of an object"}
 		}
-		c := b[off]
-		off++
-		var (
-			payload  uint64 // bytes of data after the header
-			children uint64 // nested objects
-			lenBytes int    // size of a big-endian length field
-			what     string
-		)
-		switch {
-		case c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3:
-		case c <= 0x8f:
-			children = 2 * uint64(c&0x0f)
-			what = "map"
-		case c <= 0x9f:
-			children = uint64(c & 0x0f)
-			what = "array"
-		case c <= 0xbf:
-			payload = uint64(c & 0x1f)
-			what = "string"
-		case c == 0xc1:
-			return start, &docError{off: start, msg: "invalid msgpack byte 0xc1"}
-		case c == 0xc4 || c == 0xd9:
-			lenBytes = 1
-		case c == 0xc5 || c == 0xda || c == 0xdc || c == 0xde:
-			lenBytes = 2
-		case c == 0xc6 || c == 0xdb || c == 0xdd || c == 0xdf:
-			lenBytes = 4
-		case c == 0xc7:
-			lenBytes, payload = 1, 1
-		case c == 0xc8:
-			lenBytes, payload = 2, 1
-		case c == 0xc9:
-			lenBytes, payload = 4, 1
-		case c == 0xca:
-			payload = 4
-		case c == 0xcb:
-			payload = 8
-		case c >= 0xcc && c <= 0xd3:
-			payload = 1 << ((c - 0xcc) & 3)
-		case c >= 0xd4 && c <= 0xd8:
-			payload, what = 1+1<<(c-0xd4), "extension value"
+		var h objectHeader
+		var err error
+		if h, off, err = readHeader(b, off); err != nil {
+			return start, err
 		}
-		if lenBytes > 0 {
-			if len(b)-off < lenBytes {
-				return start, &docError{off: start, msg: "document ends inside a length field"}
-			}
-			var n uint64
-			for _, x := range b[off : off+lenBytes] {
-				n = n<<8 | uint64(x)
-			}
-			off += lenBytes
-			switch c {
-			case 0xdc, 0xdd:
-				children, what = n, "array"
-			case 0xde, 0xdf:
-				children, what = 2*n, "map"
-			case 0xc4, 0xc5, 0xc6:
-				payload, what = n, "binary value"
-			case 0xd9, 0xda, 0xdb:
-				payload, what = n, "string"
-			default:
-				payload, what = payload+n, "extension value"
-			}
-		}
+		payload, children, what := h.payload, h.children, h.what
 		rest := uint64(len(b) - off)
 		if payload > rest {
 			if what == "" {
@@ -222,6 +164,83 @@ func skipObject(b []byte, off int, objects *int) (int, error) {
 		depth++
 		left = children
 	}
+}
+
+// objectHeader is what the header of a msgpack object declares: the bytes
+// of data after it, the objects nested in it (keys and values of a map),
+// and what the object is, for errors ("" for nil, booleans and numbers).
+type objectHeader struct {
+	payload, children uint64
+	what              string
+}
+
+// readHeader decodes the header of the msgpack object at b[off:] (off <
+// len(b)) and returns it and the offset just past it; it fails on an
+// invalid type byte or a truncated length field.
+func readHeader(b []byte, off int) (objectHeader, int, error) {
+	var h objectHeader
+	start := off
+	c := b[off]
+	off++
+	lenBytes := 0 // size of a big-endian length field
+	switch {
+	case c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3:
+	case c <= 0x8f:
+		h.children = 2 * uint64(c&0x0f)
+		h.what = "map"
+	case c <= 0x9f:
+		h.children = uint64(c & 0x0f)
+		h.what = "array"
+	case c <= 0xbf:
+		h.payload = uint64(c & 0x1f)
+		h.what = "string"
+	case c == 0xc1:
+		return h, start, &docError{off: start, msg: "invalid msgpack byte 0xc1"}
+	case c == 0xc4 || c == 0xd9:
+		lenBytes = 1
+	case c == 0xc5 || c == 0xda || c == 0xdc || c == 0xde:
+		lenBytes = 2
+	case c == 0xc6 || c == 0xdb || c == 0xdd || c == 0xdf:
+		lenBytes = 4
+	case c == 0xc7:
+		lenBytes, h.payload = 1, 1
+	case c == 0xc8:
+		lenBytes, h.payload = 2, 1
+	case c == 0xc9:
+		lenBytes, h.payload = 4, 1
+	case c == 0xca:
+		h.payload = 4
+	case c == 0xcb:
+		h.payload = 8
+	case c >= 0xcc && c <= 0xd3:
+		h.payload = 1 << ((c - 0xcc) & 3)
+	case c >= 0xd4 && c <= 0xd8:
+		h.payload, h.what = 1+1<<(c-0xd4), "extension value"
+	}
+	if lenBytes == 0 {
+		return h, off, nil
+	}
+	if len(b)-off < lenBytes {
+		return h, start, &docError{off: start, msg: "document ends inside a length field"}
+	}
+	var n uint64
+	for _, x := range b[off : off+lenBytes] {
+		n = n<<8 | uint64(x)
+	}
+	off += lenBytes
+	switch c {
+	case 0xdc, 0xdd:
+		h.children, h.what = n, "array"
+	case 0xde, 0xdf:
+		h.children, h.what = 2*n, "map"
+	case 0xc4, 0xc5, 0xc6:
+		h.payload, h.what = n, "binary value"
+	case 0xd9, 0xda, 0xdb:
+		h.payload, h.what = n, "string"
+	default:
+		h.payload, h.what = h.payload+n, "extension value"
+	}
+	return h, off, nil
 }
 
 // reader decodes typed values from a document that scanDocument accepted.

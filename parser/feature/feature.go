@@ -334,15 +334,31 @@ type Words struct {
 // Extract computes the features of s into sc.Feats (len = e.Len()) and
 // returns them. It does not allocate once sc has grown.
 func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []uint64 {
+	null := int32(len(words.Values) - 1) // the null row
+	if int(null) != s.N+1 {
+		panic(fmt.Sprintf("feature: Words of %d rows for %d words: the null row is missing (fill Words with FillWords)", len(words.Values), s.N))
+	}
+	nodes := e.resolve(s, null, sc)
+	vals := e.atomValues(s, words, nodes, null, sc)
+	if cap(sc.Feats) < len(e.ends) {
+		sc.Feats = make([]uint64, len(e.ends))
+	}
+	out := sc.Feats[:len(e.ends)]
+	if e.hash == HashV1 {
+		e.hashV1(vals, out)
+	} else {
+		e.hashV2(vals, out)
+	}
+	return out
+}
+
+// resolve finds the node each address names in s, null for a missing node,
+// into sc.nodes (indexed like e.addrs).
+func (e *Extractor) resolve(s *transition.State, null int32, sc *Scratch) []int32 {
 	if cap(sc.nodes) < len(e.addrs) {
 		sc.nodes = make([]int32, len(e.addrs))
 	}
 	nodes := sc.nodes[:len(e.addrs)]
-	wv := words.Values
-	null := int32(len(wv) - 1) // the null row
-	if int(null) != s.N+1 {
-		panic(fmt.Sprintf("feature: Words of %d rows for %d words: the null row is missing (fill Words with FillWords)", len(wv), s.N))
-	}
 	for i := range e.addrs {
 		a := &e.addrs[i]
 		var x int32
@@ -378,10 +394,18 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 		}
 		nodes[i] = x
 	}
+	return nodes
+}
+
+// atomValues computes the value of every atom into sc.vals (indexed like
+// e.atoms): word values from the Words rows of the resolved nodes, arc
+// values from s, and the stack-buffer distance.
+func (e *Extractor) atomValues(s *transition.State, words *Words, nodes []int32, null int32, sc *Scratch) []uint64 {
 	if cap(sc.vals) < len(e.atoms) {
 		sc.vals = make([]uint64, len(e.atoms))
 	}
 	vals := sc.vals[:len(e.atoms)]
+	wv := words.Values
 	for _, a := range e.wordAtoms {
 		vals[a.i] = wv[nodes[a.addr]][a.value]
 	}
@@ -395,25 +419,28 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 	if e.distAtom >= 0 {
 		vals[e.distAtom] = dist(s)
 	}
-	if cap(sc.Feats) < len(e.ends) {
-		sc.Feats = make([]uint64, len(e.ends))
-	}
-	out := sc.Feats[:len(e.ends)]
-	// A template's hash: one multiply per atom and a shift-xor that folds
-	// the product's well-mixed high bits into its low bits (the values are
-	// hashes or small integers).
-	if e.hash == HashV1 {
-		start := uint32(0)
-		for t, end := range e.ends {
-			h := uint64(t+1) * 0x9E3779B97F4A7C15
-			for _, k := range e.uses[start:end] {
-				h = mix(h ^ vals[k])
-			}
-			out[t] = h
-			start = end
+	return vals
+}
+
+// hashV1 hashes each template's atom values into out (HashV1): a
+// template's hash mixes in its atoms one by one with mix.
+func (e *Extractor) hashV1(vals, out []uint64) {
+	start := uint32(0)
+	for t, end := range e.ends {
+		h := uint64(t+1) * 0x9E3779B97F4A7C15
+		for _, k := range e.uses[start:end] {
+			h = mix(h ^ vals[k])
 		}
-		return out
+		out[t] = h
+		start = end
 	}
+}
+
+// hashV2 hashes each template's atom values into out (HashV2): one multiply
+// per atom and a shift-xor that folds the product's well-mixed high bits
+// into its low bits (the values are hashes or small integers). Templates of
+// up to maxArity atoms run unrolled, grouped by arity.
+func (e *Extractor) hashV2(vals, out []uint64) {
 	const seed, mul = 0x9E3779B97F4A7C15, 0xff51afd7ed558ccd
 	for _, c := range e.byArity[1] {
 		h := (uint64(c.t+1)*seed ^ vals[c.k[0]]) * mul
@@ -444,7 +471,6 @@ func (e *Extractor) Extract(s *transition.State, words *Words, sc *Scratch) []ui
 		}
 		out[l.t] = h ^ h>>29
 	}
-	return out
 }
 
 func dist(s *transition.State) uint64 {

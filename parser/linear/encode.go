@@ -174,109 +174,123 @@ func BuildCost(c *modelfmt.Classifier) int64 {
 }
 
 func fromClassifier(c *modelfmt.Classifier) (*Model, error) {
-	if c.Layout != Layout && c.Layout != LayoutCodebook {
-		return nil, fmt.Errorf("layout %q, want %q or %q", c.Layout, Layout, LayoutCodebook)
-	}
-	param := func(name string, lo, hi int64) (int64, error) {
-		v, ok := c.Params[name]
-		if !ok {
-			return 0, fmt.Errorf("missing param %q", name)
-		}
-		if v < lo || v > hi {
-			return 0, fmt.Errorf("param %q = %d, want %d..%d", name, v, lo, hi)
-		}
-		return v, nil
-	}
-	blob := func(name string) ([]byte, error) {
-		b, ok := c.Blobs[name]
-		if !ok {
-			return nil, fmt.Errorf("missing blob %q", name)
-		}
-		return b, nil
-	}
-	nc, err := param("classes", 1, MaxClasses)
+	nc, kb, precBits, err := tableParams(c)
 	if err != nil {
 		return nil, err
+	}
+	in, err := rowBlobs(c, nc, precBits)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{numClasses: int(nc), keyBits: int(kb), scale: 1, prec: Float32}
+	if precBits != 32 { // int16 weights, or codes expanded to them
+		m.prec = Int16
+		if m.scale, err = int16Scale(c); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.build(&in); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// tableParams checks the layout of c and returns its params "classes",
+// "key_bits" and "precision" (the bits of a stored weight: 8 for
+// LayoutCodebook, 16 or 32 for Layout).
+func tableParams(c *modelfmt.Classifier) (nc, keyBits, precBits int64, err error) {
+	if c.Layout != Layout && c.Layout != LayoutCodebook {
+		return 0, 0, 0, fmt.Errorf("layout %q, want %q or %q", c.Layout, Layout, LayoutCodebook)
+	}
+	if nc, err = param(c, "classes", 1, MaxClasses); err != nil {
+		return 0, 0, 0, err
 	}
 	if len(c.Classes) != 0 && int64(len(c.Classes)) != nc {
-		return nil, fmt.Errorf("%d class names for %d classes", len(c.Classes), nc)
+		return 0, 0, 0, fmt.Errorf("%d class names for %d classes", len(c.Classes), nc)
 	}
-	kb, err := param("key_bits", 16, 64)
-	if err != nil {
-		return nil, err
+	if keyBits, err = param(c, "key_bits", 16, 64); err != nil {
+		return 0, 0, 0, err
 	}
-	precBits, err := param("precision", 8, 32)
-	if err != nil {
-		return nil, err
+	if precBits, err = param(c, "precision", 8, 32); err != nil {
+		return 0, 0, 0, err
 	}
 	switch {
 	case c.Layout == LayoutCodebook && precBits != 8:
-		return nil, fmt.Errorf("param \"precision\" = %d, want 8 in layout %q", precBits, c.Layout)
+		return 0, 0, 0, fmt.Errorf("param \"precision\" = %d, want 8 in layout %q", precBits, c.Layout)
 	case c.Layout == Layout && precBits != 16 && precBits != 32:
-		return nil, fmt.Errorf("param \"precision\" = %d, want 16 or 32", precBits)
+		return 0, 0, 0, fmt.Errorf("param \"precision\" = %d, want 16 or 32", precBits)
 	}
-	keyBlob, err := blob("keys")
-	if err != nil {
-		return nil, err
+	return nc, keyBits, precBits, nil
+}
+
+// rowBlobs returns the rows of c, a classifier of nc classes whose weights
+// take precBits bits, with their sizes checked against its params
+// "features" and "entries" and its codes (precBits 8) expanded to int16
+// weights.
+func rowBlobs(c *modelfmt.Classifier, nc, precBits int64) (rowsIn, error) {
+	var b [4][]byte
+	for i, name := range [...]string{"keys", "counts", "classes", "weights"} {
+		var ok bool
+		if b[i], ok = c.Blobs[name]; !ok {
+			return rowsIn{}, fmt.Errorf("missing blob %q", name)
+		}
 	}
-	countBlob, err := blob("counts")
-	if err != nil {
-		return nil, err
-	}
-	classBlob, err := blob("classes")
-	if err != nil {
-		return nil, err
-	}
-	weightBlob, err := blob("weights")
-	if err != nil {
-		return nil, err
-	}
+	keyBlob, countBlob, classBlob, weightBlob := b[0], b[1], b[2], b[3]
 	// Every feature takes at least one byte of keys and of counts, so these
 	// bounds keep allocations proportional to the input.
-	nf, err := param("features", 0, int64(min(len(keyBlob), len(countBlob))))
+	nf, err := param(c, "features", 0, int64(min(len(keyBlob), len(countBlob))))
 	if err != nil {
-		return nil, err
+		return rowsIn{}, err
 	}
-	ne, err := param("entries", nf, min(nf*nc, math.MaxUint32))
+	ne, err := param(c, "entries", nf, min(nf*nc, math.MaxUint32))
 	if err != nil {
-		return nil, err
+		return rowsIn{}, err
 	}
 	cb := int64(1)
 	if nc > 256 {
 		cb = 2
 	}
 	if int64(len(classBlob)) != ne*cb {
-		return nil, fmt.Errorf("blob \"classes\" has %d bytes, want %d", len(classBlob), ne*cb)
+		return rowsIn{}, fmt.Errorf("blob \"classes\" has %d bytes, want %d", len(classBlob), ne*cb)
 	}
 	wb := precBits / 8
 	if int64(len(weightBlob)) != ne*wb {
-		return nil, fmt.Errorf("blob \"weights\" has %d bytes, want %d", len(weightBlob), ne*wb)
+		return rowsIn{}, fmt.Errorf("blob \"weights\" has %d bytes, want %d", len(weightBlob), ne*wb)
 	}
 	if precBits == 8 {
 		// Expand the codes to int16 weights: the rest is Layout's.
 		if weightBlob, err = decodeCodes(weightBlob, c.Blobs["codebook"]); err != nil {
-			return nil, err
-		}
-		precBits = 16
-	}
-	m := &Model{numClasses: int(nc), keyBits: int(kb), scale: 1, prec: Float32}
-	if precBits == 16 {
-		m.prec = Int16
-		sb, err := param("scale_bits", 0, math.MaxUint32)
-		if err != nil {
-			return nil, err
-		}
-		m.scale = math.Float32frombits(uint32(sb))
-		if !(m.scale > 0) || float64(m.scale)*32767 > math.MaxFloat32 {
-			return nil, fmt.Errorf("int16 scale %v is not in (0, MaxFloat32/32767]", m.scale)
+			return rowsIn{}, err
 		}
 	}
+	return rowsIn{features: int(nf), entries: int(ne), keys: keyBlob, counts: countBlob, classes: classBlob, weights: weightBlob}, nil
+}
 
-	in := &rowsIn{features: int(nf), entries: int(ne), keys: keyBlob, counts: countBlob, classes: classBlob, weights: weightBlob}
-	if err := m.build(in); err != nil {
-		return nil, err
+// int16Scale returns the weight scale of an Int16 classifier, its param
+// "scale_bits" (the bits of a float32), checked to be in (0,
+// MaxFloat32/32767].
+func int16Scale(c *modelfmt.Classifier) (float32, error) {
+	sb, err := param(c, "scale_bits", 0, math.MaxUint32)
+	if err != nil {
+		return 0, err
 	}
-	return m, nil
+	scale := math.Float32frombits(uint32(sb))
+	if !(scale > 0) || float64(scale)*32767 > math.MaxFloat32 {
+		return 0, fmt.Errorf("int16 scale %v is not in (0, MaxFloat32/32767]", scale)
+	}
+	return scale, nil
+}
+
+// param returns the param name of c, checked to be in lo..hi.
+func param(c *modelfmt.Classifier, name string, lo, hi int64) (int64, error) {
+	v, ok := c.Params[name]
+	if !ok {
+		return 0, fmt.Errorf("missing param %q", name)
+	}
+	if v < lo || v > hi {
+		return 0, fmt.Errorf("param %q = %d, want %d..%d", name, v, lo, hi)
+	}
+	return v, nil
 }
 
 // Uvarint decodes the unsigned varint (encoding/binary's format) at b[at:]

@@ -106,6 +106,39 @@ func RunSeed(seed int64, k int) int64 { return seed + int64(k)*7919 }
 // times. FreezeMean of one trainer is its Freeze. It panics if ts is empty,
 // the class counts differ, or the options are invalid.
 func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
+	keyBits := checkFreeze(ts, opt)
+	numClasses := ts[0].numClasses
+	rows, ent, meanMin := collectRows(ts, opt, uint(64-keyBits))
+	keys, counts, out := mergeRows(rows, ent, numClasses, meanMin)
+	m := &Model{numClasses: numClasses, keyBits: keyBits, prec: opt.Precision, scale: 1}
+	var q []int16
+	if opt.Precision == Int16 {
+		bits := opt.WeightBits
+		if bits == 0 {
+			bits = 16
+		}
+		keys, counts, out, q, m.scale = quantize(keys, counts, out, int16(1<<(bits-1)-1))
+		if opt.Levels > 0 {
+			roundTo(q, codebook(q, opt.Levels))
+		}
+	}
+	in := &rowsIn{features: len(keys), entries: len(out)}
+	in.classes, in.weights = entryBlobs(numClasses, out, q)
+	prev := uint64(0)
+	for i, k := range keys {
+		in.keys = binary.AppendUvarint(in.keys, k-prev)
+		in.counts = binary.AppendUvarint(in.counts, uint64(counts[i]))
+		prev = k
+	}
+	if err := m.build(in); err != nil {
+		panic("linear: Freeze: " + err.Error()) // a bug: Freeze's rows are valid
+	}
+	return m
+}
+
+// checkFreeze panics if ts is empty, the trainers' class counts differ or
+// opt is invalid, and returns the key bits opt asks for.
+func checkFreeze(ts []*Trainer, opt FreezeOptions) int {
 	if len(ts) == 0 {
 		panic("linear: FreezeMean of no trainers")
 	}
@@ -131,14 +164,24 @@ func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
 	if opt.Levels != 0 && (opt.Levels < 2 || opt.Levels > MaxLevels || opt.Precision != Int16) {
 		panic(fmt.Sprintf("linear: Freeze: Levels %d, want 0, or 2..%d with Int16 precision", opt.Levels, MaxLevels))
 	}
-	kshift := uint(64 - keyBits)
+	return keyBits
+}
 
-	// Collect the surviving averaged weights, row by row.
-	type row struct {
-		key uint64
-		off int
-		n   int
-	}
+// frozenRow is the row of one trainer's feature being frozen: its kept key
+// (the top bits of the mixed hash) and its entries, ent[off:off+n].
+type frozenRow struct {
+	key uint64
+	off int
+	n   int
+}
+
+// collectRows collects the surviving averaged weights of the trainers, row
+// by row, sorted by key (rows of equal keys, from several trainers or
+// colliding kept keys, are merged by mergeRows), keeping the top 64-kshift
+// bits of each mixed key. With several trainers the weights are divided by
+// their number and MinAbs applies to their means: collectRows returns the
+// smallest absolute mean weight that mergeRows keeps.
+func collectRows(ts []*Trainer, opt FreezeOptions, kshift uint) (rows []frozenRow, ent []mentry, meanMin float32) {
 	// Sized for every weight of every row kept by MinUpdates, so that
 	// collecting them does not grow the slices by copying (the trainers of
 	// a large treebank hold hundreds of megabytes of weights).
@@ -151,10 +194,10 @@ func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
 			}
 		}
 	}
-	rows := make([]row, 0, nRows)
-	ent := make([]mentry, 0, nEnt)
-	// One trainer: drop small weights now. Several: drop small means below.
-	minAbs, meanMin := opt.MinAbs, float32(0)
+	rows = make([]frozenRow, 0, nRows)
+	ent = make([]mentry, 0, nEnt)
+	// One trainer: drop small weights now. Several: drop small means later.
+	minAbs := opt.MinAbs
 	if len(ts) > 1 {
 		minAbs, meanMin = 0, opt.MinAbs
 	}
@@ -177,17 +220,23 @@ func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
 				ent = append(ent, mentry{cls: t.ent[j].cls, w: w})
 			}
 			if len(ent) > off {
-				rows = append(rows, row{key: (sl.key * keyMul) >> kshift, off: off, n: len(ent) - off})
+				rows = append(rows, frozenRow{key: (sl.key * keyMul) >> kshift, off: off, n: len(ent) - off})
 			}
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.key, b.key) })
+	slices.SortFunc(rows, func(a, b frozenRow) int { return cmp.Compare(a.key, b.key) })
+	return rows, ent, meanMin
+}
 
-	// Merge rows whose kept keys collide, sort each row by class.
-	acc := make([]float64, t.numClasses)
-	keys := make([]uint64, 0, len(rows))
-	counts := make([]uint32, 0, len(rows))
-	out := make([]mentry, 0, len(ent))
+// mergeRows merges the rows (sorted by key) whose keys are equal, summing
+// their weights per class, drops the weights whose absolute value is below
+// meanMin and the rows left empty, sorts each row by class, and returns
+// the keys, row lengths and entries of the result.
+func mergeRows(rows []frozenRow, ent []mentry, numClasses int, meanMin float32) (keys []uint64, counts []uint32, out []mentry) {
+	acc := make([]float64, numClasses)
+	keys = make([]uint64, 0, len(rows))
+	counts = make([]uint32, 0, len(rows))
+	out = make([]mentry, 0, len(ent))
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].key == rows[i].key {
@@ -220,31 +269,7 @@ func FreezeMean(ts []*Trainer, opt FreezeOptions) *Model {
 		}
 		i = j
 	}
-
-	m := &Model{numClasses: t.numClasses, keyBits: keyBits, prec: opt.Precision, scale: 1}
-	var q []int16
-	if opt.Precision == Int16 {
-		bits := opt.WeightBits
-		if bits == 0 {
-			bits = 16
-		}
-		keys, counts, out, q, m.scale = quantize(keys, counts, out, int16(1<<(bits-1)-1))
-		if opt.Levels > 0 {
-			roundTo(q, codebook(q, opt.Levels))
-		}
-	}
-	in := &rowsIn{features: len(keys), entries: len(out)}
-	in.classes, in.weights = entryBlobs(t.numClasses, out, q)
-	prev := uint64(0)
-	for i, k := range keys {
-		in.keys = binary.AppendUvarint(in.keys, k-prev)
-		in.counts = binary.AppendUvarint(in.counts, uint64(counts[i]))
-		prev = k
-	}
-	if err := m.build(in); err != nil {
-		panic("linear: Freeze: " + err.Error()) // a bug: Freeze's rows are valid
-	}
-	return m
+	return keys, counts, out
 }
 
 // quantize rounds every weight to a multiple of a common scale (the largest

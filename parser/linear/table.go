@@ -116,29 +116,23 @@ func (sc *scratch) decode(in *rowsIn, keyBits uint, numClasses int) error {
 // first invalid key, row length, class or weight.
 //
 // The keys and row lengths are decoded into scratch memory, and the table
-// is built in two sweeps over them (no random access): the first finds the
-// line of each key and the largest displacement (line - home line), which
-// decides how many key bits a bucket value must drop (see Model); the
-// second fills the lines and rows in order. The model does not keep the
-// keys: Classifier recovers them from the table.
+// is built in two sweeps over them (no random access): the first (place)
+// finds the line of each key and the largest displacement (line - home
+// line), which decides how many key bits a bucket value must drop (see
+// Model); the second (fill) fills the lines and rows in order. The model
+// does not keep the keys: Classifier recovers them from the table.
 func (m *Model) build(in *rowsIn) error {
 	n := in.features
-	K := uint(m.keyBits)
-	kshift := 64 - K
 	nc := m.numClasses
 	m.features = n
-	m.lowMask = 1<<kshift - 1
+	m.lowMask = 1<<(64-uint(m.keyBits)) - 1
 	size := max(2, (uint64(n)+keysPerLine-1)/keysPerLine)
 	if size >= maxLines {
 		return fmt.Errorf("%d features are too many", n)
 	}
-
-	// Sweep 1: check the keys and row lengths, count the rows of each
-	// kind, place the keys.
-	int16s := m.prec == Int16
 	m.width = 0
 	dmin := math.MaxInt
-	if int16s && nc <= accClasses {
+	if m.prec == Int16 && nc <= accClasses {
 		m.width = (nc + 15) &^ 15
 		dmin = denseMin(m.width)
 	}
@@ -147,30 +141,57 @@ func (m *Model) build(in *rowsIn) error {
 		sc = new(scratch)
 	}
 	defer scratchPool.Put(sc)
-	if err := sc.decode(in, K, nc); err != nil {
+	if err := sc.decode(in, uint(m.keyBits), nc); err != nil {
 		return err
 	}
-	keys, counts := sc.keys, sc.counts
-	var nSparse, nDense, nEnt int
-	pl := keytable.NewPlacer(kshift, size, lineSlots)
+	pl, rs := m.place(sc.keys, sc.counts, size, dmin)
+	pl = m.fitValues(sc.keys, size, pl)
+	lines := max(m.size, pl.G+1) + 1 // the last line stays empty
+	m.allocate(lines, rs)
+	return m.fill(in, sc.keys, sc.counts, dmin, lines)
+}
+
+// rowSizes is what the row arrays of a table hold: the entries of its
+// sparse Int16 rows, its dense Int16 rows, and the entries of its Float32
+// rows.
+type rowSizes struct {
+	sparse, dense, ent int
+}
+
+// place is the first sweep of build: it places the keys in a table of size
+// home lines and counts the rows of each kind (dmin is the shortest dense
+// row).
+func (m *Model) place(keys []uint64, counts []uint32, size uint64, dmin int) (keytable.Placer, rowSizes) {
+	int16s := m.prec == Int16
+	var rs rowSizes
+	pl := keytable.NewPlacer(64-uint(m.keyBits), size, lineSlots)
 	for j, k := range keys {
 		c := int(counts[j])
 		switch {
 		case !int16s:
-			nEnt += c
+			rs.ent += c
 		case c >= dmin:
-			nDense++
+			rs.dense++
 		case c > inlineMax:
-			nSparse += c
+			rs.sparse += c
 		}
 		pl.Place(k)
 	}
-	// Bucket values must order the keys a lookup compares: they are less
-	// than (2*disp+3) shares of the key space of one line apart, each share
-	// less than 2^(K-len(size)+1). If 32 bits do not cover that distance,
-	// a larger table (smaller shares, less displacement) may; otherwise
-	// values drop their low vs bits and matches are checked against full
-	// keys (wide).
+	return pl, rs
+}
+
+// fitValues sets the table size of m and the key bits its bucket values
+// drop (vshift, wide), given pl, the placement of keys in a table of size
+// home lines, and returns the placement in the chosen size.
+//
+// Bucket values must order the keys a lookup compares: they are less than
+// (2*disp+3) shares of the key space of one line apart, each share less
+// than 2^(K-len(size)+1). If 32 bits do not cover that distance, a larger
+// table (smaller shares, less displacement) may; otherwise values drop
+// their low vs bits and matches are checked against full keys (wide).
+func (m *Model) fitValues(keys []uint64, size uint64, pl keytable.Placer) keytable.Placer {
+	K := uint(m.keyBits)
+	kshift := 64 - K
 	var vs uint
 	for {
 		need := K - uint(bits.Len64(size)) + 1 + uint(bits.Len64(2*pl.Disp+3))
@@ -178,7 +199,7 @@ func (m *Model) build(in *rowsIn) error {
 		if need > 30 {
 			vs = need - 30
 		}
-		if vs == 0 || K > 48 || size > uint64(n)+64 {
+		if vs == 0 || K > 48 || size > uint64(len(keys))+64 {
 			break
 		}
 		size *= 2
@@ -190,79 +211,52 @@ func (m *Model) build(in *rowsIn) error {
 	m.size = size
 	m.vshift = kshift + vs
 	m.wide = vs > 0
-	lines := max(size, pl.G+1) + 1 // the last line stays empty
-	// A load writes these tables once, all fresh memory: in huge pages
-	// its first touch faults once per 2 MB instead of once per 4 KB
-	// (docs/decisions.md), so they share one arena, advised whole.
+	return pl
+}
+
+// allocate makes the table of m, of lines lines, and its row arrays, sized
+// by rs. A load writes these tables once, all fresh memory: in huge pages
+// its first touch faults once per 2 MB instead of once per 4 KB
+// (docs/decisions.md), so they share one arena, advised whole.
+func (m *Model) allocate(lines uint64, rs rowSizes) {
 	arena := hugepage.NewArena(hugepage.ArenaBytes[line](int(lines)) +
-		hugepage.ArenaBytes[uint32](nSparse) + hugepage.ArenaBytes[int16](nDense*m.width))
+		hugepage.ArenaBytes[uint32](rs.sparse) + hugepage.ArenaBytes[int16](rs.dense*m.width))
 	m.lines = hugepage.Take[line](&arena, int(lines))
-	m.sparse = hugepage.Take[uint32](&arena, nSparse)[:0]
-	m.dense = hugepage.Take[int16](&arena, nDense*m.width)
-	m.ent = make([]mentry, 0, nEnt)
+	m.sparse = hugepage.Take[uint32](&arena, rs.sparse)[:0]
+	m.dense = hugepage.Take[int16](&arena, rs.dense*m.width)
+	m.ent = make([]mentry, 0, rs.ent)
 	if m.wide {
 		m.bkeys = make([]uint64, lines*lineSlots)
 	}
+}
 
-	// Sweep 2: fill the lines in order. The empty buckets of line g hold
-	// B(g+1) (keytable.Boundaries), the smallest key whose home is after g.
+// fill is the second sweep of build: it fills the lines of m in key order
+// and writes the rows of in, checking their classes and weights.
+func (m *Model) fill(in *rowsIn, keys []uint64, counts []uint32, dmin int, lines uint64) error {
+	K := uint(m.keyBits)
+	kshift := 64 - K
 	cb := 1
-	if nc > 256 {
+	if m.numClasses > 256 {
 		cb = 2
 	}
 	rows := rowWriter{m: m, classes: in.classes, weights: in.weights, cb: cb, dmin: dmin, n: in.entries}
 	// The common case, Int16 weights and byte classes, has a faster row
 	// writer, which needs the weights checked beforehand.
-	fast := int16s && cb == 1
-	if int16s {
+	fast := m.prec == Int16 && cb == 1
+	if m.prec == Int16 {
 		if err := checkInt16(in.weights); err != nil {
 			return err
 		}
 	}
-	top := uint32(0) // B(size) = 2^K, >> vs, mod 2^32
-	if K-vs < 32 {
-		top = uint32(1) << (K - vs)
-	}
-	bounds := keytable.NewBoundaries(K, size)
-	var empty uint32    // value of the empty buckets of line g
-	var emptyKey uint64 // their key (wide)
-	nextEmpty := func() {
-		var ok bool
-		if emptyKey, ok = bounds.Next(); ok {
-			empty = uint32(emptyKey >> vs)
-		} else {
-			emptyKey, empty = 0, top
-		}
-	}
-	g, used := uint64(0), 0 // the current line and its buckets in use
-	nextEmpty()
-	// closeLine fills the unused buckets of line g with empty values.
-	closeLine := func() {
-		l := &m.lines[g]
-		for s := used; s < lineSlots; s++ {
-			l.v[s] = empty
-			if m.wide {
-				m.bkeys[g*lineSlots+uint64(s)] = emptyKey
-			}
-		}
-	}
+	f := newLineFill(m)
+	vs := f.vs
 	for j, k := range keys {
 		c := int(counts[j])
-		if h := keytable.Home(k, kshift, size); h > g || used == lineSlots {
-			closeLine()
-			next := max(h, g+1)
-			for g++; ; g++ {
-				nextEmpty()
-				if g == next {
-					break
-				}
-				used = 0
-				closeLine()
-			}
-			used = 0
+		if h := keytable.Home(k, kshift, m.size); h > f.g || f.used == lineSlots {
+			f.advance(max(h, f.g+1))
 		}
 		if m.wide {
-			m.bkeys[g*lineSlots+uint64(used)] = k
+			m.bkeys[f.g*lineSlots+uint64(f.used)] = k
 		}
 		var b bucket
 		var err error
@@ -274,17 +268,87 @@ func (m *Model) build(in *rowsIn) error {
 		if err != nil {
 			return fmt.Errorf("row %d: %w", j, err)
 		}
-		m.lines[g].set(used, b)
-		used++
+		m.lines[f.g].set(f.used, b)
+		f.used++
 	}
-	closeLine()
-	for g++; g < lines; g++ {
-		nextEmpty()
-		used = 0
-		closeLine()
-	}
+	f.finish(lines)
 	m.weights = rows.e
 	return nil
+}
+
+// lineFill follows the lines of a table as fill writes them in order: the
+// current line g, its buckets in use, and the value (and key, wide) of its
+// empty buckets, which hold B(g+1) (keytable.Boundaries), the smallest key
+// whose home is after g.
+type lineFill struct {
+	m        *Model
+	bounds   keytable.Boundaries
+	vs       uint   // the key bits a bucket value drops
+	top      uint32 // B(size) = 2^K, >> vs, mod 2^32
+	g        uint64
+	used     int
+	empty    uint32
+	emptyKey uint64
+}
+
+// newLineFill returns the lineFill of m (whose size and vshift are set) at
+// line 0.
+func newLineFill(m *Model) lineFill {
+	K := uint(m.keyBits)
+	f := lineFill{m: m, bounds: keytable.NewBoundaries(K, m.size), vs: m.vshift - (64 - K)}
+	if K-f.vs < 32 {
+		f.top = uint32(1) << (K - f.vs)
+	}
+	f.nextEmpty()
+	return f
+}
+
+// nextEmpty sets the empty value of the next line.
+func (f *lineFill) nextEmpty() {
+	var ok bool
+	if f.emptyKey, ok = f.bounds.Next(); ok {
+		f.empty = uint32(f.emptyKey >> f.vs)
+	} else {
+		f.emptyKey, f.empty = 0, f.top
+	}
+}
+
+// closeLine fills the unused buckets of line g with empty values.
+func (f *lineFill) closeLine() {
+	m := f.m
+	l := &m.lines[f.g]
+	for s := f.used; s < lineSlots; s++ {
+		l.v[s] = f.empty
+		if m.wide {
+			m.bkeys[f.g*lineSlots+uint64(s)] = f.emptyKey
+		}
+	}
+}
+
+// advance closes line g and the empty lines after it up to line next (>
+// g), which becomes the current line.
+func (f *lineFill) advance(next uint64) {
+	f.closeLine()
+	for f.g++; ; f.g++ {
+		f.nextEmpty()
+		if f.g == next {
+			break
+		}
+		f.used = 0
+		f.closeLine()
+	}
+	f.used = 0
+}
+
+// finish closes line g and the empty lines after it up to the table's
+// last line (of lines).
+func (f *lineFill) finish(lines uint64) {
+	f.closeLine()
+	for f.g++; f.g < lines; f.g++ {
+		f.nextEmpty()
+		f.used = 0
+		f.closeLine()
+	}
 }
 
 // rowWriter checks rows of entries in the blob formats of Layout and

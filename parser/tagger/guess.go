@@ -250,12 +250,20 @@ func (g *guesser) set(ws []wordInfo, words []conllu.Word, d *dict, ts *trainStat
 	if gs == nil || ts != nil || len(gs.keys) == 0 {
 		return 0
 	}
-	// The lemmas' tag sets in d's column: those the previous guesser of
-	// the sentence read in the other column of the same table (Analysis:
-	// the UPOS and XPOS guessers share it) when it looked up the same
-	// keys, else from d, keeping the other column's for the next.
-	// Most lemmas the rules make are not in d: the Bloom filter drops
-	// them, its words read first so that their misses overlap too.
+	return gs.lookUp(ws, d)
+}
+
+// lookUp looks up the lemma keys gs gathered for the sentence of ws in d,
+// in order, adds the tags they give to the words' guesses as set does,
+// and resets gs. It returns the touching loads' sum.
+//
+// The lemmas' tag sets in d's column: those the previous guesser of the
+// sentence read in the other column of the same table (Analysis: the UPOS
+// and XPOS guessers share it) when it looked up the same keys, else from
+// d, keeping the other column's for the next. Most lemmas the rules make
+// are not in d: the Bloom filter drops them, its words read first so that
+// their misses overlap too.
+func (gs *guessScratch) lookUp(ws []wordInfo, d *dict) (sink uint32) {
 	sink += d.touchBloom(gs.keys)
 	gs.filter(d)
 	reuse := gs.shared && slices.Equal(gs.keys, gs.prev)
