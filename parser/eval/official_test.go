@@ -151,7 +151,7 @@ func TestScoresEqualOfficialScorer(t *testing.T) {
 		if w := official["Words"]; w != [3]int{s.Words, s.Words, s.Words} {
 			t.Errorf("%s: Words %v, Score has %d", c.pred, w, s.Words)
 		}
-		for _, name := range []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS"} {
+		for _, name := range []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"} {
 			m, _ := s.Metric(name)
 			got, ok := official[name]
 			if want := [3]int{m.Correct, m.Gold, m.System}; !ok || got != want {
