@@ -348,6 +348,9 @@ func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 // HEAD is a word of the sentence. The error's
 // message is a predicate ("has no annotation: ...", "has 2 roots: ...").
 func Check(s *conllu.Sentence) error {
+	if len(s.Words) == 0 {
+		return fmt.Errorf("has no words")
+	}
 	roots := 0
 	first := 0
 	for i := range s.Words {
