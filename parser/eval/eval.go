@@ -238,16 +238,17 @@ func (s Scores) Percentages() map[string]float64 {
 }
 
 // String formats the scores as a table in the layout of the CoNLL 2018
-// evaluation script's verbose output, with the counts of each metric.
+// evaluation script's verbose output, with the correct and gold counts of
+// each metric (precision gives the predicted one).
 func (s Scores) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sentences: %d   Words: %d\n", s.Sentences, s.Words)
-	fmt.Fprintf(&b, "Metric     | Precision |    Recall |  F1 Score |   Correct |      Gold | Predicted\n")
-	fmt.Fprintf(&b, "-----------+-----------+-----------+-----------+-----------+-----------+-----------\n")
+	fmt.Fprintf(&b, "Metric     | Precision |    Recall |  F1 Score |   Correct |      Gold\n")
+	fmt.Fprintf(&b, "-----------+-----------+-----------+-----------+-----------+-----------\n")
 	for _, n := range MetricNames {
 		m, _ := s.Metric(n)
-		fmt.Fprintf(&b, "%-10s | %9.2f | %9.2f | %9.2f | %9d | %9d | %9d\n",
-			n, m.Precision(), m.Recall(), m.F1(), m.Correct, m.Gold, m.System)
+		fmt.Fprintf(&b, "%-10s | %9.2f | %9.2f | %9.2f | %9d | %9d\n",
+			n, m.Precision(), m.Recall(), m.F1(), m.Correct, m.Gold)
 	}
 	if s.AlignedWords.System > 0 {
 		for _, t := range []struct {

@@ -258,8 +258,8 @@ func TestStringAndJSON(t *testing.T) {
 	}
 	out := s.String()
 	wantContains(t, out, "Sentences: 3   Words: 10")
-	wantContains(t, out, "CLAS       |     85.71 |     75.00 |     80.00 |         6 |         8 |         7\n")
-	wantContains(t, out, "LAS        |     60.00 |     60.00 |     60.00 |         6 |        10 |        10\n")
+	wantContains(t, out, "CLAS       |     85.71 |     75.00 |     80.00 |         6 |         8\n")
+	wantContains(t, out, "LAS        |     60.00 |     60.00 |     60.00 |         6 |        10\n")
 	for _, n := range MetricNames {
 		wantContains(t, out, "\n"+n+" ")
 	}
