@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/transparse/transparse/parser/conllu"
 )
@@ -105,7 +106,7 @@ func (t *text) addSentence(k int, s *conllu.Sentence) error {
 		if w.Head > 0 {
 			parent = first + w.Head - 1
 		}
-		t.words = append(t.words, aword{w: w, span: tok, multi: multi, lower: strings.ToLower(lower), parent: parent})
+		t.words = append(t.words, aword{w: w, span: tok, multi: multi, lower: pythonLower(lower), parent: parent})
 	}
 	for i := first; i < len(t.words); i++ {
 		if p := t.words[i].parent; p >= 0 && FunctionalDeprels[UniversalDeprel(t.words[i].w.Deprel)] {
@@ -436,4 +437,50 @@ func (a *alignment) exact(s *Scores, sameSent []int) {
 			s.ExactLAS.Correct++
 		}
 	}
+}
+
+// pythonLower lowercases s as Python's str.lower, which the evaluation
+// script uses to compare FORMs: strings.ToLower but for the two
+// context-dependent mappings of Unicode's SpecialCasing.txt, U+0130 (İ) →
+// "i̇" and the final sigma Σ → ς.
+func pythonLower(s string) string {
+	if !strings.ContainsAny(s, "\u0130\u03a3") {
+		return strings.ToLower(s)
+	}
+	r := []rune(s)
+	var b strings.Builder
+	for i, c := range r {
+		switch {
+		case c == '\u0130':
+			b.WriteString("i\u0307")
+		case c == '\u03a3' && cased(r[:i], -1) && !cased(r[i+1:], 1):
+			b.WriteRune('ς')
+		default:
+			b.WriteRune(unicode.ToLower(c))
+		}
+	}
+	return b.String()
+}
+
+// cased reports whether the first character of r (dir 1) or its last (dir
+// -1) that is not case-ignorable is a cased letter.
+func cased(r []rune, dir int) bool {
+	for n := range r {
+		c := r[n]
+		if dir < 0 {
+			c = r[len(r)-1-n]
+		}
+		if !caseIgnorable(c) {
+			return unicode.IsUpper(c) || unicode.IsLower(c) || unicode.IsTitle(c)
+		}
+	}
+	return false
+}
+
+// caseIgnorable approximates Unicode's Case_Ignorable property: marks,
+// format characters, modifier letters and symbols, and the apostrophes,
+// periods and colons that may stand inside a word.
+func caseIgnorable(c rune) bool {
+	return unicode.In(c, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
+		strings.ContainsRune("'.:\u00b7\u0387\u05f3\u05f4\u2018\u2019\u2024\u2027\ufe13\ufe52\ufe55\uff07\uff0e\uff1a", c)
 }

@@ -138,3 +138,16 @@ func TestScoreAcrossSentenceBoundaries(t *testing.T) {
 	wantMetric(t, "UAS", s.UAS, Metric{Gold: 4, System: 4, Correct: 2})
 	wantMetric(t, "ExactUAS", s.ExactUAS, Metric{Gold: 2, System: 1})
 }
+
+// TestPythonLower checks the lowercasing of FORMs against what Python's
+// str.lower returns (the evaluation script compares FORMs with it).
+func TestPythonLower(t *testing.T) {
+	for in, want := range map[string]string{
+		"ΤΟΥΣ": "τους", "ΣΕ": "σε", "Σ": "σ", "ΑΣ.": "ας.", "ΑΣ'Β": "ασ'β",
+		"İstanbul": "i\u0307stanbul", "AΣ\u0301": "aς\u0301", "ΌΣΟΣ-ΚΑΙ": "όσος-και", "Can't": "can't",
+	} {
+		if got := pythonLower(in); got != want {
+			t.Errorf("pythonLower(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
