@@ -25,11 +25,11 @@ type text struct {
 	first int
 }
 
-// A span is [start, end) in text.chars, with the sentence (index into the
-// sentences) and word (0-based within it) where it begins.
+// A span is [start, end) in text.chars, with the sentence (0-based index
+// into the sentences) where it begins.
 type span struct {
 	start, end int
-	sent, word int
+	sent       int
 }
 
 // An aword is a syntactic word of a text.
@@ -90,9 +90,9 @@ func (t *text) addSentence(k int, s *conllu.Sentence) error {
 		w := &s.Words[i]
 		id := i + 1
 		if form, ok := mwForm[id]; ok {
-			tok = t.addToken(form, k, i)
+			tok = t.addToken(form, k)
 		} else if !inMW[id] {
-			tok = t.addToken(w.Form, k, i)
+			tok = t.addToken(w.Form, k)
 		}
 		multi := inMW[id]
 		if tok.start == tok.end {
@@ -120,8 +120,8 @@ func (t *text) addSentence(k int, s *conllu.Sentence) error {
 
 // addToken appends a token with this FORM, Unicode space separators
 // removed, and returns its span.
-func (t *text) addToken(form string, sent, word int) span {
-	sp := span{start: len(t.chars), sent: sent, word: word}
+func (t *text) addToken(form string, sent int) span {
+	sp := span{start: len(t.chars), sent: sent}
 	t.chars = append(t.chars, []rune(alignForm(form))...)
 	sp.end = len(t.chars)
 	t.tokens = append(t.tokens, sp)
