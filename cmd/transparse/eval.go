@@ -79,6 +79,7 @@ multiword tokens by their FORMs. With the same tokenization every word
 aligns and F1 is the accuracy. As the scorer requires, both files must be
 annotated trees: a sentence whose HEADs are "_" or that has several roots
 is an error, not a score.
+
 With one file, GOLD is parsed by a model first (its HEAD, DEPREL and DEPS
 are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
