@@ -48,10 +48,14 @@ func newEvalCmd() *cobra.Command {
 		Use:   "eval [flags] GOLD [PRED]",
 		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, UFeats, ...)",
 		Long: `Eval scores dependency parses against gold CoNLL-U with the metrics of the
-CoNLL 2018 shared task, given gold tokenization: every syntactic word counts,
-punctuation included.
+CoNLL 2018 shared task, computed as its scorer conll18_ud_eval.py does: every
+syntactic word counts, punctuation included, and each metric is an F1 score
+(precision over the predicted words, recall over the gold ones).
 
-  UPOS, XPOS  tagging accuracy
+  Tokens,     tokens and sentences with the same span of text as in GOLD,
+  Sentences   and words aligned with gold words (below)
+  Words
+  UPOS, XPOS  correct tags
   UFeats      correct universal features of FEATS (PronType, Gender, Number,
               Case, Tense, ...; others ignored), compared as a set
   AllTags     correct UPOS, XPOS and UFeats together
@@ -59,15 +63,22 @@ punctuation included.
   UAS         correct heads
   LAS         correct heads and universal deprels (the part before ':')
   FullLAS     correct heads and complete deprels, subtypes included
-  CLAS        LAS over content words only (F1: precision over predicted,
-              recall over gold content words)
+  CLAS        LAS over content words only
+  MLAS        CLAS with correct UPOS, UFeats and function-word children
+  BLEX        CLAS with correct LEMMA
   ExactUAS,   sentences whose every word is correct under UAS / LAS
   ExactLAS
 
-With two files, PRED is scored against GOLD; both must have the same
-sentences and words (FORMs compared without spaces, as the scorer does),
-and, as the CoNLL 2018 scorer requires, be annotated trees: a sentence
-whose HEADs are "_" or that has several roots is an error, not a score.
+With two files, PRED is scored against GOLD. PRED may tokenize and split
+sentences differently (a parse of raw text): as the scorer does, both are
+read as the characters of their tokens without whitespace, which must be
+the same text (else the error names the first character offset where they
+differ), and words are aligned by their tokens' character spans, inside
+multiword tokens by their FORMs. With the same tokenization every word
+aligns and F1 is the accuracy. As the scorer requires, both files must be
+annotated trees: a sentence whose HEADs are "_" or that has several roots
+is an error, not a score.
+
 With one file, GOLD is parsed by a model first (its HEAD, DEPREL and DEPS
 are blanked) and the parse is scored. The gold LEMMA,
 UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in

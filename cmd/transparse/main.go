@@ -121,7 +121,7 @@ func newRootCmd() *cobra.Command {
 		Long: `transparse is a transition-based dependency parser for Universal
 Dependencies. It trains models on CoNLL-U treebanks, parses CoNLL-U or
 pre-tokenized text to CoNLL-U, and scores parses with the CoNLL 2018 shared
-task metrics (UAS, LAS, CLAS) given gold tokenization.
+task metrics (UAS, LAS, CLAS, MLAS, BLEX, ...).
 
 Commands that need a model take -m MODEL.
 ` + modelHelp + `

@@ -351,7 +351,8 @@ func TestEvalErrors(t *testing.T) {
 	if code != 1 || stdout != "" {
 		t.Errorf("exit status %d, stdout %q", code, stdout)
 	}
-	wantContains(t, "stderr", stderr, "transparse: ", "sentence 2 (sent_id s2)", "gold has 3 words, prediction has 2")
+	wantContains(t, "stderr", stderr, "transparse: ", "differ at character 18 (counting from 0)",
+		`gold has "loudlyGohomenow" in sentence 2 (sent_id s2), token "loudly"`)
 
 	code, _, stderr = runCmd(t, "", "eval", gold, filepath.Join(dir, "nope.conllu"))
 	if code != 1 {

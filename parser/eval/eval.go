@@ -1,15 +1,16 @@
-// Package eval scores predicted dependency trees and tags against gold ones,
-// following the conventions of the CoNLL 2018 shared task evaluation script
-// (conll18_ud_eval.py) for the case of gold tokenization: the gold and the
-// predicted file have the same sentences and the same syntactic words, so
-// words are aligned one to one by position.
+// Package eval scores predicted dependency trees and tags against gold ones
+// as the CoNLL 2018 shared task evaluation script (conll18_ud_eval.py)
+// does. The prediction may tokenize and split sentences differently: both
+// files are read as the characters of their tokens without whitespace,
+// which must be the same text, and words are aligned by character spans
+// (see Score). Tokens, Sentences and Words measure the segmentation.
 //
-// Every syntactic word counts, punctuation included; multiword-token lines
-// and empty nodes are ignored. As the script does, both files must be
+// Every syntactic word counts, punctuation included; empty nodes are
+// ignored. As the script does, both files must be
 // annotated trees: a sentence with HEAD "_" or with several roots is an
-// error (see Check), not a score. The metrics are:
+// error (see Check), not a score. The other metrics count aligned words:
 //
-//   - UPOS, XPOS: tag accuracy.
+//   - UPOS, XPOS: the tag is correct.
 //   - UFeats: the universal features (UniversalFeatures) of FEATS are
 //     correct, compared as a set; other features are ignored, and "_" is
 //     the empty set.
@@ -27,11 +28,18 @@
 //     divides by the predicted content words, recall by the gold ones, and
 //     a word is correct only when the gold word is a content word whose head
 //     and universal deprel are both predicted correctly.
-//   - ExactUAS, ExactLAS: the share of sentences whose every word is correct
-//     under UAS or LAS.
+//   - MLAS: CLAS that also requires UPOS, UFeats and the functional
+//     children (deprels in FunctionalDeprels) with their head, universal
+//     deprel, UPOS and UFeats to be correct.
+//   - BLEX: CLAS that also requires the LEMMA to be correct.
+//   - ExactUAS, ExactLAS: the share of gold sentences that the prediction
+//     has with the same span, every word aligned and correct under UAS or
+//     LAS.
 //
-// With gold tokenization precision, recall and F1 coincide for every metric
-// but CLAS, where they differ only through predicted deprels.
+// Each is an F1 score: precision divides by the predicted words, recall by
+// the gold ones. With gold tokenization precision, recall and F1 coincide
+// for every metric but CLAS, MLAS and BLEX, where they differ only through
+// predicted deprels.
 package eval
 
 import (
@@ -161,8 +169,16 @@ func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // Scores are the results of scoring a prediction against gold data.
 type Scores struct {
-	Sentences int `json:"sentences"` // sentences scored
-	Words     int `json:"words"`     // syntactic words scored
+	Sentences int `json:"sentences"` // gold sentences scored
+	Words     int `json:"words"`     // gold syntactic words scored
+
+	// Tokens, SentenceSpans and AlignedWords measure the segmentation:
+	// the tokens and sentences of the prediction whose character span is
+	// a gold one, and the predicted words aligned with gold words (see
+	// Score). With gold tokenization all three are 100%.
+	Tokens        Metric `json:"Tokens"`
+	SentenceSpans Metric `json:"SentenceSpans"`
+	AlignedWords  Metric `json:"AlignedWords"`
 
 	UPOS     Metric `json:"UPOS"`
 	XPOS     Metric `json:"XPOS"`
@@ -173,6 +189,8 @@ type Scores struct {
 	LAS      Metric `json:"LAS"`
 	FullLAS  Metric `json:"FullLAS"`
 	CLAS     Metric `json:"CLAS"`
+	MLAS     Metric `json:"MLAS"`
+	BLEX     Metric `json:"BLEX"`
 	ExactUAS Metric `json:"ExactUAS"` // counts sentences, not words
 	ExactLAS Metric `json:"ExactLAS"` // counts sentences, not words
 
@@ -188,34 +206,22 @@ type Scores struct {
 }
 
 // MetricNames lists the metrics of Scores in table order. They are the keys
-// of Percentages and the <metric> part of model card score keys.
-var MetricNames = []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "FullLAS", "CLAS", "ExactUAS", "ExactLAS"}
+// of Percentages and the <metric> part of model card score keys. "Tokens",
+// "Sentences" and "Words" name the fields Tokens, SentenceSpans and
+// AlignedWords.
+var MetricNames = []string{"Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+	"UAS", "LAS", "FullLAS", "CLAS", "MLAS", "BLEX", "ExactUAS", "ExactLAS"}
+
+// metrics returns the metrics of s in the order of MetricNames.
+func (s *Scores) metrics() []*Metric {
+	return []*Metric{&s.Tokens, &s.SentenceSpans, &s.AlignedWords, &s.UPOS, &s.XPOS, &s.UFeats, &s.AllTags, &s.Lemmas,
+		&s.UAS, &s.LAS, &s.FullLAS, &s.CLAS, &s.MLAS, &s.BLEX, &s.ExactUAS, &s.ExactLAS}
+}
 
 // Metric returns the metric called name (one of MetricNames).
 func (s Scores) Metric(name string) (Metric, bool) {
-	switch name {
-	case "UPOS":
-		return s.UPOS, true
-	case "XPOS":
-		return s.XPOS, true
-	case "UFeats":
-		return s.UFeats, true
-	case "AllTags":
-		return s.AllTags, true
-	case "Lemmas":
-		return s.Lemmas, true
-	case "UAS":
-		return s.UAS, true
-	case "LAS":
-		return s.LAS, true
-	case "FullLAS":
-		return s.FullLAS, true
-	case "CLAS":
-		return s.CLAS, true
-	case "ExactUAS":
-		return s.ExactUAS, true
-	case "ExactLAS":
-		return s.ExactLAS, true
+	if i := slices.Index(MetricNames, name); i >= 0 {
+		return *s.metrics()[i], true
 	}
 	return Metric{}, false
 }
@@ -232,7 +238,8 @@ func (s Scores) Percentages() map[string]float64 {
 }
 
 // String formats the scores as a table in the layout of the CoNLL 2018
-// evaluation script's verbose output.
+// evaluation script's verbose output, with the correct and gold counts of
+// each metric (precision gives the predicted one).
 func (s Scores) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sentences: %d   Words: %d\n", s.Sentences, s.Words)
@@ -243,7 +250,7 @@ func (s Scores) String() string {
 		fmt.Fprintf(&b, "%-10s | %9.2f | %9.2f | %9.2f | %9d | %9d\n",
 			n, m.Precision(), m.Recall(), m.F1(), m.Correct, m.Gold)
 	}
-	if s.Words > 0 {
+	if s.AlignedWords.System > 0 {
 		for _, t := range []struct {
 			name string
 			n    int
@@ -257,20 +264,47 @@ func (s Scores) String() string {
 	return b.String()
 }
 
-// Score scores pred against gold. Both must have the same sentences with the
-// same words (gold tokenization); otherwise the error names the first
-// sentence that differs by index and sent_id.
-func Score(gold, pred []*conllu.Sentence) (Scores, error) {
-	if len(gold) != len(pred) {
-		return Scores{}, fmt.Errorf("eval: gold has %d sentences, prediction has %d", len(gold), len(pred))
+// Score scores pred against gold as the CoNLL 2018 evaluation script does,
+// whatever the tokenization and sentence segmentation of pred. Both sides
+// are read as the characters of their tokens (a multiword token's FORM, or
+// a word's outside multiword tokens) without Unicode space separators; the
+// two must be the same text, else the error names the first character
+// offset where they differ (counting from 0) and the sentence and token of
+// each side there. Every sentence of both sides must pass Check.
+//
+// Tokens and sentences count as correct when the prediction has one with
+// the same character span. Words are aligned by their token's span, and
+// inside multiword tokens by the longest common subsequence of their
+// lowercased FORMs (AlignedWords). Every other metric counts the aligned
+// words whose annotation is right, with precision over the predicted words
+// and recall over the gold ones; a head is right when the predicted head
+// is aligned with the gold head (or both are the root). With gold
+// tokenization every word is aligned and F1 is the accuracy.
+func Score(gold, pred []*conllu.Sentence) (Scores, error) { return score(gold, pred, 1) }
+
+// score is Score with the sentences numbered from first in errors.
+func score(gold, pred []*conllu.Sentence, first int) (Scores, error) {
+	g, err := readText(gold, "gold", first)
+	if err != nil {
+		return Scores{}, err
 	}
-	var sc Scorer
-	for i := range gold {
-		if err := sc.Add(gold[i], pred[i]); err != nil {
-			return Scores{}, err
-		}
+	p, err := readText(pred, "prediction", first)
+	if err != nil {
+		return Scores{}, err
 	}
-	return sc.Scores(), nil
+	if err := compareTexts(g, p, gold, pred); err != nil {
+		return Scores{}, err
+	}
+	a := align(g, p)
+	var s Scores
+	s.Sentences, s.Words = len(gold), len(g.words)
+	var sameSent []int
+	s.Tokens, _ = spansMatch(g.tokens, p.tokens)
+	s.SentenceSpans, sameSent = spansMatch(g.sents, p.sents)
+	s.AlignedWords = Metric{Gold: len(g.words), System: len(p.words), Correct: len(a.pairs)}
+	a.count(&s)
+	a.exact(&s, sameSent)
+	return s, nil
 }
 
 // Scorer accumulates scores sentence by sentence. The zero value is ready to
@@ -279,95 +313,54 @@ type Scorer struct {
 	s Scores
 }
 
-// Add scores one predicted sentence against its gold sentence. The two must
-// have the same number of words with the same forms (Unicode space
-// separators aside); otherwise Add returns
-// an error naming the sentence (its position among the sentences added,
-// counting from 1, and its sent_id) and changes nothing.
+// Add scores one predicted sentence against its gold sentence, as Score
+// does (the two need the same text, not the same words), and adds the
+// counts. On error it changes nothing; the error names the sentence by its
+// position among the sentences added, counting from 1.
 func (sc *Scorer) Add(gold, pred *conllu.Sentence) error {
 	n := sc.s.Sentences + 1
 	if gold == nil || pred == nil {
 		return fmt.Errorf("eval: %s: nil sentence", sentenceName(n, gold))
 	}
-	if len(gold.Words) != len(pred.Words) {
-		return fmt.Errorf("eval: %s: gold has %d words, prediction has %d",
-			sentenceName(n, gold), len(gold.Words), len(pred.Words))
+	s, err := score([]*conllu.Sentence{gold}, []*conllu.Sentence{pred}, n)
+	if err != nil {
+		return err
 	}
-	for i := range gold.Words {
-		if g, p := gold.Words[i].Form, pred.Words[i].Form; alignForm(g) != alignForm(p) {
-			return fmt.Errorf("eval: %s: word %d is %s in gold but %s in prediction",
-				sentenceName(n, gold), i+1, conllu.Quote(g), conllu.Quote(p))
-		}
+	t := &sc.s
+	t.Sentences += s.Sentences
+	t.Words += s.Words
+	ms := s.metrics()
+	for i, m := range t.metrics() {
+		m.Gold += ms[i].Gold
+		m.System += ms[i].System
+		m.Correct += ms[i].Correct
 	}
-	for _, side := range []struct {
-		name string
-		s    *conllu.Sentence
-	}{{"gold", gold}, {"prediction", pred}} {
-		if err := Check(side.s); err != nil {
-			return fmt.Errorf("eval: %s: %s %w", sentenceName(n, gold), side.name, err)
-		}
-	}
-
-	s := &sc.s
-	s.Sentences++
-	s.Words += len(gold.Words)
-	exactU, exactL := true, true
-	for i := range gold.Words {
-		g, p := &gold.Words[i], &pred.Words[i]
-		gu, pu := UniversalDeprel(g.Deprel), UniversalDeprel(p.Deprel)
-		head := g.Head == p.Head
-		label := head && gu == pu
-
-		accuracy(&s.UPOS, g.UPOS == p.UPOS)
-		accuracy(&s.XPOS, g.XPOS == p.XPOS)
-		uf := UniversalFeats(g.Feats) == UniversalFeats(p.Feats)
-		accuracy(&s.UFeats, uf)
-		accuracy(&s.AllTags, g.UPOS == p.UPOS && g.XPOS == p.XPOS && uf)
-		accuracy(&s.Lemmas, lemmaCorrect(g.Lemma, p.Lemma))
-		for _, c := range []struct {
-			n *int
-			v string
-		}{{&s.PredictedUPOS, p.UPOS}, {&s.PredictedXPOS, p.XPOS},
-			{&s.PredictedFeats, p.Feats}, {&s.PredictedLemmas, p.Lemma}} {
-			if !conllu.Absent(c.v) {
-				*c.n++
-			}
-		}
-		accuracy(&s.UAS, head)
-		accuracy(&s.LAS, label)
-		accuracy(&s.FullLAS, head && g.Deprel == p.Deprel)
-
-		gc, pc := ContentDeprels[gu], ContentDeprels[pu]
-		if gc {
-			s.CLAS.Gold++
-			if label {
-				s.CLAS.Correct++
-			}
-		}
-		if pc {
-			s.CLAS.System++
-		}
-		exactU = exactU && head
-		exactL = exactL && label
-	}
-	accuracy(&s.ExactUAS, exactU)
-	accuracy(&s.ExactLAS, exactL)
+	t.PredictedUPOS += s.PredictedUPOS
+	t.PredictedXPOS += s.PredictedXPOS
+	t.PredictedFeats += s.PredictedFeats
+	t.PredictedLemmas += s.PredictedLemmas
 	return nil
 }
 
 // Check reports whether s can be scored, as the CoNLL 2018 evaluation
 // script requires of both files: every word has a HEAD (a sentence whose
 // HEADs are "_" carries no annotation to score) and exactly one word has
-// HEAD 0 (the script refuses "multiple roots in a sentence"). The error's
+// HEAD 0 (the script refuses "multiple roots in a sentence"), and every
+// HEAD is a word of the sentence. The error's
 // message is a predicate ("has no annotation: ...", "has 2 roots: ...").
 func Check(s *conllu.Sentence) error {
+	if len(s.Words) == 0 {
+		return fmt.Errorf("has no words")
+	}
 	roots := 0
 	first := 0
 	for i := range s.Words {
-		switch s.Words[i].Head {
-		case -1:
+		switch h := s.Words[i].Head; {
+		case h == -1:
 			return fmt.Errorf("has no annotation: the HEAD of word %d is \"_\"", i+1)
-		case 0:
+		case h < 0 || h > len(s.Words):
+			return fmt.Errorf("has HEAD %d at word %d, outside the sentence of %d words", h, i+1, len(s.Words))
+		case h == 0:
 			roots++
 			if roots == 1 {
 				first = i + 1
@@ -391,14 +384,6 @@ func Check(s *conllu.Sentence) error {
 
 // Scores returns the scores of the sentences added so far.
 func (sc *Scorer) Scores() Scores { return sc.s }
-
-func accuracy(m *Metric, ok bool) {
-	m.Gold++
-	m.System++
-	if ok {
-		m.Correct++
-	}
-}
 
 // sentenceName names sentence number n (1-based) for error messages, with
 // its sent_id when the gold sentence has one.

@@ -104,6 +104,52 @@ func perturb(sents []*conllu.Sentence) []*conllu.Sentence {
 	return out
 }
 
+// officialRows are the rows of the official scorer's table that Scores
+// has too.
+var officialRows = []string{"Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"}
+
+// writeSentences writes sents to a CoNLL-U file in dir and returns its path.
+func writeSentences(t *testing.T, dir, name string, sents []*conllu.Sentence) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := conllu.WriteAll(&buf, sents); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// scoreLikeOfficial scores the files with Score and with the official
+// scorer, requires the same counts for every row of the scorer's table,
+// and returns the scores.
+func scoreLikeOfficial(t *testing.T, scorer, gold, pred string) Scores {
+	t.Helper()
+	g, err := conllu.ReadFile(gold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := conllu.ReadFile(pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Score(g, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	official := officialCounts(t, scorer, gold, pred)
+	for _, name := range officialRows {
+		m, _ := s.Metric(name)
+		got, ok := official[name]
+		if want := [3]int{m.Correct, m.Gold, m.System}; !ok || got != want {
+			t.Errorf("%s: %s correct, gold, predicted: the official scorer %v, Score %v", filepath.Base(pred), name, got, want)
+		}
+	}
+	return s
+}
+
 // TestScoresEqualOfficialScorer scores two pairs of files with Score and
 // with the official scorer, and compares the counts of every metric both
 // have: the hand-counted golden pair of TestScoreMorphologyGolden, and the
@@ -115,51 +161,108 @@ func perturb(sents []*conllu.Sentence) []*conllu.Sentence {
 // metrics of IWPT 2020 added. The test is skipped when it is not installed.
 func TestScoresEqualOfficialScorer(t *testing.T) {
 	scorer := testenv.UDTool(t, "udeval")
-	dir := t.TempDir()
 	slice := testenv.Fixture(t, "en_ewt-dev-slice.conllu")
 	gold, err := conllu.ReadFile(slice)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	for _, s := range perturb(gold) {
-		if err := conllu.Write(&buf, s); err != nil {
-			t.Fatal(err)
+	errs := writeSentences(t, t.TempDir(), "errors.conllu", perturb(gold))
+	scoreLikeOfficial(t, scorer, "testdata/gold.conllu", "testdata/pred.conllu")
+	s := scoreLikeOfficial(t, scorer, slice, errs)
+	if m := s.LAS; m.Correct == m.Gold || s.FullLAS.Correct >= m.Correct || s.UFeats.Correct == m.Gold {
+		t.Errorf("the errors do not show: LAS %+v, FullLAS %+v, UFeats %+v", m, s.FullLAS, s.UFeats)
+	}
+	if s.AlignedWords.Correct != s.Words || s.Tokens.Correct != s.Tokens.Gold || s.SentenceSpans.Correct != s.Sentences {
+		t.Errorf("gold tokenization is not all aligned: Tokens %+v, Sentences %+v, Words %+v", s.Tokens, s.SentenceSpans, s.AlignedWords)
+	}
+}
+
+// TestRetokenizedEqualOfficialScorer scores treebanks against a copy with
+// another tokenization and sentence segmentation of the same text
+// (retokenize) and errors in every column (perturb), with Score and with
+// the official scorer, and requires the same counts for every metric: the
+// committed EWT dev slice, and the EWT and French Sequoia dev sets when the
+// UD data is present (Sequoia has multiword tokens whose words do not spell
+// the token, "du" = "de le", which only the LCS alignment pairs).
+func TestRetokenizedEqualOfficialScorer(t *testing.T) {
+	scorer := testenv.UDTool(t, "udeval")
+	files := []string{testenv.Fixture(t, "en_ewt-dev-slice.conllu")}
+	for _, name := range []string{"en_ewt-ud-dev.conllu", "fr_sequoia-ud-dev.conllu"} {
+		if p := filepath.Join(testenv.UDDir(), name); fileExists(p) {
+			files = append(files, p)
 		}
 	}
-	errs := filepath.Join(dir, "errors.conllu")
-	if err := os.WriteFile(errs, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ gold, pred string }{
-		{"testdata/gold.conllu", "testdata/pred.conllu"},
-		{slice, errs},
-	} {
-		g, err := conllu.ReadFile(c.gold)
+	dir := t.TempDir()
+	for _, gold := range files {
+		sents, err := conllu.ReadFile(gold)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := conllu.ReadFile(c.pred)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Score(g, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		official := officialCounts(t, scorer, c.gold, c.pred)
-		if w := official["Words"]; w != [3]int{s.Words, s.Words, s.Words} {
-			t.Errorf("%s: Words %v, Score has %d", c.pred, w, s.Words)
-		}
-		for _, name := range []string{"UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS"} {
-			m, _ := s.Metric(name)
-			got, ok := official[name]
-			if want := [3]int{m.Correct, m.Gold, m.System}; !ok || got != want {
-				t.Errorf("%s: %s correct, gold, predicted: the official scorer %v, Score %v", c.pred, name, got, want)
+		base := strings.TrimSuffix(filepath.Base(gold), ".conllu")
+		retok := writeSentences(t, dir, base+"-retokenized.conllu", retokenize(sents))
+		s := scoreLikeOfficial(t, scorer, gold, retok)
+		for _, m := range []Metric{s.Tokens, s.SentenceSpans, s.AlignedWords} {
+			if m.Correct == m.Gold || m.Correct == m.System || m.Correct < m.Gold/2 {
+				t.Errorf("%s: the retokenization does not show, or changes too much: Tokens %+v, Sentences %+v, Words %+v",
+					base, s.Tokens, s.SentenceSpans, s.AlignedWords)
+				break
 			}
 		}
-		if m := s.LAS; c.pred == errs && (m.Correct == m.Gold || s.FullLAS.Correct >= m.Correct || s.UFeats.Correct == m.Gold) {
-			t.Errorf("the errors do not show: LAS %+v, FullLAS %+v, UFeats %+v", m, s.FullLAS, s.UFeats)
+		errs := writeSentences(t, dir, base+"-retokenized-errors.conllu", perturb(retokenize(sents)))
+		s = scoreLikeOfficial(t, scorer, gold, errs)
+		t.Logf("%s: Tokens %.2f Sentences %.2f Words %.2f UPOS %.2f LAS %.2f MLAS %.2f BLEX %.2f (F1)", base,
+			s.Tokens.F1(), s.SentenceSpans.F1(), s.AlignedWords.F1(), s.UPOS.F1(), s.LAS.F1(), s.MLAS.F1(), s.BLEX.F1())
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// TestTextMismatchLikeOfficial makes predictions whose text differs from
+// the EWT dev slice (one that ends a sentence early, one with a letter
+// changed) and requires Score and the official scorer both to refuse them,
+// quoting the same first differing characters of each side.
+func TestTextMismatchLikeOfficial(t *testing.T) {
+	scorer := testenv.UDTool(t, "udeval")
+	slice := testenv.Fixture(t, "en_ewt-dev-slice.conllu")
+	gold, err := conllu.ReadFile(slice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, _ := conllu.ReadFile(slice)
+	w := &changed[40].Words[2]
+	w.Form = "Q" + w.Form[1:]
+	dir := t.TempDir()
+	for _, pred := range []string{
+		writeSentences(t, dir, "short.conllu", gold[:len(gold)-1]),
+		writeSentences(t, dir, "changed.conllu", changed),
+	} {
+		p, err := conllu.ReadFile(pred)
+		if err != nil {
+			t.Fatal(err)
 		}
+		_, err = Score(gold, p)
+		if err == nil {
+			t.Fatalf("%s: no error", pred)
+		}
+		out, oerr := exec.Command(scorer, slice, pred).CombinedOutput()
+		if oerr == nil {
+			t.Fatalf("the official scorer accepts %s:\n%s", pred, out)
+		}
+		// The scorer: "First 20 differing characters in gold file: 'X'
+		// and system file: 'Y'"; Score: `gold has "X" ...; prediction has
+		// "Y"` or "prediction ends there".
+		_, after, _ := strings.Cut(string(out), "First 20 differing characters in gold file: '")
+		g, rest, _ := strings.Cut(after, "' and system file: '")
+		sys, _, _ := strings.Cut(rest, "'")
+		if !strings.Contains(err.Error(), "gold has "+conllu.Quote(g)) {
+			t.Errorf("%s: Score says %q, the official scorer quotes gold %q", filepath.Base(pred), err, g)
+		}
+		if want := "prediction has " + conllu.Quote(sys); sys != "" && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: Score says %q, the official scorer quotes the system file %q", filepath.Base(pred), err, sys)
+		}
+		t.Logf("%s: %v", filepath.Base(pred), err)
 	}
 }
