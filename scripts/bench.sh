@@ -123,7 +123,7 @@ echo
 echo "## Go benchmarks (hot paths, allocations)"
 echo
 echo '```'
-go test -run '^$' -bench . -benchmem -benchtime 2x ./parser/ 2>&1 | grep -E '^Benchmark|^ok' || true
+go test -run '^$' -bench . -benchmem -benchtime 2x ./parser/internal/core/ 2>&1 | grep -E '^Benchmark|^ok' || true
 go test -run '^$' -bench . -benchmem ./parser/conllu/ ./parser/feature/ ./parser/transition/ 2>&1 | grep -E '^Benchmark' || true
 echo '```'
 } | tee "$tmp"
