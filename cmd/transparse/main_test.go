@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/train"
 )
 
 // runCmd runs the command line in process and returns its exit status,
@@ -155,6 +157,23 @@ func TestVersion(t *testing.T) {
 	code, flag, stderr := runCmd(t, "", "--version")
 	if code != 0 || flag != stdout {
 		t.Errorf("--version: exit status %d, output %q (stderr %q), want %q as from version", code, flag, stderr, stdout)
+	}
+	// The version the command line prints and model cards record is the
+	// library's, from the header's TP_VERSION_MAJOR, _MINOR and _PATCH.
+	h, err := os.ReadFile(filepath.Join("..", "..", "include", "transparse.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, name := range []string{"MAJOR", "MINOR", "PATCH"} {
+		m := regexp.MustCompile(`#define TP_VERSION_` + name + ` (\d+)`).FindSubmatch(h)
+		if m == nil {
+			t.Fatalf("include/transparse.h has no TP_VERSION_%s", name)
+		}
+		parts = append(parts, string(m[1]))
+	}
+	if want := strings.Join(parts, "."); train.Version != want {
+		t.Errorf("train.Version is %s, the header's version %s", train.Version, want)
 	}
 }
 
