@@ -2608,8 +2608,9 @@ static char *conllu_words(const char *text) {
  * spacing gets the tags and tree tp_parse_document gives it with
  * SpaceAfter=No in MISC (every sentence of EWT test, and a hyphenated
  * word); the bundled model's XPOS tagger reads it (some words of EWT test
- * tag otherwise without it). A caller compiled before the member existed
- * (a smaller size) parses as before; the document functions refuse it. */
+ * tag otherwise without it). An options size that ends before the member
+ * is refused, naming the smallest size accepted; the document functions
+ * refuse space_after. */
 static void test_spacing(tp_model *m, const char *path) {
     tp_error *err = NULL;
     tp_result *r = NULL, *plain = NULL;

@@ -45,7 +45,7 @@ import (
 // table of the part's name + "." + the field's name.
 //
 // A model without the part classifier has no such component and parses
-// as before; a part of another layout or version, or one whose fields do
+// without it; a part of another layout or version, or one whose fields do
 // not decode into a component (morph.LemmatizerFromData), is corrupt.
 const (
 	morphPrefix       = "morph."
