@@ -1,0 +1,155 @@
+package segment
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MWT is a multiword token of the dictionary: Form was a multiword token
+// with Words Count times in the training data, and a token Total times.
+type MWT struct {
+	Form  string   `msgpack:"form"`
+	Words []string `msgpack:"words"`
+	Count int      `msgpack:"count"`
+	Total int      `msgpack:"total"`
+}
+
+func (e *MWT) ambiguous() bool { return e.Count < e.Total }
+
+// ambFeats are the features of the decision whether the ambiguous
+// dictionary form of ts[i] (its lower case hash fh) is a multiword token.
+func ambFeats(ts []tok, i int, f []uint32) []uint32 {
+	fh := ts[i].form
+	p1, n1, n2 := ctx(ts, i-1), ctx(ts, i+1), ctx(ts, i+2)
+	return append(f,
+		tmpl(40).h(fh).id(),
+		tmpl(41).h(fh).h(p1.form).id(),
+		tmpl(42).h(fh).h(n1.form).id(),
+		tmpl(43).h(fh).b(n1.first).id(),
+		tmpl(44).h(fh).h(n1.form).h(n2.form).id(),
+		tmpl(45).h(fh).h(p1.shape).id(),
+		tmpl(46).h(fh).h(p1.form).h(n1.form).id(),
+	)
+}
+
+func ctx(ts []tok, i int) tok {
+	if i < 0 || i >= len(ts) {
+		return noTok
+	}
+	return ts[i]
+}
+
+// lastRunes returns the byte offset in p where its last n code points
+// start, or -1 when p has fewer than n+min code points.
+func lastRunes(p []byte, n, min int) int {
+	i := len(p)
+	for k := 0; k < n; k++ {
+		if i == 0 {
+			return -1
+		}
+		_, size := utf8.DecodeLastRune(p[:i])
+		i -= size
+	}
+	j := i
+	for k := 0; k < min; k++ {
+		if j == 0 {
+			return -1
+		}
+		_, size := utf8.DecodeLastRune(p[:j])
+		j -= size
+	}
+	return i
+}
+
+// sufFeats are the features of splitting the token ts[i], whose lower
+// case is low, into a stem and the learned suffix low[at:].
+func sufFeats(ts []tok, i int, low []byte, at int, f []uint32) []uint32 {
+	sh := tmpl(50).s(low[at:])
+	stem := low[:at]
+	l1, l2, l3 := lastRunes(stem, 1, 0), lastRunes(stem, 2, 0), lastRunes(stem, 3, 0)
+	p1, n1 := ctx(ts, i-1), ctx(ts, i+1)
+	return append(f,
+		sh.id(),
+		sh.b(1).s(stem[max(l1, 0):]).id(),
+		sh.b(2).s(stem[max(l2, 0):]).id(),
+		sh.b(3).s(stem[max(l3, 0):]).id(),
+		sh.b(4).h(n1.form).id(),
+		sh.b(5).h(p1.form).id(),
+		sh.b(6).b(bucket(utf8.RuneCount(stem), 8)).id(),
+		sh.b(7).b(ts[i].first).id(),
+		sh.b(8).b(n1.first).id(),
+	)
+}
+
+// findSuffix returns where the longest learned suffix of low starts
+// (leaving a stem of at least two code points), or -1.
+func (m *Model) findSuffix(low []byte) int {
+	for n := m.maxSuffix; n > 0; n-- {
+		at := lastRunes(low, n, 2)
+		if at >= 0 && m.suffix[string(low[at:])] {
+			return at
+		}
+	}
+	return -1
+}
+
+// expand returns the words of the token ts[i] of a sentence when the
+// model makes it a multiword token, else nil. Words of a dictionary
+// entry found by its exact form are shared with the model.
+func (m *Model) expand(p *proc, ts []tok, i int) []string {
+	if len(m.MWT) == 0 && m.maxSuffix == 0 {
+		return nil
+	}
+	form := p.text[ts[i].start:ts[i].end]
+	if k, ok := m.exact[string(form)]; ok {
+		return m.dictWords(p, ts, i, k)
+	}
+	p.low = lowerInto(p.low[:0], form)
+	if k, ok := m.lower[string(p.low)]; ok {
+		return withCase(m.dictWords(p, ts, i, k), form)
+	}
+	at := m.findSuffix(p.low)
+	if at < 0 {
+		return nil
+	}
+	p.feats = sufFeats(ts, i, p.low, at, p.feats[:0])
+	if m.suf.score(p.feats) <= m.SufThreshold {
+		return nil
+	}
+	n := utf8.RuneCount(p.low[at:])
+	cut := lastRunes(form, n, 0)
+	return []string{string(form[:cut]), string(form[cut:])}
+}
+
+func (m *Model) dictWords(p *proc, ts []tok, i int, k int32) []string {
+	e := &m.MWT[k]
+	if e.ambiguous() {
+		p.feats = ambFeats(ts, i, p.feats[:0])
+		if m.amb.score(p.feats) <= 0 {
+			return nil
+		}
+	}
+	return e.Words
+}
+
+// withCase gives words the case of form: all upper case when form is, a
+// capital first letter when form has one.
+func withCase(words []string, form []byte) []string {
+	if words == nil {
+		return nil
+	}
+	s := string(form)
+	out := append([]string(nil), words...)
+	switch r, _ := utf8.DecodeRuneInString(s); {
+	case strings.ToUpper(s) == s && strings.ToLower(s) != s:
+		for i, w := range out {
+			out[i] = strings.ToUpper(w)
+		}
+	case unicode.IsUpper(r):
+		w := out[0]
+		f, size := utf8.DecodeRuneInString(w)
+		out[0] = string(unicode.ToUpper(f)) + w[size:]
+	}
+	return out
+}

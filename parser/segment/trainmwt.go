@@ -1,0 +1,101 @@
+package segment
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// suffixes returns the lower-case last words of two-word multiword
+// tokens whose words spell the token (a stem and a suffix: "n't" of
+// "didn't", "ki" of Turkish "yakasındaki"), seen at least min times.
+func suffixes(pars []goldPar, min int) []string {
+	counts := map[string]int{}
+	for _, p := range pars {
+		for _, t := range p.toks {
+			if len(t.words) != 2 {
+				continue
+			}
+			low := string(lowerInto(nil, p.text[t.s:t.e]))
+			w := string(lowerInto(nil, []byte(t.words[1])))
+			if low == string(lowerInto(nil, []byte(t.words[0])))+w && len(w) <= 16 {
+				counts[w]++
+			}
+		}
+	}
+	var out []string
+	for s, n := range counts {
+		if n >= min {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sentences calls fn with each gold sentence of a paragraph: the tokens
+// from its first one on (as the segmenter sees them) and its gold tokens.
+func sentences(p goldPar, ts []tok, fn func(ts []tok, g []goldTok)) {
+	start := 0
+	for i, t := range p.toks {
+		if t.sentEnd {
+			fn(ts[start:i+1], p.toks[start:i+1])
+			start = i + 1
+		}
+	}
+}
+
+// ambExamples are the decisions on the ambiguous dictionary forms.
+func (m *Model) ambExamples(pars []goldPar, toks [][]tok) *examples {
+	x := &examples{}
+	var f []uint32
+	var low []byte
+	for k, p := range pars {
+		sentences(p, toks[k], func(ts []tok, g []goldTok) {
+			for i, t := range g {
+				form := p.text[t.s:t.e]
+				e, ok := m.exact[string(form)]
+				if !ok {
+					low = lowerInto(low[:0], form)
+					e, ok = m.lower[string(low)]
+				}
+				if ok && m.MWT[e].ambiguous() {
+					f = ambFeats(ts, i, f[:0])
+					x.add(f, t.words != nil)
+				}
+			}
+		})
+	}
+	return x
+}
+
+// sufExamples are the suffix-split decisions on every token that ends in
+// a learned suffix, dictionary forms included: the decision must learn
+// from the forms whose splits it will see only as unseen forms.
+func (m *Model) sufExamples(pars []goldPar, toks [][]tok) *examples {
+	x := &examples{}
+	if m.maxSuffix == 0 {
+		return x
+	}
+	var f []uint32
+	var low, w []byte
+	for k, p := range pars {
+		sentences(p, toks[k], func(ts []tok, g []goldTok) {
+			for i, t := range g {
+				low = lowerInto(low[:0], p.text[t.s:t.e])
+				at := m.findSuffix(low)
+				if at < 0 {
+					continue
+				}
+				y := false
+				if len(t.words) == 2 {
+					w = lowerInto(w[:0], []byte(t.words[1]))
+					y = bytes.Equal(w, low[at:]) && strings.EqualFold(t.words[0]+t.words[1], string(p.text[t.s:t.e]))
+				}
+				f = sufFeats(ts, i, low, at, f[:0])
+				x.add(f, y)
+			}
+		})
+	}
+	return x
+}
