@@ -20,13 +20,18 @@ type Model struct {
 	SentThreshold float32  `msgpack:"sent_threshold"` // boundary when the score is above
 	MWT           []MWT    `msgpack:"mwt"`            // multiword-token dictionary
 	Amb           Weights  `msgpack:"amb"`            // ambiguous dictionary forms in context
-	Suffixes      []string `msgpack:"suffixes"`       // learned suffixes that split off as a word
-	Suf           Weights  `msgpack:"suf"`            // splitting a learned suffix off an unseen form
+	AmbThreshold  float32  `msgpack:"amb_threshold"`
+	Suffixes      []string `msgpack:"suffixes"` // learned suffixes that split off as a word
+	Suf           Weights  `msgpack:"suf"`      // splitting a learned suffix off an unseen form
 	SufThreshold  float32  `msgpack:"suf_threshold"`
+	// Lexicon holds the lower-case forms of the training data that the
+	// suffix decision asks about: hash<<2 | flags (knownToken, knownWord).
+	Lexicon []uint32 `msgpack:"lexicon"`
 
 	tok, sent, amb, suf table
 	exact, lower        map[string]int32
 	suffix              map[string]bool
+	lexicon             map[uint32]uint8
 	maxSuffix           int // code points of the longest suffix
 }
 
@@ -100,7 +105,7 @@ func (m *Model) validate() error {
 			return err
 		}
 	}
-	for _, t := range []float32{m.TokThreshold, m.SentThreshold, m.SufThreshold} {
+	for _, t := range []float32{m.TokThreshold, m.SentThreshold, m.AmbThreshold, m.SufThreshold} {
 		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
 			return errors.New("a threshold is not finite")
 		}
@@ -140,6 +145,10 @@ func (m *Model) build() {
 				m.lower[low] = int32(i)
 			}
 		}
+	}
+	m.lexicon = make(map[uint32]uint8, len(m.Lexicon))
+	for _, x := range m.Lexicon {
+		m.lexicon[x>>2] |= uint8(x & 3)
 	}
 	m.suffix = make(map[string]bool, len(m.Suffixes))
 	m.maxSuffix = 0

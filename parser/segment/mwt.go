@@ -21,8 +21,11 @@ func (e *MWT) ambiguous() bool { return e.Count < e.Total }
 // dictionary form of ts[i] (its lower case hash fh) is a multiword token.
 func ambFeats(ts []tok, i int, f []uint32) []uint32 {
 	fh := ts[i].form
-	p1, n1, n2 := ctx(ts, i-1), ctx(ts, i+1), ctx(ts, i+2)
+	p2, p1, n1, n2 := ctx(ts, i-2), ctx(ts, i-1), ctx(ts, i+1), ctx(ts, i+2)
 	return append(f,
+		tmpl(47).h(fh).h(p2.form).h(p1.form).id(),
+		tmpl(48).h(fh).h(p1.last).id(),
+		tmpl(49).h(fh).b(p1.first).b(n1.first).id(),
 		tmpl(40).h(fh).id(),
 		tmpl(41).h(fh).h(p1.form).id(),
 		tmpl(42).h(fh).h(n1.form).id(),
@@ -63,12 +66,15 @@ func lastRunes(p []byte, n, min int) int {
 }
 
 // sufFeats are the features of splitting the token ts[i], whose lower
-// case is low, into a stem and the learned suffix low[at:].
-func sufFeats(ts []tok, i int, low []byte, at int, f []uint32) []uint32 {
+// case is low, into a stem and the learned suffix low[at:]; known tells
+// whether a lower-case form was a plain token (knownToken) or a word
+// (knownWord) in the training data.
+func sufFeats(ts []tok, i int, low []byte, at int, known func([]byte) uint8, f []uint32) []uint32 {
 	sh := tmpl(50).s(low[at:])
 	stem := low[:at]
-	l1, l2, l3 := lastRunes(stem, 1, 0), lastRunes(stem, 2, 0), lastRunes(stem, 3, 0)
+	l1, l2, l3, l4 := lastRunes(stem, 1, 0), lastRunes(stem, 2, 0), lastRunes(stem, 3, 0), lastRunes(stem, 4, 0)
 	p1, n1 := ctx(ts, i-1), ctx(ts, i+1)
+	kf, ks := known(low), known(stem)
 	return append(f,
 		sh.id(),
 		sh.b(1).s(stem[max(l1, 0):]).id(),
@@ -79,19 +85,33 @@ func sufFeats(ts []tok, i int, low []byte, at int, f []uint32) []uint32 {
 		sh.b(6).b(bucket(utf8.RuneCount(stem), 8)).id(),
 		sh.b(7).b(ts[i].first).id(),
 		sh.b(8).b(n1.first).id(),
+		sh.b(9).s(stem[max(l4, 0):]).id(),
+		sh.b(10).b(kf).b(ks).id(),
+		tmpl(51).b(kf).b(ks).id(),
+		tmpl(52).b(kf).b(ks).s(stem[max(l2, 0):]).id(),
+		tmpl(53).id(),
 	)
 }
 
-// findSuffix returns where the longest learned suffix of low starts
-// (leaving a stem of at least two code points), or -1.
-func (m *Model) findSuffix(low []byte) int {
+// Flags of known.
+const (
+	knownToken = 1 // a token that is not a multiword token
+	knownWord  = 2 // a word
+)
+
+func (m *Model) known(p []byte) uint8 {
+	return m.lexicon[tmpl(60).s(p).id()>>2]
+}
+
+// suffixCandidates calls fn with where each learned suffix of low starts
+// (leaving a stem of at least two code points), longest first.
+func (m *Model) suffixCandidates(low []byte, fn func(at int)) {
 	for n := m.maxSuffix; n > 0; n-- {
 		at := lastRunes(low, n, 2)
 		if at >= 0 && m.suffix[string(low[at:])] {
-			return at
+			fn(at)
 		}
 	}
-	return -1
 }
 
 // expand returns the words of the token ts[i] of a sentence when the
@@ -109,16 +129,17 @@ func (m *Model) expand(p *proc, ts []tok, i int) []string {
 	if k, ok := m.lower[string(p.low)]; ok {
 		return withCase(m.dictWords(p, ts, i, k), form)
 	}
-	at := m.findSuffix(p.low)
-	if at < 0 {
+	best, bestAt := m.SufThreshold, -1
+	m.suffixCandidates(p.low, func(at int) {
+		p.feats = sufFeats(ts, i, p.low, at, m.known, p.feats[:0])
+		if s := m.suf.score(p.feats); s > best {
+			best, bestAt = s, at
+		}
+	})
+	if bestAt < 0 {
 		return nil
 	}
-	p.feats = sufFeats(ts, i, p.low, at, p.feats[:0])
-	if m.suf.score(p.feats) <= m.SufThreshold {
-		return nil
-	}
-	n := utf8.RuneCount(p.low[at:])
-	cut := lastRunes(form, n, 0)
+	cut := lastRunes(form, utf8.RuneCount(p.low[bestAt:]), 0)
 	return []string{string(form[:cut]), string(form[cut:])}
 }
 
@@ -126,7 +147,7 @@ func (m *Model) dictWords(p *proc, ts []tok, i int, k int32) []string {
 	e := &m.MWT[k]
 	if e.ambiguous() {
 		p.feats = ambFeats(ts, i, p.feats[:0])
-		if m.amb.score(p.feats) <= 0 {
+		if m.amb.score(p.feats) <= m.AmbThreshold {
 			return nil
 		}
 	}
@@ -140,7 +161,10 @@ func withCase(words []string, form []byte) []string {
 		return nil
 	}
 	s := string(form)
-	out := append([]string(nil), words...)
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = strings.ToLower(w)
+	}
 	switch r, _ := utf8.DecodeRuneInString(s); {
 	case strings.ToUpper(s) == s && strings.ToLower(s) != s:
 		for i, w := range out {

@@ -84,7 +84,7 @@ func (m *Model) Each(text []byte, fn func(*Sentence) error) error {
 	if err := checkUTF8(text); err != nil {
 		return err
 	}
-	p := &proc{m: m, text: text, fn: fn, newPar: true}
+	p := &proc{m: m, text: text, fn: fn, newPar: true, state: -1}
 	return p.loop()
 }
 
@@ -108,13 +108,13 @@ func (p *proc) loop() error {
 	text := p.text
 	for i := 0; i < len(text); {
 		ws := i
-		p.state = -1
 		for i < len(text) {
-			end, _, space := nextCluster(text, i, &p.state)
+			st := p.state
+			end, _, space := nextCluster(text, i, &st)
 			if !space {
 				break
 			}
-			i = end
+			i, p.state = end, st
 		}
 		if lineBreaks(text, ws, i) >= 2 {
 			if err := p.flush(); err != nil {
@@ -124,12 +124,13 @@ func (p *proc) loop() error {
 		}
 		p.run = p.run[:0]
 		for i < len(text) {
-			end, cls, space := nextCluster(text, i, &p.state)
+			st := p.state
+			end, cls, space := nextCluster(text, i, &st)
 			if space || (len(p.run) > 0 && end-p.run[0].s > MaxRunBytes) {
 				break
 			}
 			p.run = append(p.run, cluster{s: i, e: end, cls: cls})
-			i = end
+			i, p.state = end, st
 		}
 		if len(p.run) > 0 {
 			p.tokenize()

@@ -26,7 +26,7 @@ func (o Options) withDefaults() Options {
 		o.TableBits = 18
 	}
 	if o.MinSuffix <= 0 {
-		o.MinSuffix = 2
+		o.MinSuffix = 1
 	}
 	return o
 }
@@ -110,9 +110,12 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
 	m.MWT = dictionary(tp)
 	m.Suffixes = suffixes(tp, opt.MinSuffix)
+	if len(m.Suffixes) > 0 {
+		m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
+	}
 	m.build()
-	aw, _ = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
-	uw, m.SufThreshold = fit(m.sufExamples(tp, ttoks), m.sufExamples(dp, dtoks), 16, opt.Epochs)
+	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
+	uw, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
 	m.Amb, m.Suf = sparse(aw, 16), sparse(uw, 16)
 	m.build()
@@ -324,5 +327,14 @@ func dictionary(pars []goldPar) []MWT {
 		}
 	}
 	slices.SortFunc(out, func(a, b MWT) int { return strings.Compare(a.Form, b.Form) })
+	return out
+}
+
+func sortedKeys(lex map[uint32]uint8) []uint32 {
+	out := make([]uint32, 0, len(lex))
+	for h, f := range lex {
+		out = append(out, h<<2|uint32(f))
+	}
+	slices.Sort(out)
 	return out
 }

@@ -69,31 +69,68 @@ func (m *Model) ambExamples(pars []goldPar, toks [][]tok) *examples {
 	return x
 }
 
+// lexicon returns the hashes of the lower-case plain tokens and words
+// of the paragraphs whose sentence number n satisfies keep(n).
+func lexicon(pars []goldPar, keep func(n int) bool) map[uint32]uint8 {
+	lex := map[uint32]uint8{}
+	var low []byte
+	n := 0
+	for _, p := range pars {
+		for _, t := range p.toks {
+			if keep(n) {
+				low = lowerInto(low[:0], p.text[t.s:t.e])
+				if t.words == nil {
+					lex[tmpl(60).s(low).id()>>2] |= knownToken | knownWord
+				}
+				for _, w := range t.words {
+					low = lowerInto(low[:0], []byte(w))
+					lex[tmpl(60).s(low).id()>>2] |= knownWord
+				}
+			}
+			if t.sentEnd {
+				n++
+			}
+		}
+	}
+	return lex
+}
+
 // sufExamples are the suffix-split decisions on every token that ends in
 // a learned suffix, dictionary forms included: the decision must learn
-// from the forms whose splits it will see only as unseen forms.
-func (m *Model) sufExamples(pars []goldPar, toks [][]tok) *examples {
+// from the forms whose splits it will see only as unseen forms. With
+// jackknife, the sentences of each half see the lexicon of the other
+// half, as unseen text sees the lexicon of the training data.
+func (m *Model) sufExamples(pars []goldPar, toks [][]tok, jackknife bool) *examples {
 	x := &examples{}
 	if m.maxSuffix == 0 {
 		return x
 	}
+	var halves [2]func([]byte) uint8
+	for h := range halves {
+		lex := lexicon(pars, func(n int) bool { return n%2 != h })
+		halves[h] = func(p []byte) uint8 { return lex[tmpl(60).s(p).id()>>2] }
+	}
 	var f []uint32
 	var low, w []byte
+	n := 0
 	for k, p := range pars {
 		sentences(p, toks[k], func(ts []tok, g []goldTok) {
+			known := m.known
+			if jackknife {
+				known = halves[n%2]
+			}
+			n++
 			for i, t := range g {
 				low = lowerInto(low[:0], p.text[t.s:t.e])
-				at := m.findSuffix(low)
-				if at < 0 {
-					continue
-				}
-				y := false
-				if len(t.words) == 2 {
-					w = lowerInto(w[:0], []byte(t.words[1]))
-					y = bytes.Equal(w, low[at:]) && strings.EqualFold(t.words[0]+t.words[1], string(p.text[t.s:t.e]))
-				}
-				f = sufFeats(ts, i, low, at, f[:0])
-				x.add(f, y)
+				m.suffixCandidates(low, func(at int) {
+					y := false
+					if len(t.words) == 2 {
+						w = lowerInto(w[:0], []byte(t.words[1]))
+						y = bytes.Equal(w, low[at:]) && strings.EqualFold(t.words[0]+t.words[1], string(p.text[t.s:t.e]))
+					}
+					f = sufFeats(ts, i, low, at, known, f[:0])
+					x.add(f, y)
+				})
 			}
 		})
 	}
