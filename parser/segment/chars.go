@@ -40,6 +40,15 @@ func nextCluster(text []byte, i int, state *int) (end int, cls byte, space bool)
 		cls = asciiClass(c)
 		return i + 1, cls, cls == clsSpace
 	}
+	if r, size := utf8.DecodeRune(text[i:]); simple(r) {
+		if j := i + size; j == len(text) || text[j] < utf8.RuneSelf && text[j] != '\r' {
+			*state = -1
+			return j, runeClass(r), unicode.IsSpace(r)
+		} else if r2, _ := utf8.DecodeRune(text[j:]); simple(r2) {
+			*state = -1
+			return j, runeClass(r), unicode.IsSpace(r)
+		}
+	}
 	cl, _, _, st := uniseg.Step(text[i:], *state)
 	*state = st
 	end = i + len(cl)
@@ -142,4 +151,14 @@ func lowerInto(dst, p []byte) []byte {
 		i += size
 	}
 	return dst
+}
+
+// simple reports whether r is a Latin, Greek or Cyrillic character (not a
+// combining mark) from the ranges where a grapheme cluster boundary
+// always falls between two such characters, or before ASCII: none of them
+// is a prepend, regional indicator, Hangul, extend or spacing mark
+// character. The cluster of such a character followed by one of them or
+// by ASCII is the character alone, without asking uniseg.
+func simple(r rune) bool {
+	return r >= 0xA0 && r < 0x300 || r >= 0x370 && r < 0x483 || r >= 0x48A && r < 0x530
 }

@@ -129,18 +129,25 @@ func (m *Model) expand(p *proc, ts []tok, i int) []string {
 	if k, ok := m.lower[string(p.low)]; ok {
 		return withCase(m.dictWords(p, ts, i, k), form)
 	}
-	best, bestAt := m.SufThreshold, -1
-	m.suffixCandidates(p.low, func(at int) {
-		p.feats = sufFeats(ts, i, p.low, at, m.known, p.feats[:0])
-		if s := m.suf.score(p.feats); s > best {
-			best, bestAt = s, at
-		}
-	})
+	bestAt := m.bestSuffix(ts, i, p.low, &p.feats)
 	if bestAt < 0 {
 		return nil
 	}
 	cut := lastRunes(form, utf8.RuneCount(p.low[bestAt:]), 0)
 	return []string{string(form[:cut]), string(form[cut:])}
+}
+
+// bestSuffix returns where the best-scoring learned suffix of low, the
+// lower case of ts[i], starts when its score is over SufThreshold, or -1.
+func (m *Model) bestSuffix(ts []tok, i int, low []byte, feats *[]uint32) int {
+	best, bestAt := m.SufThreshold, -1
+	m.suffixCandidates(low, func(at int) {
+		*feats = sufFeats(ts, i, low, at, m.known, (*feats)[:0])
+		if s := m.suf.score(*feats); s > best {
+			best, bestAt = s, at
+		}
+	})
+	return bestAt
 }
 
 func (m *Model) dictWords(p *proc, ts []tok, i int, k int32) []string {

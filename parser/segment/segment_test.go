@@ -111,7 +111,7 @@ func allSpace(p []byte) bool {
 // combining marks, emoji and every kind of whitespace.
 func randomText(rng *rand.Rand) []byte {
 	pieces := []string{"word", "Dr.", "don't", "e\u0301", "\u0301", "x", ".", ",", "?!", "(", ")", "\"",
-		"12", "3.5", "日本語", "مرحبا", "👍🏽", "🇫🇷", "https://example.com/a?b=c", "a@b.org", "\x00", "\x01",
+		"12", "3.5", "日本語", "مرحبا", "👍🏽", "🇫🇷", "https://example.com/a?b=c", "a@b.org", "\x00", "\x01", "ş", "İ", "Жж", "©", "ß", "\u0483",
 		" ", " ", "  ", "\t", "\n", "\r\n", "\r", "\u00a0", "\n\n", " \n \n", "\u2028", "\u3000"}
 	var b strings.Builder
 	for n := rng.Intn(60); n > 0; n-- {

@@ -14,7 +14,8 @@ type Options struct {
 	Epochs    int  // most passes over the training data (default 12); the best on dev is kept
 	TableBits uint // bits of the token and sentence weight tables (default 18)
 	// MinSuffix is how often a suffix must split off as the last word of a
-	// two-word multiword token to be learned (default 2).
+	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
+	// (2 without dev).
 	MinSuffix int
 }
 
@@ -104,18 +105,15 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 		return nil, errors.New("segment: no training sentences")
 	}
 	m := &Model{}
-	var tw, sw, aw, uw table
+	var tw, sw, aw table
 	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
 	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
 	m.MWT = dictionary(tp)
-	m.Suffixes = suffixes(tp, opt.MinSuffix)
-	if len(m.Suffixes) > 0 {
-		m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
-	}
 	m.build()
 	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
-	uw, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
+	m.amb = aw
+	uw := m.fitSuffixes(tp, dp, ttoks, dtoks, opt)
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
 	m.Amb, m.Suf = sparse(aw, 16), sparse(uw, 16)
 	m.build()

@@ -136,3 +136,68 @@ func (m *Model) sufExamples(pars []goldPar, toks [][]tok, jackknife bool) *examp
 	}
 	return x
 }
+
+// fitSuffixes learns the suffixes, the lexicon and the suffix decision,
+// for each minimum count that opt allows, and keeps those that make the
+// fewest errors on the dev tokens outside the dictionary (the larger
+// minimum on a tie). It returns the
+// decision's weights.
+func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options) table {
+	mins := []int{opt.MinSuffix}
+	if opt.MinSuffix <= 0 {
+		mins = []int{2}
+		if len(dp) > 0 {
+			mins = []int{3, 2, 1}
+		}
+	}
+	type fitted struct {
+		suffixes []string
+		lexicon  []uint32
+		w        table
+		thr      float32
+		errs     int
+	}
+	var best *fitted
+	for _, min := range mins {
+		m.Suffixes, m.Lexicon = suffixes(tp, min), nil
+		if len(m.Suffixes) > 0 {
+			m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
+		}
+		m.build()
+		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
+		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, m.sufErrors(dp, dtoks)}
+		if best == nil || f.errs < best.errs {
+			best = f
+		}
+	}
+	m.Suffixes, m.Lexicon, m.SufThreshold = best.suffixes, best.lexicon, best.thr
+	return best.w
+}
+
+// sufErrors counts the dev tokens outside the dictionary whose suffix
+// split (or its absence) differs from the gold one.
+func (m *Model) sufErrors(pars []goldPar, toks [][]tok) int {
+	errs := 0
+	var low []byte
+	var f []uint32
+	for k, p := range pars {
+		sentences(p, toks[k], func(ts []tok, g []goldTok) {
+			for i, t := range g {
+				form := p.text[t.s:t.e]
+				low = lowerInto(low[:0], form)
+				if _, ok := m.exact[string(form)]; ok {
+					continue
+				}
+				if _, ok := m.lower[string(low)]; ok {
+					continue
+				}
+				at := m.bestSuffix(ts, i, low, &f)
+				gold := len(t.words) == 2 && at >= 0 && strings.EqualFold(t.words[1], string(form[lastRunes(form, len([]rune(string(low[at:]))), 0):]))
+				if (at >= 0) != (t.words != nil) || (at >= 0 && !gold) {
+					errs++
+				}
+			}
+		})
+	}
+	return errs
+}
