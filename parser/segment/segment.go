@@ -85,7 +85,10 @@ func (m *Model) Each(text []byte, fn func(*Sentence) error) error {
 		return err
 	}
 	p := &proc{m: m, text: text, fn: fn, newPar: true, state: -1}
-	return p.loop()
+	if err := p.feed(len(text)); err != nil {
+		return err
+	}
+	return p.flush()
 }
 
 // proc is the state of one segmentation.
@@ -101,14 +104,20 @@ type proc struct {
 	low     []byte
 	sent    Sentence
 	newPar  bool
-	state   int
+	state   int // uniseg's state after the cluster before pos
+	pos     int // p.text[:pos] is segmented
+	base    int // offset of p.text in the input
+	lastEnd int // end of the last token handed to fn
 }
 
-func (p *proc) loop() error {
+// feed segments p.text[p.pos:limit]; limit is the end of the text or
+// the start of a whitespace span that ends a run.
+func (p *proc) feed(limit int) error {
 	text := p.text
-	for i := 0; i < len(text); {
+	i := p.pos
+	for i < limit {
 		ws := i
-		for i < len(text) {
+		for i < limit {
 			st := p.state
 			end, _, space := nextCluster(text, i, &st)
 			if !space {
@@ -123,7 +132,7 @@ func (p *proc) loop() error {
 			p.newPar = true
 		}
 		p.run = p.run[:0]
-		for i < len(text) {
+		for i < limit {
 			st := p.state
 			end, cls, space := nextCluster(text, i, &st)
 			if space || (len(p.run) > 0 && end-p.run[0].s > MaxRunBytes) {
@@ -139,7 +148,8 @@ func (p *proc) loop() error {
 			}
 		}
 	}
-	return p.flush()
+	p.pos = i
+	return nil
 }
 
 // flush ends the paragraph: every pending token is decided, the last one
@@ -227,8 +237,9 @@ func (p *proc) emit(n int, cut bool) error {
 	p.newPar = false
 	for i := range p.pending[:n] {
 		t := &p.pending[i]
-		s.Tokens = append(s.Tokens, Token{Start: t.start, End: t.end, Words: p.m.expand(p, p.pending[:n], i)})
+		s.Tokens = append(s.Tokens, Token{Start: p.base + t.start, End: p.base + t.end, Words: p.m.expand(p, p.pending[:n], i)})
 	}
+	p.lastEnd = p.pending[n-1].end
 	k := copy(p.pending, p.pending[n:])
 	p.pending = p.pending[:k]
 	p.dec = 0

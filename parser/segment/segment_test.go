@@ -3,7 +3,9 @@ package segment
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -294,5 +296,61 @@ func TestMultiwordTokens(t *testing.T) {
 	}
 	if got := strings.Join(words, " "); got != "do+n't Do+n't" {
 		t.Errorf("multiword tokens %q, want do+n't Do+n't", got)
+	}
+}
+
+// chunkReader returns its data in reads of at most n bytes.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.n)], r.data)
+	r.data = r.data[k:]
+	return k, nil
+}
+
+// TestEachReaderMatchesEach streams several windows of text and checks
+// that the sentences are those of Each, with their bytes in the window.
+func TestEachReaderMatchesEach(t *testing.T) {
+	m := smallModel(t)
+	gold, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := []byte(strings.Repeat(UDText(gold)+"\n", 3<<20/len(UDText(gold))))
+	text = append(text, bytes.Repeat([]byte("\n"), 3<<20)...)
+	text = append(text, "Last words\n"...)
+	want, err := m.Segment(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Sentence
+	err = m.EachReader(&chunkReader{text, 7777}, func(s *Sentence, win []byte, base int) error {
+		c := *s
+		c.Tokens = append([]Token(nil), s.Tokens...)
+		for _, tk := range c.Tokens {
+			if !bytes.Equal(win[tk.Start-base:tk.End-base], text[tk.Start:tk.End]) {
+				t.Fatalf("token [%d,%d) is not in its window", tk.Start, tk.End)
+			}
+		}
+		got = append(got, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("EachReader gives %d sentences, Each %d, or they differ", len(got), len(want))
+	}
+	_, err = m.Segment(append(bytes.Repeat([]byte("word "), 1<<19), 0xff))
+	var e *InvalidUTF8Error
+	err2 := m.EachReader(bytes.NewReader(append(bytes.Repeat([]byte("word "), 1<<19), 0xff)), func(*Sentence, []byte, int) error { return nil })
+	if !errors.As(err, &e) || !errors.As(err2, &e) || e.Offset != 5<<19 {
+		t.Fatalf("invalid UTF-8: %v and %v, want the offset %d", err, err2, 5<<19)
 	}
 }
