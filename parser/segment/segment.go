@@ -178,28 +178,34 @@ func (p *proc) addTok(a, b int) {
 // tokenize splits the current run into tokens.
 func (p *proc) tokenize() {
 	v := runView{text: p.text, run: p.run}
-	if a, b, ok := findURL(v); ok {
-		for j := 0; j < a; j++ {
-			p.addTok(j, j+1)
-		}
-		p.addTok(a, b)
-		for j := b; j < len(p.run); j++ {
-			p.addTok(j, j+1)
-		}
+	a, b, ok := findURL(v)
+	if !ok {
+		p.split(0, len(p.run))
 		return
 	}
+	p.split(0, a)
+	p.addTok(a, b)
+	p.split(b, len(p.run))
+}
+
+// split tokenizes run[lo:hi] with the token-boundary decision.
+func (p *proc) split(lo, hi int) {
+	if lo == hi {
+		return
+	}
+	v := runView{text: p.text, run: p.run[lo:hi]}
 	a := 0
-	for j := 1; j < len(p.run); j++ {
+	for j := 1; j < len(v.run); j++ {
 		if !v.candidate(j) {
 			continue
 		}
 		p.feats = v.tokFeats(j, p.feats[:0])
 		if p.m.tok.score(p.feats) > p.m.TokThreshold {
-			p.addTok(a, j)
+			p.addTok(lo+a, lo+j)
 			a = j
 		}
 	}
-	p.addTok(a, len(p.run))
+	p.addTok(lo+a, hi)
 }
 
 // decide makes the sentence-boundary decisions that the lookahead allows

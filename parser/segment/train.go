@@ -140,12 +140,16 @@ func tokExamples(pars []goldPar) *examples {
 				end, cls, space = nextCluster(p.text, i, &state)
 			}
 			if (space || (len(run) > 0 && end-run[0].s > MaxRunBytes)) && len(run) > 0 {
-				v := runView{text: p.text, run: run}
-				if _, _, url := findURL(v); !url {
-					for j := 1; j < len(run); j++ {
+				parts := [][]cluster{run}
+				if a, b, url := findURL(runView{text: p.text, run: run}); url {
+					parts = [][]cluster{run[:a], run[b:]}
+				}
+				for _, part := range parts {
+					v := runView{text: p.text, run: part}
+					for j := 1; j < len(part); j++ {
 						if v.candidate(j) {
 							f = v.tokFeats(j, f[:0])
-							x.add(f, bound[run[j].s])
+							x.add(f, bound[part[j].s])
 						}
 					}
 				}

@@ -3,65 +3,100 @@ package segment
 import "bytes"
 
 // findURL finds a URL or an e-mail address in a run: run[a:b] is kept as
-// one token; the punctuation clusters before a and after b are tokens of
-// their own. A URL starts with a scheme ("http://", "https://", "ftp://")
-// or "www."; an e-mail address is local@domain with a dot in the domain.
-// Opening brackets and quotes before it and closing punctuation after it
-// are not part of it.
+// one token, and the parts of the run before and after it are tokenized
+// on their own. A URL starts with a scheme ("http://", "https://",
+// "ftp://") or "www." after a character that is not a letter or digit
+// and runs to the end of the run; an e-mail address is local@domain
+// with a dot in the domain. Closing punctuation at the end of the run is
+// not part of either.
 func findURL(v runView) (a, b int, ok bool) {
 	run := v.run
-	for a < len(run) && isOpening(v.text[run[a].s]) {
-		a++
+	s := v.text[run[0].s:run[len(run)-1].e]
+	lo, hi := urlSpan(s)
+	if lo < 0 {
+		lo, hi = emailSpan(s)
 	}
-	b = len(run)
-	for b > a && isClosing(v.text[run[b-1].s]) {
-		b--
-	}
-	if b-a < 5 {
+	if lo < 0 {
 		return 0, 0, false
 	}
-	s := v.text[run[a].s:run[b-1].e]
-	if hasPrefixFold(s, "http://") || hasPrefixFold(s, "https://") || hasPrefixFold(s, "ftp://") ||
-		(hasPrefixFold(s, "www.") && len(s) > 6) || isEmail(s) {
-		return a, b, true
+	a, b = -1, -1
+	for j, c := range run {
+		if c.s-run[0].s == lo {
+			a = j
+		}
+		if c.e-run[0].s == hi {
+			b = j + 1
+		}
 	}
-	return 0, 0, false
+	return a, b, a >= 0 && b > a
 }
 
-func isOpening(c byte) bool { return c == '(' || c == '[' || c == '<' || c == '"' || c == '\'' }
+// urlSpan returns the bytes [lo, hi) of the URL in s, or -1.
+func urlSpan(s []byte) (lo, hi int) {
+	lo = -1
+	if k := bytes.Index(s, []byte("://")); k > 0 {
+		i := k
+		for i > 0 && isLetter(s[i-1]) {
+			i--
+		}
+		if scheme := bytes.ToLower(s[i:k]); string(scheme) == "http" || string(scheme) == "https" || string(scheme) == "ftp" {
+			lo = i
+		}
+	}
+	if lo < 0 {
+		for k := 0; k+4 < len(s); k++ {
+			if (k == 0 || !isAlnum(s[k-1])) && bytes.EqualFold(s[k:k+4], []byte("www.")) {
+				lo = k
+				break
+			}
+		}
+	}
+	if lo < 0 {
+		return -1, -1
+	}
+	hi = len(s)
+	for hi > lo && isClosing(s[hi-1]) {
+		hi--
+	}
+	if hi-lo < 6 {
+		return -1, -1
+	}
+	return lo, hi
+}
+
+// emailSpan returns the bytes [lo, hi) of the e-mail address in s, or -1.
+func emailSpan(s []byte) (lo, hi int) {
+	at := bytes.IndexByte(s, '@')
+	if at < 1 {
+		return -1, -1
+	}
+	lo = at
+	for lo > 0 && isLocal(s[lo-1]) {
+		lo--
+	}
+	hi = at + 1
+	for hi < len(s) && (isAlnum(s[hi]) || s[hi] == '.' || s[hi] == '-') {
+		hi++
+	}
+	for hi > at+1 && (s[hi-1] == '.' || s[hi-1] == '-') {
+		hi--
+	}
+	dom := s[at+1 : hi]
+	if lo == at || bytes.IndexByte(dom, '.') < 1 {
+		return -1, -1
+	}
+	return lo, hi
+}
+
+func isLocal(c byte) bool {
+	return isAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'
+}
 
 func isClosing(c byte) bool {
 	return c == ')' || c == ']' || c == '>' || c == '"' || c == '\'' || c == '.' || c == ',' ||
 		c == ';' || c == ':' || c == '!' || c == '?'
 }
 
-func hasPrefixFold(s []byte, prefix string) bool {
-	return len(s) >= len(prefix) && bytes.EqualFold(s[:len(prefix)], []byte(prefix))
-}
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-func isEmail(s []byte) bool {
-	at := bytes.IndexByte(s, '@')
-	if at < 1 || bytes.IndexByte(s[at+1:], '@') >= 0 {
-		return false
-	}
-	for _, c := range s[:at] {
-		if !(isAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-') {
-			return false
-		}
-	}
-	dom := s[at+1:]
-	dot := bytes.LastIndexByte(dom, '.')
-	if dot < 1 || dot == len(dom)-1 {
-		return false
-	}
-	for _, c := range dom {
-		if !(isAlnum(c) || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+func isAlnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
