@@ -54,7 +54,9 @@ func (v runView) candidate(j int) bool {
 	return !(a == clsDigit && b == clsDigit) && b != clsMark
 }
 
-func (v runView) tokFeats(j int, f []uint32) []uint32 {
+// tokFeats are the features of the boundary before run[j]; the token
+// being built starts at run[start].
+func (v runView) tokFeats(j, start int, f []uint32) []uint32 {
 	n := len(v.run)
 	s, e := v.run[0].s, v.run[n-1].e
 	at := v.run[j].s
@@ -84,6 +86,8 @@ func (v runView) tokFeats(j int, f []uint32) []uint32 {
 		tmpl(11).s(shape[:k]).b(dl).b(dr).id(),
 		tmpl(12).lower(v.word(j-1, -1)).s(c2).id(),
 		tmpl(13).s(c1).lower(v.word(j, 1)).id(),
+		tmpl(17).b(bucket(j-start, 3)).s(c1).s(c2).id(),
+		tmpl(18).lower(v.text[max(v.run[start].s, at-maxChunk):at]).s(c2).id(),
 	)
 }
 

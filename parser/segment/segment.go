@@ -199,7 +199,7 @@ func (p *proc) split(lo, hi int) {
 		if !v.candidate(j) {
 			continue
 		}
-		p.feats = v.tokFeats(j, p.feats[:0])
+		p.feats = v.tokFeats(j, a, p.feats[:0])
 		if p.m.tok.score(p.feats) > p.m.TokThreshold {
 			p.addTok(lo+a, lo+j)
 			a = j

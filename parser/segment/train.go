@@ -146,10 +146,14 @@ func tokExamples(pars []goldPar) *examples {
 				}
 				for _, part := range parts {
 					v := runView{text: p.text, run: part}
+					start := 0
 					for j := 1; j < len(part); j++ {
 						if v.candidate(j) {
-							f = v.tokFeats(j, f[:0])
+							f = v.tokFeats(j, start, f[:0])
 							x.add(f, bound[part[j].s])
+						}
+						if bound[part[j].s] {
+							start = j
 						}
 					}
 				}
