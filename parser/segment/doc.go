@@ -11,9 +11,10 @@
 // clusters (github.com/rivo/uniseg) of a run of non-whitespace, a token
 // boundary is decided by a classifier, except inside a stretch of letters
 // or of digits, which is never split, and a grapheme cluster is never
-// split. A URL (http://, https://, ftp://, www.) or an e-mail address is
-// recognized by hand and kept as one token without the closing
-// punctuation after it; the rest of its run is tokenized as usual. After each token a second
+// split. A URL (http://, https://, ftp://, www.), an e-mail address or a
+// file name with a common extension (".pdf", ".htm", ...) is recognized
+// by hand and kept as one token without the closing punctuation after
+// it; the rest of its run is tokenized as usual. After each token a second
 // classifier decides whether the sentence ends there; it sees the token,
 // the one before and the two after. Each token is then made a multiword
 // token or not: a form seen as a multiword token in training is expanded

@@ -258,9 +258,9 @@ func TestBlankLineEndsParagraph(t *testing.T) {
 	}
 }
 
-func TestURLsAndEmailsStayWhole(t *testing.T) {
+func TestURLsEmailsAndFileNamesStayWhole(t *testing.T) {
 	m := smallModel(t)
-	text := []byte("See (https://example.com/a.b?c=d&e=f), or write to john.doe@example.org. Thanks")
+	text := []byte("See (https://example.com/a.b?c=d&e=f), or write to\n\"Jo\"<john.doe@example.org>. See file:Q3_report-v2.pdf.")
 	sents, err := m.Segment(text)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestURLsAndEmailsStayWhole(t *testing.T) {
 		}
 	}
 	got := strings.Join(toks, " ")
-	for _, want := range []string{"( https://example.com/a.b?c=d&e=f ) ,", "john.doe@example.org ."} {
+	for _, want := range []string{"( https://example.com/a.b?c=d&e=f ) ,", "john.doe@example.org", " Q3_report-v2.pdf ."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tokens %q do not contain %q", got, want)
 		}

@@ -1,20 +1,27 @@
 package segment
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
-// findURL finds a URL or an e-mail address in a run: run[a:b] is kept as
-// one token, and the parts of the run before and after it are tokenized
-// on their own. A URL starts with a scheme ("http://", "https://",
-// "ftp://") or "www." after a character that is not a letter or digit
-// and runs to the end of the run; an e-mail address is local@domain
-// with a dot in the domain. Closing punctuation at the end of the run is
-// not part of either.
+// findURL finds a URL, an e-mail address or a file name in a run:
+// run[a:b] is kept as one token, and the parts of the run before and
+// after it are tokenized on their own. A URL starts with a scheme
+// ("http://", "https://", "ftp://") or "www." after a character that is
+// not a letter or digit and runs to the end of the run; an e-mail address
+// is local@domain with a dot in the domain; a file name is letters,
+// digits, '_' and '-' with one of the extensions in fileExtensions.
+// Closing punctuation at the end of the run is not part of them.
 func findURL(v runView) (a, b int, ok bool) {
 	run := v.run
 	s := v.text[run[0].s:run[len(run)-1].e]
 	lo, hi := urlSpan(s)
 	if lo < 0 {
 		lo, hi = emailSpan(s)
+	}
+	if lo < 0 {
+		lo, hi = fileSpan(s)
 	}
 	if lo < 0 {
 		return 0, 0, false
@@ -83,6 +90,31 @@ func emailSpan(s []byte) (lo, hi int) {
 	}
 	dom := s[at+1 : hi]
 	if lo == at || bytes.IndexByte(dom, '.') < 1 {
+		return -1, -1
+	}
+	return lo, hi
+}
+
+// fileExtensions are the extensions that make a file name (lower case).
+var fileExtensions = []string{"pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "txt", "htm", "html",
+	"jpg", "jpeg", "gif", "png", "zip", "csv", "xml", "mp3", "wav", "exe", "rtf"}
+
+// fileSpan returns the bytes [lo, hi) of a file name that ends s (before
+// closing punctuation), or -1.
+func fileSpan(s []byte) (lo, hi int) {
+	hi = len(s)
+	for hi > 0 && isClosing(s[hi-1]) {
+		hi--
+	}
+	dot := bytes.LastIndexByte(s[:hi], '.')
+	if dot < 1 || !slices.Contains(fileExtensions, string(bytes.ToLower(s[dot+1:hi]))) {
+		return -1, -1
+	}
+	lo = dot
+	for lo > 0 && (isAlnum(s[lo-1]) || s[lo-1] == '_' || s[lo-1] == '-') {
+		lo--
+	}
+	if lo == dot {
 		return -1, -1
 	}
 	return lo, hi
