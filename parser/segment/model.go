@@ -43,7 +43,7 @@ type Weights struct {
 	Value []float32 `msgpack:"value"`
 }
 
-const maxBits = 24
+const maxBits = 22 // a table of at most 16 MiB
 
 func sparse(t table, bits uint) Weights {
 	w := Weights{Bits: uint8(bits)}

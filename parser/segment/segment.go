@@ -22,6 +22,7 @@ type Token struct {
 	Start, End int
 	// Words are the syntactic words of a multiword token ("don't" gives
 	// "do", "n't"), nil when the token is a single word, text[Start:End].
+	// The slice may be shared with the Model: do not modify it.
 	Words []string
 }
 

@@ -12,7 +12,7 @@ import (
 // Options are the settings of Train; zero values take the defaults.
 type Options struct {
 	Epochs    int  // most passes over the training data (default 12); the best on dev is kept
-	TableBits uint // bits of the token and sentence weight tables (default 20)
+	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
 	// MinSuffix is how often a suffix must split off as the last word of a
 	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
 	// (2 without dev).
@@ -26,6 +26,7 @@ func (o Options) withDefaults() Options {
 	if o.TableBits == 0 {
 		o.TableBits = 20
 	}
+	o.TableBits = min(o.TableBits, maxBits)
 	if o.MinSuffix <= 0 {
 		o.MinSuffix = 1
 	}
