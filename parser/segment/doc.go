@@ -85,9 +85,8 @@
 // with UD's official scorer:
 //
 //	scripts/validate.sh --setup   # installs the scorer once
-//	TRANSPARSE_SEGMENT_EVAL=en_ewt,tr_imst,hu_szeged,fr_sequoia \
-//	  go test -run TestOfficialScores -v ./parser/segment/
+//	go test -tags experiment -run 'TestOfficialScores/en_ewt/dev' -v ./parser/segment/
 //
-// with TRANSPARSE_SEGMENT_SPLIT=test to score the test files.
+// (a subtest per treebank and split; all of them without the pattern).
 // BenchmarkSegment reports words per second on EWT dev.
 package segment

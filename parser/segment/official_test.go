@@ -14,45 +14,34 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-// TestOfficialScores is the measurement harness: for each treebank named
-// in $TRANSPARSE_SEGMENT_EVAL (comma-separated, e.g. "en_ewt,tr_imst"),
-// it trains on its train file (dev tunes), segments the raw text (UDText)
-// of the split in $TRANSPARSE_SEGMENT_SPLIT ("dev", the default, or
-// "test"), writes the result as CoNLL-U and scores it against the gold
-// file with UD's official scorer (udeval, installed by
-// scripts/validate.sh --setup). With $TRANSPARSE_SEGMENT_OUT set, the
-// model (<name>.seg), the text and the output are written there.
+// TestOfficialScores is the measurement harness, an experiment: for each
+// shared treebank it trains on its train file (dev tunes), segments the
+// raw text (UDText) of its dev and of its test file, writes the result as
+// CoNLL-U and scores it against the gold file with UD's official scorer
+// (udeval, installed by scripts/validate.sh --setup). A subtest names the
+// treebank and the split:
 //
-//	TRANSPARSE_SEGMENT_EVAL=en_ewt go test -run TestOfficialScores -v ./parser/segment/
+//	go test -tags experiment -run 'TestOfficialScores/en_ewt/dev' -v ./parser/segment/
+//
+// Report test figures once, for a model chosen on dev.
 func TestOfficialScores(t *testing.T) {
-	names := os.Getenv("TRANSPARSE_SEGMENT_EVAL")
-	if names == "" {
-		t.Skip("set TRANSPARSE_SEGMENT_EVAL=en_ewt,... to train and score on whole treebanks")
-	}
-	split := os.Getenv("TRANSPARSE_SEGMENT_SPLIT")
-	if split == "" {
-		split = "dev"
-	}
+	testenv.Experiment(t)
 	scorer := testenv.UDTool(t, "udeval")
-	out := os.Getenv("TRANSPARSE_SEGMENT_OUT")
-	if out == "" {
-		out = t.TempDir()
-	}
-	for _, name := range strings.Split(names, ",") {
-		t.Run(name, func(t *testing.T) { scoreTreebank(t, scorer, name, split, out) })
+	for _, name := range []string{"en_ewt", "tr_imst", "hu_szeged", "fr_sequoia"} {
+		t.Run(name, func(t *testing.T) {
+			m := trainTreebank(t, name)
+			for _, split := range []string{"dev", "test"} {
+				t.Run(split, func(t *testing.T) { scoreSplit(t, scorer, m, name, split) })
+			}
+		})
 	}
 }
 
-func scoreTreebank(t *testing.T, scorer, name, split, out string) {
-	read := func(s string) []*conllu.Sentence {
-		sents, err := conllu.ReadFile(testenv.UDFile(t, name+"-ud-"+s+".conllu"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sents
-	}
+// trainTreebank trains a segmenter on the treebank's train file, tuned on
+// its dev file.
+func trainTreebank(t *testing.T, name string) *Model {
 	start := time.Now()
-	m, err := Train(read("train"), read("dev"), Options{})
+	m, err := Train(readUD(t, name, "train"), readUD(t, name, "dev"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +50,23 @@ func scoreTreebank(t *testing.T, scorer, name, split, out string) {
 		t.Fatal(err)
 	}
 	t.Logf("trained in %v; model %d bytes (%d dictionary entries, %d suffixes)", time.Since(start).Round(time.Millisecond), len(enc), len(m.MWT), len(m.Suffixes))
+	return m
+}
+
+// readUD reads a split of a shared treebank.
+func readUD(t *testing.T, name, split string) []*conllu.Sentence {
+	sents, err := conllu.ReadFile(testenv.UDFile(t, name+"-ud-"+split+".conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sents
+}
+
+// scoreSplit segments the raw text of a split with m and scores it with
+// the official scorer.
+func scoreSplit(t *testing.T, scorer string, m *Model, name, split string) {
+	out := t.TempDir()
+	start := time.Now()
 	goldPath := testenv.UDFile(t, name+"-ud-"+split+".conllu")
 	gold, err := conllu.ReadFile(goldPath)
 	if err != nil {
@@ -84,10 +90,8 @@ func scoreTreebank(t *testing.T, scorer, name, split, out string) {
 	if err := conllu.WriteAll(&buf, pred); err != nil {
 		t.Fatal(err)
 	}
-	for path, data := range map[string][]byte{predPath: buf.Bytes(), filepath.Join(out, name+".seg"): enc, filepath.Join(out, name+"-"+split+".txt"): text} {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(predPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	res, err := exec.Command(scorer, "-v", goldPath, predPath).CombinedOutput()
 	if err != nil {
