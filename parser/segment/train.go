@@ -1,0 +1,347 @@
+package segment
+
+import (
+	"errors"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
+
+// Options are the settings of Train; zero values take the defaults.
+type Options struct {
+	Epochs    int  // most passes over the training data (default 12); the best on dev is kept
+	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
+	// MinSuffix is how often a suffix must split off as the last word of a
+	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
+	// (2 without dev).
+	MinSuffix int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Epochs <= 0 {
+		o.Epochs = 12
+	}
+	if o.TableBits == 0 {
+		o.TableBits = 20
+	}
+	o.TableBits = min(o.TableBits, maxBits)
+	if o.MinSuffix <= 0 {
+		o.MinSuffix = 1
+	}
+	return o
+}
+
+// goldTok is a gold token in the text of its paragraph.
+type goldTok struct {
+	s, e    int
+	words   []string
+	sentEnd bool
+}
+
+// goldPar is a paragraph of a treebank as raw text with its gold tokens.
+type goldPar struct {
+	text []byte
+	toks []goldTok
+}
+
+// paragraphs lays out the sentences as UDText does (without the line
+// breaks, which are whitespace like the spaces they replace).
+func paragraphs(sents []*conllu.Sentence) []goldPar {
+	var pars []goldPar
+	var cur goldPar
+	for _, s := range sents {
+		g := tokensOf(s)
+		if len(g.Tokens) == 0 {
+			continue
+		}
+		if g.NewPar && len(cur.toks) > 0 {
+			pars = append(pars, cur)
+			cur = goldPar{}
+		}
+		for _, t := range g.Tokens {
+			s := len(cur.text)
+			cur.text = append(cur.text, t.Form...)
+			cur.toks = append(cur.toks, goldTok{s: s, e: len(cur.text), words: t.Words})
+			if t.SpaceAfter {
+				cur.text = append(cur.text, ' ')
+			}
+		}
+		cur.toks[len(cur.toks)-1].sentEnd = true
+	}
+	if len(cur.toks) > 0 {
+		pars = append(pars, cur)
+	}
+	return pars
+}
+
+// examples are the feature lists and labels of one binary decision.
+type examples struct {
+	feats []uint32
+	off   []int
+	y     []bool
+}
+
+func (x *examples) add(f []uint32, y bool) {
+	x.feats = append(x.feats, f...)
+	x.off = append(x.off, len(x.feats))
+	x.y = append(x.y, y)
+}
+
+func (x *examples) get(i int) []uint32 {
+	lo := 0
+	if i > 0 {
+		lo = x.off[i-1]
+	}
+	return x.feats[lo:x.off[i]]
+}
+
+// Train learns a segmenter from a treebank; dev (which may be empty)
+// chooses the number of epochs and the decision thresholds.
+func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
+	opt = opt.withDefaults()
+	tp, dp := paragraphs(train), paragraphs(dev)
+	if len(tp) == 0 {
+		return nil, errors.New("segment: no training sentences")
+	}
+	m := &Model{}
+	var tw, sw, aw table
+	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
+	ttoks, dtoks := goldToks(tp), goldToks(dp)
+	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
+	m.MWT = dictionary(tp)
+	m.build()
+	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
+	m.amb = aw
+	uw := m.fitSuffixes(tp, dp, ttoks, dtoks, opt)
+	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
+	m.Amb, m.Suf = sparse(aw, 16), sparse(uw, 16)
+	m.build()
+	return m, nil
+}
+
+// tokExamples are the token-boundary decisions at the candidate positions
+// of the paragraphs' runs, labelled by the gold tokens.
+func tokExamples(pars []goldPar) *examples {
+	x := &examples{}
+	var run []cluster
+	var f []uint32
+	for _, p := range pars {
+		bound := make([]bool, len(p.text)+1)
+		for _, t := range p.toks {
+			bound[t.s], bound[t.e] = true, true
+		}
+		state := -1
+		for i := 0; i <= len(p.text); {
+			var end int
+			var cls byte
+			space := true
+			if i < len(p.text) {
+				end, cls, space = nextCluster(p.text, i, &state)
+			}
+			if (space || (len(run) > 0 && end-run[0].s > MaxRunBytes)) && len(run) > 0 {
+				parts := [][]cluster{run}
+				if a, b, url := findURL(runView{text: p.text, run: run}); url {
+					parts = [][]cluster{run[:a], run[b:]}
+				}
+				for _, part := range parts {
+					v := runView{text: p.text, run: part}
+					start := 0
+					for j := 1; j < len(part); j++ {
+						if v.candidate(j) {
+							f = v.tokFeats(j, start, f[:0])
+							x.add(f, bound[part[j].s])
+						}
+						if bound[part[j].s] {
+							start = j
+						}
+					}
+				}
+				run = run[:0]
+			}
+			if i == len(p.text) {
+				break
+			}
+			if !space {
+				run = append(run, cluster{s: i, e: end, cls: cls})
+			}
+			i = end
+		}
+	}
+	return x
+}
+
+// goldToks describes the gold tokens of each paragraph as the sentence
+// decision sees them.
+func goldToks(pars []goldPar) [][]tok {
+	out := make([][]tok, len(pars))
+	var cls []byte
+	for k, p := range pars {
+		ts := make([]tok, len(p.toks))
+		for i, g := range p.toks {
+			cls = cls[:0]
+			state, last := -1, g.s
+			for j := g.s; j < g.e; {
+				end, c, _ := nextCluster(p.text[:g.e], j, &state)
+				cls = append(cls, c)
+				last, j = j, end
+			}
+			ts[i] = makeTok(p.text, g.s, g.e, last, cls)
+			ts[i].glued = i+1 < len(p.toks) && p.toks[i+1].s == g.e
+		}
+		if len(ts) > 0 {
+			ts[len(ts)-1].glued = false
+		}
+		out[k] = ts
+	}
+	return out
+}
+
+// sentExamples are the sentence-boundary decisions after every gold token
+// but the last of a paragraph, seen from the start of its sentence as
+// the segmenter sees them.
+func sentExamples(pars []goldPar, toks [][]tok) *examples {
+	x := &examples{}
+	var f []uint32
+	for k, p := range pars {
+		start := 0
+		for i := 0; i+1 < len(p.toks); i++ {
+			f = sentFeats(toks[k][start:], i-start, i-start+1, f[:0])
+			x.add(f, p.toks[i].sentEnd)
+			if p.toks[i].sentEnd {
+				start = i + 1
+			}
+		}
+	}
+	return x
+}
+
+// fit trains a perceptron for at most epochs passes and returns the
+// averaged weights of the pass with the fewest errors on dev, with the
+// threshold that maximizes F1 of the positive decisions on dev (0 without
+// dev examples).
+func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
+	tr := newTrainer(bits)
+	order := make([]int, len(train.y))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewSource(1))
+	best, bestErr := table{}, -1
+	for ep := 0; ep < epochs; ep++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			tr.learn(train.get(i), train.y[i])
+		}
+		avg := tr.averaged()
+		errs := 0
+		for i := range dev.y {
+			if (avg.score(dev.get(i)) > 0) != dev.y[i] {
+				errs++
+			}
+		}
+		if bestErr < 0 || errs < bestErr {
+			best, bestErr = avg, errs
+		}
+		if len(dev.y) == 0 && ep == epochs-1 {
+			best = avg
+		}
+	}
+	return best, threshold(best, dev)
+}
+
+// threshold returns the score threshold that maximizes F1 of the positive
+// decisions on dev, the middle between two neighbouring scores.
+func threshold(t table, dev *examples) float32 {
+	if len(dev.y) == 0 {
+		return 0
+	}
+	type sy struct {
+		s float32
+		y bool
+	}
+	xs := make([]sy, len(dev.y))
+	gold := 0
+	for i := range dev.y {
+		xs[i] = sy{t.score(dev.get(i)), dev.y[i]}
+		if dev.y[i] {
+			gold++
+		}
+	}
+	slices.SortFunc(xs, func(a, b sy) int {
+		if a.s > b.s {
+			return -1
+		}
+		if a.s < b.s {
+			return 1
+		}
+		return 0
+	})
+	bestF, bestT, correct := -1.0, float32(0), 0
+	for i, x := range xs {
+		if x.y {
+			correct++
+		}
+		if i+1 < len(xs) && xs[i+1].s == x.s {
+			continue
+		}
+		f := 2 * float64(correct) / float64(i+1+gold)
+		if f > bestF {
+			bestF = f
+			bestT = x.s - 1e-3
+			if i+1 < len(xs) {
+				bestT = (x.s + xs[i+1].s) / 2
+			}
+		}
+	}
+	return bestT
+}
+
+// dictionary returns the multiword tokens of the training data: for each
+// form, its most frequent words, how often it had them and how often the
+// form was a token.
+func dictionary(pars []goldPar) []MWT {
+	counts := map[string]map[string]int{}
+	for _, p := range pars {
+		for _, t := range p.toks {
+			if t.words != nil {
+				f := string(p.text[t.s:t.e])
+				if counts[f] == nil {
+					counts[f] = map[string]int{}
+				}
+				counts[f][strings.Join(t.words, "\x00")]++
+			}
+		}
+	}
+	index := map[string]int{}
+	var out []MWT
+	for f, ws := range counts {
+		best, n := "", 0
+		for w, c := range ws {
+			if c > n || (c == n && w < best) {
+				best, n = w, c
+			}
+		}
+		index[f] = len(out)
+		out = append(out, MWT{Form: f, Words: strings.Split(best, "\x00"), Count: n})
+	}
+	for _, p := range pars {
+		for _, t := range p.toks {
+			if k, ok := index[string(p.text[t.s:t.e])]; ok {
+				out[k].Total++
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b MWT) int { return strings.Compare(a.Form, b.Form) })
+	return out
+}
+
+func sortedKeys(lex map[uint32]uint8) []uint32 {
+	out := make([]uint32, 0, len(lex))
+	for h, f := range lex {
+		out = append(out, h<<2|uint32(f))
+	}
+	slices.Sort(out)
+	return out
+}
