@@ -263,15 +263,18 @@ func TestExhaustiveSmallTrees(t *testing.T) {
 // another node with the syntactic head's label first, e.g. a second advmod
 // left of the real head).
 var wantRecovered = map[string][3]int{ // head, path, head+path
-	"en_ewt-ud-dev.conllu":      {2000, 2001, 2001},
-	"en_ewt-ud-test.conllu":     {2077, 2077, 2077},
-	"en_ewt-ud-train.conllu":    {12527, 12538, 12543},
-	"hu_szeged-ud-dev.conllu":   {412, 438, 440},
-	"hu_szeged-ud-test.conllu":  {433, 446, 448},
-	"hu_szeged-ud-train.conllu": {862, 908, 910},
-	"tr_imst-ud-dev.conllu":     {1093, 1099, 1100},
-	"tr_imst-ud-test.conllu":    {1097, 1099, 1100},
-	"tr_imst-ud-train.conllu":   {3416, 3423, 3434},
+	"en_ewt-ud-dev.conllu":       {2000, 2001, 2001},
+	"en_ewt-ud-test.conllu":      {2077, 2077, 2077},
+	"en_ewt-ud-train.conllu":     {12527, 12538, 12543},
+	"fr_sequoia-ud-dev.conllu":   {412, 412, 412},
+	"fr_sequoia-ud-test.conllu":  {455, 455, 456},
+	"fr_sequoia-ud-train.conllu": {2228, 2229, 2231},
+	"hu_szeged-ud-dev.conllu":    {412, 438, 440},
+	"hu_szeged-ud-test.conllu":   {433, 446, 448},
+	"hu_szeged-ud-train.conllu":  {862, 908, 910},
+	"tr_imst-ud-dev.conllu":      {1093, 1099, 1100},
+	"tr_imst-ud-test.conllu":     {1097, 1099, 1100},
+	"tr_imst-ud-train.conllu":    {3416, 3423, 3434},
 }
 
 func TestTreebankRoundTrip(t *testing.T) {
