@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -84,52 +85,76 @@ func atoi(s string) int {
 	return n
 }
 
-// UDText returns the raw text of a treebank the way UD's conllu_to_text.pl
-// (UniversalDependencies/tools) makes the .txt files: each sentence is its
-// tokens' forms with a space after every token without SpaceAfter=No;
-// sentences follow one another in a paragraph; a "# newpar" or "# newdoc"
-// comment starts a new paragraph, written after an empty line; lines are
-// broken at whitespace after at most 80 characters (a word longer than
-// that gets a line of its own). A treebank without "# newpar" and
-// "# newdoc" is therefore one paragraph. Unlike the script, a paragraph
-// break inside a sentence (NewPar=Yes in MISC) is not honoured: the
-// segmenter's gold sentences never span paragraphs.
+// UDText returns the raw text of a treebank the way UD's own .txt files
+// are made (conllu_to_text.pl of UniversalDependencies/tools), exactly as
+// scripts/ud_text.py makes it: each sentence is its "# text" line (its
+// tokens' forms, with a space after every token without SpaceAfter=No,
+// when it has none); the sentences of a paragraph are joined by a space; a
+// "# newpar" or "# newdoc" comment starts a new paragraph, written after
+// an empty line (a treebank with neither is one paragraph); the text is
+// broken into lines at the last whitespace within 80 characters (a longer
+// word gets a line of its own).
 func UDText(sents []*conllu.Sentence) string {
-	var out, buf strings.Builder
-	start := true
-	for _, s := range sents {
-		g := tokensOf(s)
-		if g.NewPar && !start {
-			if buf.Len() > 0 {
-				out.WriteString(buf.String())
+	var out strings.Builder
+	var buf []rune
+	for i, s := range sents {
+		text, newPar := sentenceText(s)
+		if newPar && i > 0 {
+			if len(buf) > 0 {
+				out.WriteString(string(buf))
 				out.WriteByte('\n')
-				buf.Reset()
+				buf = buf[:0]
 			}
 			out.WriteByte('\n')
 		}
-		noBreak := false
-		for _, t := range g.Tokens {
-			buf.WriteString(t.Form)
-			noBreak = !t.SpaceAfter
-			if t.SpaceAfter {
-				buf.WriteByte(' ')
-			}
+		if len(buf) > 0 {
+			buf = append(buf, ' ')
 		}
-		rest := wrapLines(&out, []rune(buf.String()), 80, noBreak)
-		buf.Reset()
-		buf.WriteString(string(rest))
-		start = false
+		buf = wrapLines(&out, append(buf, []rune(text)...), 80)
 	}
-	if buf.Len() > 0 {
-		out.WriteString(buf.String())
+	if len(buf) > 0 {
+		out.WriteString(string(buf))
 		out.WriteByte('\n')
 	}
 	return out.String()
 }
 
-// wrapLines writes the complete lines of buf to out as print_lines_from_buffer
-// of conllu_to_text.pl does, and returns the rest.
-func wrapLines(out *strings.Builder, buf []rune, limit int, noBreak bool) []rune {
+// The comments UDText reads, as conllu_to_text.pl matches them.
+var (
+	textComment   = regexp.MustCompile(`^#\s*text\s*=\s*(.+)$`)
+	markerComment = regexp.MustCompile(`(?i)^#\s*new(par|doc)(\s|$)`)
+)
+
+// sentenceText returns the text of s for UDText and whether s starts a
+// paragraph.
+func sentenceText(s *conllu.Sentence) (string, bool) {
+	text, found, newPar := "", false, false
+	for _, c := range s.Comments {
+		if m := textComment.FindStringSubmatch(c); m != nil {
+			text, found = m[1], true
+		} else if markerComment.MatchString(c) {
+			newPar = true
+		}
+	}
+	if !found {
+		var b strings.Builder
+		for _, t := range tokensOf(s).Tokens {
+			b.WriteString(t.Form)
+			if t.SpaceAfter {
+				b.WriteByte(' ')
+			}
+		}
+		text = strings.TrimRightFunc(b.String(), unicode.IsSpace)
+	}
+	return text, newPar
+}
+
+// wrapLines writes the complete lines of buf to out as conllu_to_text.pl
+// does and returns the rest: while buf has limit characters or more, the
+// line ends at its last whitespace within limit characters (or, with none
+// there, at its first whitespace after them); a buffer without whitespace
+// is written whole.
+func wrapLines(out *strings.Builder, buf []rune, limit int) []rune {
 	for len(buf) >= limit {
 		last := -1
 		for i, c := range buf {
@@ -140,18 +165,14 @@ func wrapLines(out *strings.Builder, buf []rune, limit int, noBreak bool) []rune
 				last = i
 			}
 		}
-		if last > 0 {
-			out.WriteString(string(buf[:last]))
+		if last <= 0 {
+			out.WriteString(string(buf))
 			out.WriteByte('\n')
-			buf = buf[last+1:]
-			continue
+			return buf[:0]
 		}
-		if noBreak {
-			break
-		}
-		out.WriteString(string(buf))
+		out.WriteString(string(buf[:last]))
 		out.WriteByte('\n')
-		buf = buf[:0]
+		buf = buf[last+1:]
 	}
 	return buf
 }

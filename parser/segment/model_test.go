@@ -100,12 +100,12 @@ func TestUDText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := UDText(sents), "Hi there. I'm here \n\nBye \n"; got != want {
+	if got, want := UDText(sents), "Hi there. I'm here\n\nBye\n"; got != want {
 		t.Errorf("UDText = %q, want %q", got, want)
 	}
 	long := strings.Repeat("word ", 40)
 	var b strings.Builder
-	wrapped := wrapLines(&b, []rune(long), 80, false)
+	wrapped := wrapLines(&b, []rune(long), 80)
 	if got := b.String(); got != strings.Repeat("word ", 16)[:79]+"\n"+strings.Repeat("word ", 16)[:79]+"\n" || string(wrapped) != strings.Repeat("word ", 8) {
 		t.Errorf("wrapped %q, rest %q", got, string(wrapped))
 	}

@@ -46,8 +46,9 @@ type goldPar struct {
 	toks []goldTok
 }
 
-// paragraphs lays out the sentences as UDText does (without the line
-// breaks, which are whitespace like the spaces they replace).
+// paragraphs lays out the sentences in paragraphs as UDText does, from
+// their tokens' forms and spacing (without UDText's line breaks, which
+// are whitespace like the spaces they replace).
 func paragraphs(sents []*conllu.Sentence) []goldPar {
 	var pars []goldPar
 	var cur goldPar
