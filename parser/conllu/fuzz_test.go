@@ -98,7 +98,9 @@ func FuzzTokenReader(f *testing.F) {
 	f.Add([]byte("The cat sat .\n\nOn the\tmat\r\n"))
 	f.Add([]byte("\uFEFF# _ \u00a0 \v\f\n\xff\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lines := bytes.Count(data, []byte("\n")) + 1
+		// A line ends at "\n", "\r\n" or a lone '\r'.
+		ends := bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+		lines := bytes.Count(ends, []byte("\n")) + 1
 		r := NewTokenReader(bytes.NewReader(data), "fuzz")
 		for calls := 0; ; calls++ {
 			if calls > lines+1 {
