@@ -42,12 +42,8 @@ type evalReport struct {
 	Scores eval.Scores `json:"scores"`
 }
 
-func newEvalCmd() *cobra.Command {
-	var o evalOptions
-	cmd := &cobra.Command{
-		Use:   "eval [flags] GOLD [PRED]",
-		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, UFeats, ...)",
-		Long: `Eval scores dependency parses against gold CoNLL-U with the metrics of the
+// evalLong is the help of eval.
+const evalLong = `Eval scores dependency parses against gold CoNLL-U with the metrics of the
 CoNLL 2018 shared task, computed as its scorer conll18_ud_eval.py does: every
 syntactic word counts, punctuation included, and each metric is an F1 score
 (precision over the predicted words, recall over the gold ones).
@@ -91,7 +87,14 @@ classifiers), as "transparse parse". --confidence adds the accuracy of
 each tenth of the words by confidence. Either file may be "-" for
 standard input.
 
-` + modelHelp,
+` + modelHelp
+
+func newEvalCmd() *cobra.Command {
+	var o evalOptions
+	cmd := &cobra.Command{
+		Use:   "eval [flags] GOLD [PRED]",
+		Short: "Score a parse against a gold treebank (UAS, LAS, CLAS, UFeats, ...)",
+		Long:  evalLong,
 		Example: `  # Score an existing parse:
   transparse eval en_ewt-ud-test.conllu pred.conllu
 
