@@ -284,7 +284,10 @@ t_c() {
     # shellcheck disable=SC2046
     "$CC" -std=c11 -O1 -g "${CWARN[@]}" -pthread $(pc --cflags) bindings/c/tests/test_capi.c \
         -o bindings/c/tests/test_capi $(pc --libs) &&
-        bindings/c/tests/test_capi "$MODEL"
+        bindings/c/tests/test_capi "$MODEL" &&
+        "$CC" -std=c11 -O1 -g "${CWARN[@]}" $(pc --cflags) bindings/c/tests/test_engine.c \
+            -o bindings/c/tests/test_engine $(pc --libs) &&
+        bindings/c/tests/test_engine
 }
 
 t_cpp() {
@@ -749,7 +752,7 @@ wheel() {
 
 clean() {
     rm -rf lib bin dist
-    rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
+    rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_engine bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
         bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
     rm -rf bindings/python/transparse/models bindings/python/transparse/LICENSE bindings/python/build
 }

@@ -420,3 +420,144 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
     int rc = tpgo_render_svg((char *)text, len, out_svg, out_len, &msg);
     return tp__finish(rc, msg, err);
 }
+
+/* ---- the transition systems as an engine ------------------------------ */
+
+int tp_system_new(const char *name, const char *const *deprels,
+                  size_t n_deprels, tp_system **system, tp_error **err) {
+    if (system != NULL)
+        *system = NULL;
+    TP__FORK_CHECK(err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels,
+                             system ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *system = (tp_system *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_system_free(tp_system *system) {
+    if (system == NULL)
+        return TP_OK;
+    TP__FORK_CHECK(NULL);
+    char *msg = NULL;
+    int rc = tpgo_system_free((uintptr_t)system, &msg);
+    return tp__finish(rc, msg, NULL);
+}
+
+int tp_system_classes(const tp_system *system, char **names, tp_error **err) {
+    if (names != NULL)
+        *names = NULL;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_classes((uintptr_t)system, names, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_system_max_transitions(const tp_system *system, size_t n_words,
+                              size_t *max, tp_error **err) {
+    if (max != NULL)
+        *max = 0;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_max_transitions((uintptr_t)system, n_words, max,
+                                         &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_system_oracle(const tp_system *system, const int32_t *heads,
+                     const int32_t *deprels, size_t n_words, int32_t *classes,
+                     size_t capacity, size_t *len, tp_error **err) {
+    if (len != NULL)
+        *len = 0;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_oracle((uintptr_t)system, (int32_t *)heads,
+                                (int32_t *)deprels, n_words, classes,
+                                capacity, len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_new(const tp_system *system, size_t n_words, tp_state **state,
+                 tp_error **err) {
+    if (state != NULL)
+        *state = NULL;
+    TP__FORK_CHECK(err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_state_new((uintptr_t)system, n_words, state ? &h : NULL,
+                            &msg);
+    if (rc == TP_OK)
+        *state = (tp_state *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_copy(const tp_state *state, tp_state **copy, tp_error **err) {
+    if (copy != NULL)
+        *copy = NULL;
+    TP__FORK_CHECK(err);
+    uintptr_t h = 0;
+    char *msg = NULL;
+    int rc = tpgo_state_copy((uintptr_t)state, copy ? &h : NULL, &msg);
+    if (rc == TP_OK)
+        *copy = (tp_state *)h;
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_free(tp_state *state) {
+    if (state == NULL)
+        return TP_OK;
+    TP__FORK_CHECK(NULL);
+    char *msg = NULL;
+    int rc = tpgo_state_free((uintptr_t)state, &msg);
+    return tp__finish(rc, msg, NULL);
+}
+
+int tp_state_legal(const tp_state *state, uint8_t *mask, size_t n_classes,
+                   tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_legal((uintptr_t)state, mask, n_classes, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_apply(tp_state *state, size_t k, tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_apply((uintptr_t)state, k, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_is_terminal(const tp_state *state, int *terminal,
+                         tp_error **err) {
+    if (terminal != NULL)
+        *terminal = 0;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_is_terminal((uintptr_t)state, terminal, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_view(const tp_state *state, int which, int32_t *out,
+                  size_t capacity, size_t *len, tp_error **err) {
+    if (len != NULL)
+        *len = 0;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_view((uintptr_t)state, which, out, capacity, len,
+                             &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_cost(const tp_state *state, const int32_t *heads,
+                  const int32_t *deprels, size_t n_words, size_t k, int *cost,
+                  tp_error **err) {
+    if (cost != NULL)
+        *cost = 0;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_cost((uintptr_t)state, (int32_t *)heads,
+                             (int32_t *)deprels, n_words, k, cost, &msg);
+    return tp__finish(rc, msg, err);
+}

@@ -1215,6 +1215,161 @@ TP_API const char *tp_default_model_path(void);
 TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
                          size_t *out_len, tp_error **err);
 
+/* ======================================================================
+ * The transition systems as an engine
+ *
+ * Every transition system of the parser (tp_system_new lists the names;
+ * docs/engine.md) with its exact static oracle and, where the system has
+ * one, its dynamic oracle, for callers that bring their own scorer. A
+ * system's moves and deprels form a table of classes: each unlabeled move
+ * is one class, each labeled move one class per deprel, in the system's
+ * move order (tp_system_classes). Nodes are numbered as in CoNLL-U: 0 is
+ * the artificial root, words are 1..n. A tree is given as two arrays of n
+ * int32_t: heads[i] is the head of word i+1 (0..n), deprels[i] the index
+ * of its deprel in the system's deprel list.
+ *
+ * tp_system and tp_state are opaque handles; a freed or made-up handle
+ * gives TP_ERR_ARGUMENT, never undefined behaviour. A system is read-only
+ * and may be shared by threads; a state takes a lock in every call (so
+ * calls on one state from several threads are serialized, not unsafe).
+ * A state stays usable after its system is freed.
+ * ==================================================================== */
+
+typedef struct tp_system tp_system;
+typedef struct tp_state tp_state;
+
+/*
+ * tp_system_new makes the system called name over the caller's deprels.
+ *
+ *   name       a system name: "arc-standard", "arc-eager", "arc-hybrid",
+ *              "covington-nonprojective", "covington-projective",
+ *              "swap-eager", "swap-lazy", "planar", "2-planar",
+ *              "3-planar", "two-registers", "two-registers-literal"
+ *              (tp_systems lists them; the message of an unknown name
+ *              too).
+ *   deprels    n_deprels NUL-terminated strings, copied; one must be
+ *              "root": arcs from node 0 take exactly that deprel, and no
+ *              other arc takes it (the parser's root rule).
+ *   system     out: the new system; free with tp_system_free.
+ *
+ * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root"),
+ * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_system_new(const char *name, const char *const *deprels,
+                         size_t n_deprels, tp_system **system,
+                         tp_error **err);
+
+/* tp_system_free frees a system. NULL is ignored. Errors: TP_ERR_ARGUMENT
+ * (freed or invalid handle), TP_ERR_FORK. Thread-safe. */
+TP_API int tp_system_free(tp_system *system);
+
+/*
+ * tp_system_classes gives the class table: *names is a new string with
+ * one line per class, in class order, each ending in '\n': the move
+ * ("SHIFT", "LEFT-ARC", ...) and for labeled moves ":" and the deprel
+ * ("LEFT-ARC:nsubj"). Free with tp_string_free. Errors: TP_ERR_ARGUMENT,
+ * TP_ERR_NOMEM, TP_ERR_FORK. Thread-safe.
+ */
+TP_API int tp_system_classes(const tp_system *system, char **names,
+                             tp_error **err);
+
+/* tp_system_max_transitions stores in *max the bound on the length of any
+ * derivation of n_words words (2n for the stack systems, n(n+3)/2 for
+ * Covington, ...): a capacity for tp_system_oracle. Errors:
+ * TP_ERR_ARGUMENT, TP_ERR_INPUT (more than TP_MAX_WORDS), TP_ERR_FORK.
+ * Thread-safe. */
+TP_API int tp_system_max_transitions(const tp_system *system, size_t n_words,
+                                     size_t *max, tp_error **err);
+
+/*
+ * tp_system_oracle runs the static oracle on a gold tree of n_words words
+ * and stores the class sequence that derives it in classes[0..*len).
+ *
+ *   heads, deprels  the tree (see above), read during the call only.
+ *   classes         out: capacity int32_t (tp_system_max_transitions is
+ *                   always enough).
+ *   len             out: the length of the derivation (also set when
+ *                   capacity is too small).
+ *
+ * Errors: TP_ERR_INPUT (not a tree: a head out of range, a cycle, a
+ * deprel index out of range; or a tree outside the system's class, e.g.
+ * a non-projective tree for arc-eager: the message names the system and
+ * the transition the oracle could not take), TP_ERR_ARGUMENT (NULL,
+ * capacity too small), TP_ERR_FORK. Thread-safe.
+ */
+TP_API int tp_system_oracle(const tp_system *system, const int32_t *heads,
+                            const int32_t *deprels, size_t n_words,
+                            int32_t *classes, size_t capacity, size_t *len,
+                            tp_error **err);
+
+/* tp_state_new makes the initial configuration of system for n_words
+ * words (0 to TP_MAX_WORDS); free with tp_state_free. Errors:
+ * TP_ERR_ARGUMENT, TP_ERR_INPUT, TP_ERR_FORK. Thread-safe. */
+TP_API int tp_state_new(const tp_system *system, size_t n_words,
+                        tp_state **state, tp_error **err);
+
+/* tp_state_copy makes an independent copy of state (for search); free it
+ * with tp_state_free. Errors: TP_ERR_ARGUMENT, TP_ERR_FORK. */
+TP_API int tp_state_copy(const tp_state *state, tp_state **copy,
+                         tp_error **err);
+
+/* tp_state_free frees a state. NULL is ignored. Errors: TP_ERR_ARGUMENT
+ * (freed or invalid handle), TP_ERR_FORK. */
+TP_API int tp_state_free(tp_state *state);
+
+/*
+ * tp_state_legal writes mask[k] = 1 if class k is legal in state, else 0.
+ * n_classes must be the system's number of classes (the lines of
+ * tp_system_classes). A terminal state has no legal class in some systems
+ * and some in others: test tp_state_is_terminal first. Errors:
+ * TP_ERR_ARGUMENT, TP_ERR_FORK.
+ */
+TP_API int tp_state_legal(const tp_state *state, uint8_t *mask,
+                          size_t n_classes, tp_error **err);
+
+/* tp_state_apply applies class k. Errors: TP_ERR_ARGUMENT (k out of
+ * range), TP_ERR_INPUT (k not legal in state, or state terminal: the
+ * message names the class; the state is unchanged), TP_ERR_FORK. */
+TP_API int tp_state_apply(tp_state *state, size_t k, tp_error **err);
+
+/* tp_state_is_terminal sets *terminal to 1 if state is terminal, else 0.
+ * Errors: TP_ERR_ARGUMENT, TP_ERR_FORK. */
+TP_API int tp_state_is_terminal(const tp_state *state, int *terminal,
+                                tp_error **err);
+
+/* The parts of a configuration tp_state_view reads. */
+enum tp_view {
+    /* the stack, bottom first (the top last); Covington: λ1 */
+    TP_VIEW_STACK = 0,
+    /* the buffer, front first */
+    TP_VIEW_BUFFER = 1,
+    /* n_words heads so far: out[i] is the head of word i+1, -1 if none */
+    TP_VIEW_HEADS = 2,
+    /* n_words deprel indices so far, -1 if none */
+    TP_VIEW_DEPRELS = 3
+};
+
+/* tp_state_view copies the part `which` (enum tp_view) of state to
+ * out[0..*len) as node numbers or deprel indices. Errors: TP_ERR_ARGUMENT
+ * (NULL, unknown which, capacity too small: *len still gives the length),
+ * TP_ERR_FORK. */
+TP_API int tp_state_view(const tp_state *state, int which, int32_t *out,
+                         size_t capacity, size_t *len, tp_error **err);
+
+/*
+ * tp_state_cost is the dynamic oracle: *cost is the number of arcs of the
+ * gold tree (heads, deprels over n_words words, as for tp_system_oracle)
+ * that class k makes unreachable from state, a right head with a wrong
+ * deprel counting as lost (Goldberg & Nivre 2012, 2013; Gómez-Rodríguez &
+ * Fernández-González 2015). For arc-eager, arc-hybrid and
+ * covington-nonprojective. Errors: TP_ERR_ARGUMENT (another system, NULL,
+ * k out of range, n_words not the state's), TP_ERR_INPUT (not a tree; k
+ * not legal in state), TP_ERR_FORK.
+ */
+TP_API int tp_state_cost(const tp_state *state, const int32_t *heads,
+                         const int32_t *deprels, size_t n_words, size_t k,
+                         int *cost, tp_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -47,6 +47,15 @@ CTYPES = {
     "const tp_options *": {P(_lib.tp_options)},
     "tp_read_fn": {_lib.tp_read_fn},
     "tp_progress_fn": {_lib.tp_progress_fn},
+    "int32_t *": {P(ctypes.c_int32)},
+    "const int32_t *": {P(ctypes.c_int32)},
+    "uint8_t *": {P(ctypes.c_uint8)},
+    "tp_system *": {ctypes.c_void_p},
+    "const tp_system *": {ctypes.c_void_p},
+    "tp_system **": {P(ctypes.c_void_p)},
+    "tp_state *": {ctypes.c_void_p},
+    "const tp_state *": {ctypes.c_void_p},
+    "tp_state **": {P(ctypes.c_void_p)},
 }
 
 

@@ -84,6 +84,8 @@ from . import _lib
 __all__ = [
     "Model",
     "systems",
+    "System",
+    "State",
     "train",
     "TrainProgress",
     "default_model",
@@ -1419,3 +1421,6 @@ class DocumentStream:
             self.close()
         except Exception:
             pass
+
+
+from .engine import System, State  # noqa: E402  (the engine needs _check above)

@@ -231,3 +231,40 @@ MAX_WORDS = 10000
 MAX_TOKEN_BYTES = 1024
 MAX_BATCH_WORDS = 1000000
 MAX_BEAM = 64  # TP_MAX_BEAM
+
+# ---- the transition systems as an engine -------------------------------------
+
+_system = ctypes.c_void_p  # tp_system*
+_state = ctypes.c_void_p  # tp_state*
+_i32_p = ctypes.POINTER(ctypes.c_int32)
+tp_system_new = _declare(
+    "tp_system_new", ctypes.c_int, ctypes.c_char_p, c_char_p_p, ctypes.c_size_t, c_void_p_p, _err_out
+)
+tp_system_free = _declare("tp_system_free", ctypes.c_int, _system)
+tp_system_classes = _declare("tp_system_classes", ctypes.c_int, _system, c_void_p_p, _err_out)
+tp_system_max_transitions = _declare(
+    "tp_system_max_transitions", ctypes.c_int, _system, ctypes.c_size_t, c_size_t_p, _err_out
+)
+tp_system_oracle = _declare(
+    "tp_system_oracle", ctypes.c_int, _system, _i32_p, _i32_p, ctypes.c_size_t, _i32_p, ctypes.c_size_t,
+    c_size_t_p, _err_out,
+)
+tp_state_new = _declare("tp_state_new", ctypes.c_int, _system, ctypes.c_size_t, c_void_p_p, _err_out)
+tp_state_copy = _declare("tp_state_copy", ctypes.c_int, _state, c_void_p_p, _err_out)
+tp_state_free = _declare("tp_state_free", ctypes.c_int, _state)
+tp_state_legal = _declare(
+    "tp_state_legal", ctypes.c_int, _state, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, _err_out
+)
+tp_state_apply = _declare("tp_state_apply", ctypes.c_int, _state, ctypes.c_size_t, _err_out)
+tp_state_is_terminal = _declare("tp_state_is_terminal", ctypes.c_int, _state, ctypes.POINTER(ctypes.c_int), _err_out)
+tp_state_view = _declare(
+    "tp_state_view", ctypes.c_int, _state, ctypes.c_int, _i32_p, ctypes.c_size_t, c_size_t_p, _err_out
+)
+tp_state_cost = _declare(
+    "tp_state_cost", ctypes.c_int, _state, _i32_p, _i32_p, ctypes.c_size_t, ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_int), _err_out,
+)
+TP_VIEW_STACK = 0
+TP_VIEW_BUFFER = 1
+TP_VIEW_HEADS = 2
+TP_VIEW_DEPRELS = 3

@@ -1,0 +1,148 @@
+"""The transition systems as an engine (transparse.System, State): the
+static oracles' sequences equal the Go oracle's (the golden file that
+parser/transition's TestOracleClassesGolden checks against Go), applying
+them rebuilds the gold trees, and illegal moves and trees outside a
+system's class get clear errors."""
+
+import os
+import pathlib
+
+import pytest
+
+import transparse
+from conftest import REPO
+
+SLICE = REPO / "testdata" / "ud" / "en_ewt-dev-40.conllu"
+GOLDEN = REPO / "testdata" / "engine" / "oracle-en_ewt-dev-40.txt"
+UD_DIR = pathlib.Path(os.environ.get("TRANSPARSE_UD_DIR") or REPO.parent / "shared" / "data" / "ud")
+
+
+def read_trees(path, limit=None):
+    """(heads, deprels) per sentence of a CoNLL-U file, words only."""
+    trees, heads, deprels = [], [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if heads:
+                    trees.append((heads, deprels))
+                    if limit and len(trees) == limit:
+                        return trees
+                heads, deprels = [], []
+            elif not line.startswith("#"):
+                cols = line.split("\t")
+                if "-" not in cols[0] and "." not in cols[0]:
+                    heads.append(int(cols[6]))
+                    deprels.append(cols[7])
+    if heads:
+        trees.append((heads, deprels))
+    return trees
+
+
+def deprels_of(trees):
+    return sorted({d for _, ds in trees for d in ds} | {"root"})
+
+
+def rebuild(system, seq, n):
+    """Apply seq from the initial state, checking each class is legal."""
+    st = system.state(n)
+    for k in seq:
+        assert not st.is_terminal
+        assert k in st.legal()
+        st.apply(k)
+    assert st.is_terminal
+    return st
+
+
+def test_every_system_matches_the_go_oracle_and_rebuilds_the_slice():
+    trees = read_trees(SLICE)
+    golden = {}
+    for line in GOLDEN.read_text(encoding="utf-8").splitlines():
+        name, i, seq = line.split("\t")
+        golden[name, int(i)] = seq
+    names = transparse.systems()
+    assert len(names) == 12 and {n for n, _ in golden} == set(names)
+    deprels = deprels_of(trees)
+    for name in names:
+        system = transparse.System(name, deprels)
+        for i, (heads, labels) in enumerate(trees):
+            if golden[name, i] == "OUT-OF-CLASS":
+                with pytest.raises(transparse.InputError, match=name):
+                    system.oracle(heads, labels)
+                continue
+            seq = system.oracle(heads, labels)
+            assert " ".join(system.classes[k] for k in seq) == golden[name, i], (name, i)
+            st = rebuild(system, seq, len(heads))
+            assert (st.heads, st.deprels) == (heads, labels), (name, i)
+
+
+@pytest.mark.skipif(not UD_DIR.is_dir(), reason="no shared UD treebanks (../shared/data/ud)")
+def test_oracles_rebuild_the_shared_treebanks():
+    files = sorted(UD_DIR.glob("*-ud-dev.conllu"))
+    assert files
+    for path in files:
+        trees = read_trees(path, limit=30)
+        deprels = deprels_of(trees)
+        for name in transparse.systems():
+            system = transparse.System(name, deprels)
+            derived = 0
+            for heads, labels in trees:
+                try:
+                    seq = system.oracle(heads, labels)
+                except transparse.InputError as e:
+                    assert "outside the class of " + name in str(e)
+                    continue
+                st = rebuild(system, seq, len(heads))
+                assert (st.heads, st.deprels) == (heads, labels), (path.name, name)
+                derived += 1
+            assert derived > 0, (path.name, name)
+
+
+def test_state_view_copy_and_illegal_moves():
+    system = transparse.System("arc-eager", ["root", "nsubj", "obj"])
+    st = system.state(3)
+    assert (st.stack, st.buffer, st.heads, st.deprels) == ([0], [1, 2, 3], [-1, -1, -1], [None] * 3)
+    assert [system.classes[k] for k in st.legal()] == ["SHIFT", "RIGHT-ARC:root"]
+    with pytest.raises(transparse.InputError, match="REDUCE.*not legal"):
+        st.apply(system.classes.index("REDUCE"))
+    with pytest.raises(transparse.ArgumentError, match="out of range"):
+        st.apply(len(system.classes))
+    st.apply(0)
+    c = st.copy()
+    c.apply(system.classes.index("LEFT-ARC:nsubj"))
+    assert (st.stack, st.buffer) == ([0, 1], [2, 3])
+    assert (c.stack, c.buffer, c.heads, c.deprels) == ([0], [2, 3], [2, -1, -1], ["nsubj", None, None])
+
+
+def test_dynamic_oracle_cost():
+    heads, labels = [2, 0, 2], ["nsubj", "root", "obj"]
+    system = transparse.System("arc-hybrid", ["root", "nsubj", "obj"])
+    seq = system.oracle(heads, labels)
+    st = system.state(3)
+    for k in seq:
+        costs = {system.classes[j]: system.cost(st, j, heads, labels) for j in st.legal()}
+        assert costs[system.classes[k]] == 0
+        st.apply(k)
+    st = system.state(3)
+    st.apply(0)
+    st.apply(0)
+    # Stack 0 1 2, buffer 3: shifting 2 already lost 1 <- 2 and 0 -> 2 (2
+    # can no longer reach 0), so SHIFT costs nothing more and every arc
+    # move loses 2 -> 3 (or builds it with a wrong head for 2: LEFT-ARC).
+    costs = {system.classes[j]: system.cost(st, j, heads, labels) for j in st.legal()}
+    assert costs == {"SHIFT": 0, "LEFT-ARC:nsubj": 1, "LEFT-ARC:obj": 1, "RIGHT-ARC:nsubj": 1, "RIGHT-ARC:obj": 1}
+    with pytest.raises(transparse.ArgumentError, match="no dynamic oracle"):
+        s2 = transparse.System("arc-standard", ["root"])
+        s2.cost(s2.state(1), 0, [0], ["root"])
+
+
+def test_bad_trees_and_names():
+    with pytest.raises(transparse.ArgumentError, match="unknown transition system"):
+        transparse.System("arc-greedy", ["root"])
+    with pytest.raises(transparse.ArgumentError, match="no \"root\""):
+        transparse.System("arc-eager", ["nsubj"])
+    system = transparse.System("arc-eager", ["root", "dep"])
+    with pytest.raises(transparse.InputError, match="cycle"):
+        system.oracle([2, 3, 1, 0], ["dep", "dep", "dep", "root"])
+    with pytest.raises(transparse.InputError, match="word 1 has head 5"):
+        system.oracle([5, 0], ["dep", "root"])

@@ -1,0 +1,185 @@
+"""The transition systems as an engine: states, legal moves, oracles.
+
+Every transition system of the parser, with its exact static oracle and
+(arc-eager, arc-hybrid, covington-nonprojective) its dynamic oracle, for a
+scorer of the caller's own (see docs/engine.md)::
+
+    >>> import transparse
+    >>> sys = transparse.System("arc-eager", ["root", "nsubj", "obj"])
+    >>> sys.classes
+    ['SHIFT', 'REDUCE', 'LEFT-ARC:root', 'LEFT-ARC:nsubj', 'LEFT-ARC:obj', 'RIGHT-ARC:root', 'RIGHT-ARC:nsubj', 'RIGHT-ARC:obj']
+    >>> seq = sys.oracle([2, 0, 2], ["nsubj", "root", "obj"])
+    >>> [sys.classes[k] for k in seq]
+    ['SHIFT', 'LEFT-ARC:nsubj', 'RIGHT-ARC:root', 'RIGHT-ARC:obj']
+    >>> st = sys.state(3)
+    >>> for k in seq:
+    ...     st.apply(k)
+    >>> st.is_terminal, st.heads, st.deprels
+    (True, [2, 0, 2], ['nsubj', 'root', 'obj'])
+
+Nodes are numbered as in CoNLL-U: 0 is the root, words 1..n. A class is an
+index into ``System.classes``. Systems are read-only and may be shared by
+threads; a State serializes calls on it.
+"""
+
+import ctypes
+
+from . import _check, _lib
+
+def _err():
+    return ctypes.c_void_p()
+
+
+def _i32(values):
+    return (ctypes.c_int32 * len(values))(*values)
+
+
+class System:
+    """A transition system over a list of deprels.
+
+    ``name`` is one of :func:`transparse.systems`; ``deprels`` the labels (strings), one
+    of them ``"root"``: arcs from node 0 take it and no other arc does.
+    ``classes`` lists the class names (``"LEFT-ARC:nsubj"``), one per
+    unlabeled move and one per labeled move and deprel; class k is
+    ``classes[k]``. Raises ArgumentError for an unknown name or no "root".
+    """
+
+    def __init__(self, name, deprels):
+        self.name = name
+        self.deprels = [str(d) for d in deprels]
+        self._index = {d: i for i, d in enumerate(self.deprels)}
+        arr = (ctypes.c_char_p * len(self.deprels))(*[d.encode() for d in self.deprels])
+        h, err = ctypes.c_void_p(), _err()
+        _check(_lib.tp_system_new(name.encode(), arr, len(self.deprels), ctypes.byref(h), ctypes.byref(err)), err)
+        self._h = h
+        out, err = ctypes.c_void_p(), _err()
+        _check(_lib.tp_system_classes(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        try:
+            self.classes = ctypes.string_at(out.value).decode().splitlines()
+        finally:
+            _lib.tp_string_free(out)
+
+    def close(self):
+        """Free the system (States made from it stay usable). Idempotent."""
+        h, self._h = getattr(self, "_h", None), None
+        if h:
+            _lib.tp_system_free(h)
+
+    def __del__(self):
+        self.close()
+
+    def __repr__(self):
+        return f"System({self.name!r}, {len(self.deprels)} deprels, {len(self.classes)} classes)"
+
+    def _tree(self, heads, deprels):
+        if len(heads) != len(deprels):
+            raise ValueError(f"{len(heads)} heads but {len(deprels)} deprels")
+        labels = [d if isinstance(d, int) else self._index.get(d, -1) for d in deprels]
+        return _i32(list(heads)), _i32(labels), len(heads)
+
+    def max_transitions(self, n_words):
+        """The bound on the length of any derivation of n_words words."""
+        out, err = ctypes.c_size_t(), _err()
+        _check(_lib.tp_system_max_transitions(self._h, n_words, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def oracle(self, heads, deprels):
+        """The static oracle's class sequence for a gold tree.
+
+        ``heads``: n ints, ``heads[i]`` the head of word i+1 (0 = root);
+        ``deprels``: n deprel strings or indices into ``self.deprels``.
+        Returns a list of class indices. Raises InputError when the tree is
+        not a tree or is outside the system's class (the message names the
+        system and the transition the oracle could not take).
+        """
+        h, l, n = self._tree(heads, deprels)
+        cap = self.max_transitions(n)
+        out, length, err = (ctypes.c_int32 * max(cap, 1))(), ctypes.c_size_t(), _err()
+        _check(_lib.tp_system_oracle(self._h, h, l, n, out, cap, ctypes.byref(length), ctypes.byref(err)), err)
+        return list(out[: length.value])
+
+    def state(self, n_words):
+        """The initial State for n_words words."""
+        return State(self, n_words)
+
+    def cost(self, state, k, heads, deprels):
+        """The dynamic oracle: the number of gold arcs (heads, deprels as for
+        :meth:`oracle`) that class k makes unreachable from state, a right
+        head with a wrong deprel counting as lost. arc-eager, arc-hybrid and
+        covington-nonprojective only (ArgumentError otherwise); k must be
+        legal (InputError otherwise)."""
+        h, l, n = self._tree(heads, deprels)
+        out, err = ctypes.c_int(), _err()
+        _check(_lib.tp_state_cost(state._h, h, l, n, k, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+
+class State:
+    """A configuration of a System for n words (``System.state(n)``)."""
+
+    def __init__(self, system, n_words, _handle=None):
+        self.system = system
+        self.n_words = n_words
+        if _handle is None:
+            _handle, err = ctypes.c_void_p(), _err()
+            _check(_lib.tp_state_new(system._h, n_words, ctypes.byref(_handle), ctypes.byref(err)), err)
+        self._h = _handle
+        self._mask = (ctypes.c_uint8 * len(system.classes))()
+
+    def close(self):
+        """Free the state. Idempotent."""
+        h, self._h = getattr(self, "_h", None), None
+        if h:
+            _lib.tp_state_free(h)
+
+    def __del__(self):
+        self.close()
+
+    def copy(self):
+        """An independent copy (for search)."""
+        h, err = ctypes.c_void_p(), _err()
+        _check(_lib.tp_state_copy(self._h, ctypes.byref(h), ctypes.byref(err)), err)
+        return State(self.system, self.n_words, h)
+
+    def legal(self):
+        """The legal classes, as a list of indices in increasing order."""
+        err = _err()
+        _check(_lib.tp_state_legal(self._h, self._mask, len(self._mask), ctypes.byref(err)), err)
+        return [k for k, ok in enumerate(self._mask) if ok]
+
+    def apply(self, k):
+        """Apply class k; InputError (state unchanged) if k is not legal."""
+        err = _err()
+        _check(_lib.tp_state_apply(self._h, k, ctypes.byref(err)), err)
+
+    @property
+    def is_terminal(self):
+        """Whether the state is terminal."""
+        out, err = ctypes.c_int(), _err()
+        _check(_lib.tp_state_is_terminal(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return bool(out.value)
+
+    def _view(self, which, cap):
+        out, length, err = (ctypes.c_int32 * max(cap, 1))(), ctypes.c_size_t(), _err()
+        _check(_lib.tp_state_view(self._h, which, out, cap, ctypes.byref(length), ctypes.byref(err)), err)
+        return list(out[: length.value])
+
+    @property
+    def stack(self):
+        """The stack as node numbers, bottom first (Covington: λ1)."""
+        return self._view(_lib.TP_VIEW_STACK, self.n_words + 1)
+
+    @property
+    def buffer(self):
+        """The buffer as node numbers, front first."""
+        return self._view(_lib.TP_VIEW_BUFFER, self.n_words + 1)
+
+    @property
+    def heads(self):
+        """n ints: the head of word i+1 so far, -1 if none."""
+        return self._view(_lib.TP_VIEW_HEADS, self.n_words)
+
+    @property
+    def deprels(self):
+        """n deprel strings so far, None where a word has no head yet."""
+        return [self.system.deprels[i] if i >= 0 else None for i in self._view(_lib.TP_VIEW_DEPRELS, self.n_words)]
