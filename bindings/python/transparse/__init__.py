@@ -707,7 +707,7 @@ def _options(name, beam=None, k=None, confidence=False, space_after=None, input=
     for arg, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
             raise TypeError(f"transparse: {arg} must be an int, not {type(v).__name__}")
-    if k is not None and k < 1:  # the library's kbest 0 means one tree, which k=None asks for
+    if k is not None and k < 1 and name in ("parse", "parse_batch"):  # k=None asks for one tree, not a list
         raise ArgumentError(f"{name}: k is {k}: want 1 or more (None for the best tree only)", _lib.TP_ERR_ARGUMENT)
     for arg, v, known in (("input", input, _INPUT), ("on_error", on_error, _ON_ERROR)):
         if v not in known:
