@@ -19,6 +19,7 @@ import (
 	"github.com/transparse/transparse/internal/freelist"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/render"
 )
 
 // The header's limits are the parser's (compile-time check: a negative
@@ -30,6 +31,16 @@ const (
 	_ = uint(parser.MaxTokenBytes - C.TP_MAX_TOKEN_BYTES)
 	_ = uint(C.TP_MAX_BEAM - parser.MaxBeam)
 	_ = uint(parser.MaxBeam - C.TP_MAX_BEAM)
+	_ = uint(C.TP_MAX_DOC_COMMENTS - conllu.MaxComments)
+	_ = uint(conllu.MaxComments - C.TP_MAX_DOC_COMMENTS)
+	_ = uint(C.TP_MAX_DOC_COMMENT_BYTES - conllu.MaxCommentBytes)
+	_ = uint(conllu.MaxCommentBytes - C.TP_MAX_DOC_COMMENT_BYTES)
+	_ = uint(C.TP_MAX_DOC_SENTENCE_BYTES - conllu.MaxSentenceBytes)
+	_ = uint(conllu.MaxSentenceBytes - C.TP_MAX_DOC_SENTENCE_BYTES)
+	_ = uint(C.TP_MAX_SVG_WORDS - render.MaxWords)
+	_ = uint(render.MaxWords - C.TP_MAX_SVG_WORDS)
+	_ = uint(C.TP_MAX_WORDS - conllu.MaxWords)
+	_ = uint(conllu.MaxWords - C.TP_MAX_WORDS)
 )
 
 // The Go entry points below are called only by shim.c, which has already

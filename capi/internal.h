@@ -6,6 +6,7 @@
 #define TRANSPARSE_CAPI_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "transparse.h"
@@ -27,11 +28,32 @@ static inline int tp__call_progress(tp_progress_fn fn, const tp_progress *p,
     return fn(p, user);
 }
 
-/* tp__call_read calls a stream's read callback (Go cannot call a C function
- * pointer itself). */
+/* The stream, and its model, whose read callback this thread is running (0:
+ * none). The entry points (shim.c) refuse calls on them from inside the
+ * callback: they would wait for the lock the callback's caller holds. */
+extern __thread uintptr_t tp__reading_stream;
+extern __thread uintptr_t tp__reading_model;
+
+/* tp__reading_model_is reports whether this thread is inside the read
+ * callback of a stream on model (a handle). */
+static inline int tp__reading_model_is(uintptr_t model) {
+    return tp__reading_model != 0 && model == tp__reading_model;
+}
+
+/* tp__call_read calls the read callback of stream (a handle) on model (Go
+ * cannot call a C function pointer itself), marking this thread as inside
+ * it; a callback that reads another stream restores the outer marks. */
 static inline ptrdiff_t tp__call_read(tp_read_fn read, void *ctx, char *buf,
-                                      size_t cap) {
-    return read(ctx, buf, cap);
+                                      size_t cap, uintptr_t stream,
+                                      uintptr_t model) {
+    uintptr_t outer_stream = tp__reading_stream;
+    uintptr_t outer_model = tp__reading_model;
+    tp__reading_stream = stream;
+    tp__reading_model = model;
+    ptrdiff_t n = read(ctx, buf, cap);
+    tp__reading_stream = outer_stream;
+    tp__reading_model = outer_model;
+    return n;
 }
 
 #endif

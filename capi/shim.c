@@ -141,6 +141,34 @@ void tp_result_free(tp_result *result) { free(result); }
     } while (0)
 #define TP__FORK_CHECK(err) TP__FORK_CHECK_AS(__func__, err)
 
+__thread uintptr_t tp__reading_stream;
+__thread uintptr_t tp__reading_model;
+
+static int tp__in_read_error(const char *fn, tp_error **err) {
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "%s: called from inside the read callback (tp_read_fn) of a "
+             "stream on this model or stream; no tp_ call may use the "
+             "stream being read or its model until the callback returns",
+             fn);
+    return tp__finish(TP_ERR_ARGUMENT, strdup(buf), err);
+}
+
+/* TP__READ_CHECK_AS(fn, model, stream, err): inside the read callback of a
+ * stream (tp__call_read), return TP_ERR_ARGUMENT from the entry point fn if
+ * it would use that stream or its model (a handle, or 0). Such a call would
+ * otherwise wait forever for the lock the reading tp_stream_next holds. */
+#define TP__READ_CHECK_AS(fn, model, stream, err)                            \
+    do {                                                                     \
+        if ((tp__reading_model != 0 &&                                       \
+             (uintptr_t)(model) == tp__reading_model) ||                     \
+            (tp__reading_stream != 0 &&                                      \
+             (uintptr_t)(stream) == tp__reading_stream))                     \
+            return tp__in_read_error((fn), (err));                           \
+    } while (0)
+#define TP__READ_CHECK(model, stream, err)                                   \
+    TP__READ_CHECK_AS(__func__, model, stream, err)
+
 /* tp__model_out finishes a call that made a model handle h. */
 static int tp__model_out(int rc, uintptr_t h, tp_model **model, char *msg,
                          tp_error **err) {
@@ -175,6 +203,7 @@ int tp_model_free(tp_model *model) {
     if (model == NULL)
         return TP_OK;
     TP__FORK_CHECK(NULL);
+    TP__READ_CHECK(model, 0, NULL);
     char *msg = NULL;
     return tp__finish(tpgo_model_free((uintptr_t)model, &msg), msg, NULL);
 }
@@ -183,6 +212,7 @@ int tp_model_card_json(const tp_model *model, char **json, tp_error **err) {
     if (json != NULL)
         *json = NULL;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_model_card_json((uintptr_t)model, json, &msg);
     return tp__finish(rc, msg, err);
@@ -193,6 +223,7 @@ int tp_model_default_beam(const tp_model *model, int *width,
     if (width != NULL)
         *width = 0;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_model_default_beam((uintptr_t)model, width, &msg);
     return tp__finish(rc, msg, err);
@@ -209,6 +240,7 @@ static int model_strings(int which, const tp_model *model,
     if (n != NULL)
         *n = 0;
     TP__FORK_CHECK_AS(names[which], err);
+    TP__READ_CHECK_AS(names[which], model, 0, err);
     char *msg = NULL;
     int rc = tpgo_model_strings((uintptr_t)model, which, (char ***)out, n, &msg);
     return tp__finish(rc, msg, err);
@@ -235,6 +267,7 @@ int tp_parse(const tp_model *model, const char *const *forms, size_t n_words,
     if (result != NULL)
         *result = NULL;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_parse((uintptr_t)model, (char **)forms, n_words,
                         (tp_tags *)tags, (tp_options *)options, result, &msg);
@@ -248,6 +281,7 @@ int tp_parse_batch(const tp_model *model, const char *const *forms,
     if (result != NULL)
         *result = NULL;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_parse_batch((uintptr_t)model, (char **)forms,
                               (size_t *)offsets, n_sentences, (tp_tags *)tags,
@@ -265,6 +299,7 @@ int tp_parse_document(const tp_model *model, const char *text, size_t len,
     if (n_skipped != NULL)
         *n_skipped = 0;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_parse_document((uintptr_t)model, (char *)text, len,
                                  (tp_options *)options, out_text, out_len,
@@ -278,6 +313,7 @@ int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
     if (stream != NULL)
         *stream = NULL;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     uintptr_t h = 0;
     char *msg = NULL;
     int rc = tpgo_stream_open((uintptr_t)model, read, ctx,
@@ -294,6 +330,7 @@ int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,
     if (len != NULL)
         *len = 0;
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(0, stream, err);
     char *msg = NULL;
     int rc = tpgo_stream_next((uintptr_t)stream, (char **)sentence, len, &msg);
     if (rc != TP_OK && sentence != NULL)
@@ -304,6 +341,7 @@ int tp_stream_next(tp_stream *stream, const char **sentence, size_t *len,
 int tp_stream_stats(const tp_stream *stream, size_t *sentences,
                     size_t *skipped, tp_error **err) {
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(0, stream, err);
     char *msg = NULL;
     int rc = tpgo_stream_stats((uintptr_t)stream, sentences, skipped, &msg);
     return tp__finish(rc, msg, err);
@@ -313,6 +351,7 @@ int tp_stream_free(tp_stream *stream) {
     if (stream == NULL)
         return TP_OK;
     TP__FORK_CHECK(NULL);
+    TP__READ_CHECK(0, stream, NULL);
     char *msg = NULL;
     return tp__finish(tpgo_stream_free((uintptr_t)stream, &msg), msg, NULL);
 }
@@ -352,6 +391,7 @@ int tp_train_with_progress(const char *options, tp_progress_fn fn,
 
 int tp_model_save(const tp_model *model, const char *path, tp_error **err) {
     TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
     char *msg = NULL;
     int rc = tpgo_model_save((uintptr_t)model, (char *)path, &msg);
     return tp__finish(rc, msg, err);

@@ -29,10 +29,12 @@ type streamEntry struct {
 	cap   int
 }
 
-// cReader reads from a tp_read_fn.
+// cReader reads from a tp_read_fn, the callback of stream (a handle) on
+// model.
 type cReader struct {
-	read C.tp_read_fn
-	ctx  unsafe.Pointer
+	read          C.tp_read_fn
+	ctx           unsafe.Pointer
+	stream, model C.uintptr_t
 }
 
 func (r *cReader) Read(p []byte) (int, error) {
@@ -40,7 +42,7 @@ func (r *cReader) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	// p holds no Go pointers, so C may write into it during the call.
-	n := C.tp__call_read(r.read, r.ctx, (*C.char)(unsafe.Pointer(&p[0])), C.size_t(len(p)))
+	n := C.tp__call_read(r.read, r.ctx, (*C.char)(unsafe.Pointer(&p[0])), C.size_t(len(p)), r.stream, r.model)
 	switch {
 	case n == 0:
 		return 0, io.EOF
@@ -75,11 +77,11 @@ func streamOpen(h C.uintptr_t, read C.tp_read_fn, ctx unsafe.Pointer, opts *C.tp
 		return err
 	}
 	return withModel(h, func(e *modelEntry) error {
-		st, err := newStream(e.model, &cReader{read: read, ctx: ctx}, &co)
+		hs := lastHandle.Add(1)
+		st, err := newStream(e.model, &cReader{read: read, ctx: ctx, stream: C.uintptr_t(hs), model: h}, &co)
 		if err != nil {
 			return err
 		}
-		hs := lastHandle.Add(1)
 		streams.Store(hs, &streamEntry{model: h, st: st})
 		*out = C.uintptr_t(hs)
 		return nil
@@ -121,6 +123,10 @@ func streamNext(hs C.uintptr_t, sentence **C.char, n *C.size_t) error {
 		return err
 	}
 	defer e.mu.Unlock()
+	if C.tp__reading_model_is(e.model) != 0 { // another stream's callback (shim.c checks this one)
+		return argErr("called from inside the read callback (tp_read_fn) of a stream on the same model; " +
+			"no tp_ call may use that model until the callback returns")
+	}
 	var b []byte
 	err = withModel(e.model, func(*modelEntry) error {
 		var err error

@@ -66,7 +66,18 @@
  *  immutable: any number of threads may call tp_parse / tp_parse_document /
  *  the getters on the same model at the same time, with no locking by the
  *  caller. Results, strings and error objects belong to the caller and are
- *  not shared by the library.
+ *  not shared by the library. Per function:
+ *
+ *   - tp_model_free waits for the calls in flight on the model (in other
+ *     threads) to return, then frees it; a later call gets TP_ERR_ARGUMENT.
+ *   - a tp_stream is used by one thread at a time: a call on a stream that
+ *     another thread is using is refused (TP_ERR_ARGUMENT).
+ *   - a stream's read callback (tp_read_fn) must not call any tp_ function
+ *     on that stream or on its model (tp_model_free, tp_parse,
+ *     tp_stream_next, the getters, ...): the stream holds them while it
+ *     reads. Such a call returns TP_ERR_ARGUMENT at once ("called from
+ *     inside the read callback"), without waiting. Other models and other
+ *     functions may be used there.
  *
  * LIMITS
  *
@@ -196,6 +207,25 @@ TP_API unsigned tp_version_number(void);
  * together; the call holds about 200 bytes per word while it runs). More
  * gives TP_ERR_INPUT: split the batch. */
 #define TP_MAX_BATCH_WORDS 1000000
+/* Limits of one sentence of the text of tp_parse_document and of a stream,
+ * checked as it is read, so that no input makes the reader hold more: at
+ * most TP_MAX_WORDS + 1 word lines (one over the limit still reaches the
+ * parser, whose TP_ERR_INPUT names the sentence; a line of pre-tokenized
+ * text likewise has at most TP_MAX_WORDS + 1 tokens), at most
+ * TP_MAX_DOC_COMMENTS comment lines of TP_MAX_DOC_COMMENT_BYTES bytes in
+ * all before its first word, at most TP_MAX_DOC_SENTENCE_BYTES bytes of
+ * lines in all (comments included, line ends not counted), and no line
+ * over 1 MiB. A sentence over one of the first three gives TP_ERR_INPUT;
+ * with TP_ON_ERROR_SKIP its comments are written, then the comment
+ * "# transparse_dropped = lines A-B ..." naming the input lines not
+ * copied, and the parse goes on. A line over 1 MiB ends the input either
+ * way. */
+#define TP_MAX_DOC_COMMENTS 1000
+#define TP_MAX_DOC_COMMENT_BYTES 4194304   /* 4 MiB */
+#define TP_MAX_DOC_SENTENCE_BYTES 33554432 /* 32 MiB */
+/* Maximum number of words of the sentence tp_render_svg draws. More gives
+ * TP_ERR_INPUT. */
+#define TP_MAX_SVG_WORDS 1000
 
 /* ======================================================================
  * Status codes and errors
@@ -828,7 +858,13 @@ TP_API void tp_result_free(tp_result *result);
  * the enhanced graph only; with them but without DEPS the file would not
  * be valid CoNLL-U); MISC, comments and multiword tokens are copied from
  * the input. A sentence copied through unparsed (TP_ON_ERROR_SKIP) keeps
- * its empty nodes. Each sentence obeys the limits of tp_parse.
+ * its empty nodes. Each sentence obeys the limits of tp_parse, and the
+ * reader's limits of one sentence (TP_MAX_DOC_SENTENCE_BYTES and its
+ * neighbours: at most TP_MAX_WORDS + 1 word lines, TP_MAX_DOC_COMMENTS
+ * comment lines, TP_MAX_DOC_COMMENT_BYTES bytes of comments,
+ * TP_MAX_DOC_SENTENCE_BYTES bytes; with TP_ON_ERROR_SKIP a sentence over
+ * them is written as its comments and a "# transparse_dropped = ..."
+ * comment naming the lines left out).
  *
  *   model      a loaded model.
  *   text       the document, len bytes of UTF-8 (need not be
@@ -875,7 +911,9 @@ TP_API int tp_parse_document(const tp_model *model, const char *text,
  * document into buf and returns how many (1..cap), 0 at the end of the
  * document, or -1 on failure (the stream then fails with TP_ERR_IO). ctx
  * is the pointer given to tp_stream_open. It is called only from within
- * tp_stream_next, on the thread that called it.
+ * tp_stream_next, on the thread that called it. It must not call tp_
+ * functions on its stream or the stream's model: they return
+ * TP_ERR_ARGUMENT (see THREAD SAFETY).
  */
 typedef ptrdiff_t (*tp_read_fn)(void *ctx, char *buf, size_t cap);
 
@@ -889,7 +927,8 @@ typedef ptrdiff_t (*tp_read_fn)(void *ctx, char *buf, size_t cap);
  * Thread-safety: a stream belongs to one thread at a time. Calls on the
  * same stream from two threads at once are refused (TP_ERR_ARGUMENT), not
  * undefined. Different streams, on the same model or not, may be used by
- * different threads at once.
+ * different threads at once. Each sentence obeys the limits of
+ * TP_MAX_DOC_SENTENCE_BYTES and its neighbours, as in tp_parse_document.
  *
  * Example: parse stdin to stdout sentence by sentence.
  *
@@ -944,7 +983,8 @@ TP_API int tp_stream_open(const tp_model *model, tp_read_fn read, void *ctx,
  *
  * At the end of the document it returns TP_OK with *sentence NULL.
  * Errors: TP_ERR_ARGUMENT (stream or sentence is NULL; stream freed or in
- * use by another thread; its model freed), TP_ERR_INPUT (as
+ * use by another thread; its model freed; called from the read callback
+ * of this stream or of a stream on the same model), TP_ERR_INPUT (as
  * tp_parse_document: malformed input, a sentence the parser rejects; the
  * message names the line, "text:12: ..."), TP_ERR_IO (read returned -1 or
  * more than cap), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Input and
@@ -1209,8 +1249,8 @@ TP_API const char *tp_default_model_path(void);
  *
  * Errors: TP_ERR_ARGUMENT (text or out_svg is NULL), TP_ERR_INPUT
  * (malformed CoNLL-U: the message gives the line, e.g. "tp_render_svg:
- * conllu: text:3: ..."; no sentence; more than one sentence),
- * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ * conllu: text:3: ..."; no sentence; more than one sentence; more than
+ * TP_MAX_SVG_WORDS words), TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
  */
 TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
                          size_t *out_len, tp_error **err);

@@ -20,8 +20,10 @@ import (
 )
 
 // Validate checks the rules every Model must follow: System is not empty,
-// and every Classifier has a Name and a Layout, with no two Classifiers
-// sharing a Name. It returns nil or an *Error wrapping ErrInvalid whose
+// every Classifier has a Name and a Layout, with no two Classifiers
+// sharing a Name, every string is valid UTF-8 without control characters,
+// and the labels of a string table or a classifier's classes are unique
+// (see strings.go). It returns nil or an *Error wrapping ErrInvalid whose
 // Section names the offending field, for example "classifiers[1].layout".
 // Encode and Decode apply the same rules.
 func (m *Model) Validate() error {
@@ -39,6 +41,9 @@ func (m *Model) Validate() error {
 func check(m *Model) (field, problem string) {
 	if m.System == "" {
 		return "system", "missing or empty"
+	}
+	if f, p := stringsProblem(m); p != "" {
+		return f, p
 	}
 	seen := make(map[string]int, len(m.Classifiers))
 	for i := range m.Classifiers {
@@ -63,7 +68,7 @@ func checkClassifier(c *Classifier) (field, problem string) {
 	if c.Layout == "" {
 		return "layout", "missing or empty"
 	}
-	return "", ""
+	return classifierStringsProblem(c)
 }
 
 // Encode writes m to w as a model file: header, then the snappy-compressed

@@ -36,6 +36,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add(wrap(f, bytes.Join([][]byte{{0x82}, str("system"), str("x"), str("strings"), {0x81}, str("t"), {0x92, 0xa1, 'a', 0xc0}}, nil)))
 	f.Add(wrap(f, rawDoc(f, fullModel())[:100]))
 	f.Add(declareHuge(valid, len(valid)+2*maxChunkLen))
+	for _, bad := range [][2]string{{"\xa3obj", "\xa3o\x00j"}, {"\xa5PUNCT", "\xa5PU\tCT"}, {"en_ewt-arc", "\x1b[2Jt-arc"}} {
+		f.Add(wrap(f, bytes.Replace(rawDoc(f, fullModel()), []byte(bad[0]), []byte(bad[1]), 1)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data)
 		// One byte at a time: every chunk straddles reads.
@@ -56,6 +59,7 @@ func FuzzDecode(f *testing.F) {
 		if err := m.Validate(); err != nil {
 			t.Fatalf("decoded an invalid model: %v", err)
 		}
+		checkModelStrings(t, m)
 		enc, err := Marshal(m)
 		if err != nil {
 			t.Fatalf("Marshal of a decoded model: %v", err)
@@ -77,6 +81,7 @@ func FuzzDocument(f *testing.F) {
 	f.Add(rawDoc(f, fullModel()))
 	f.Add(rawDoc(f, &Model{System: "x"}))
 	f.Add(rawDoc(f, codedModel()))
+	f.Add(bytes.Replace(rawDoc(f, fullModel()), []byte("\xa4root"), []byte("\xa4obj\xff"), 1))
 	f.Add([]byte{0x91, 0x91, 0x91, 0xc0})
 	f.Add([]byte{0xdf, 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, doc []byte) {
@@ -91,6 +96,7 @@ func FuzzDocument(f *testing.F) {
 			}
 			return
 		}
+		checkModelStrings(t, m)
 		if _, err := Marshal(m); err != nil {
 			t.Fatalf("Marshal of a decoded model: %v", err)
 		}

@@ -750,7 +750,7 @@ func TestEncodeInvalid(t *testing.T) {
 	// Too deep or too many objects cannot be expressed with this schema's
 	// depth, but too many objects can.
 	m := fullModel()
-	m.Strings["huge"] = make([]string, MaxObjects)
+	m.Classifiers[0].Templates = make([]string, MaxObjects) // labels would repeat: templates may
 	_, err = Marshal(m)
 	e := checkErr(t, err, ErrInvalid)
 	if !strings.Contains(err.Error(), "more than 16777216 objects") || e.Section != "document" {

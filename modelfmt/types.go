@@ -2,7 +2,8 @@ package modelfmt
 
 // Card describes a model for people: what it was trained on, how, when, and
 // how well it scores. It is stored inside the model file and printed by
-// `transparse inspect`. modelfmt puts no rules on its fields.
+// `transparse inspect`. Its strings must be valid UTF-8 without control
+// characters (Notes may hold tabs and line feeds); see Model.Validate.
 type Card struct {
 	Name      string            `msgpack:"name"`       // model name, e.g. "en_ewt-arc-eager"
 	Treebank  string            `msgpack:"treebank"`   // e.g. "UD_English-EWT (en_ewt-ud-train.conllu)"

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -666,6 +667,28 @@ func FuzzParseCoNLLU(f *testing.F) {
 
 // ---- the model loader (tp_model_load_from_memory) ------------------------
 
+// checkLabels fails if a loaded model has a deprel, UPOS or XPOS label
+// that is not valid UTF-8 (or a deprel that is empty), holds a NUL, tab, line break or escape
+// (it would cut a C string short or break a CoNLL-U line), or repeats one.
+func checkLabels(t testing.TB, m *parser.Model) {
+	t.Helper()
+	for i, ls := range [][]string{m.Deprels(), m.UPOSTags(), m.XPOSTags()} {
+		seen := map[string]bool{}
+		for _, s := range ls {
+			if s == "" && i == 0 || !utf8.ValidString(s) || strings.ContainsAny(s, "\x00\t\n\r\x1b") || seen[s] {
+				t.Fatalf("a loaded model has the label %q (of %q)", s, ls)
+			}
+			seen[s] = true
+		}
+	}
+	c := m.Card()
+	for _, s := range []string{c.Name, c.Treebank, c.System, c.Version} {
+		if !utf8.ValidString(s) || strings.ContainsAny(s, "\x00\x1b") {
+			t.Fatalf("a loaded model's card holds %q", s)
+		}
+	}
+}
+
 // checkLoad checks the outcome of parser.LoadBytes on any input: an error
 // of one of the model-file kinds, or a model that parses (a tree) and saves
 // into a file that loads again and saves to the same bytes.
@@ -682,6 +705,7 @@ func checkLoad(t testing.TB, data []byte) (*parser.Model, error) {
 		}
 		return nil, err
 	}
+	checkLabels(t, m)
 	for _, forms := range [][]string{{"I", "saw", "her", "."}, {"x"}} {
 		in := conllu.FromForms(forms).Words
 		if parser.Core(m).GoldTagsOnly() { // no tagger: only sentences with morphology

@@ -8,8 +8,11 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -113,6 +116,30 @@ func newInspectReport(m *parser.Model, path string) *inspectReport {
 	return r
 }
 
+// escaped returns s with its control characters (a terminal would act
+// on them) and bytes that are not UTF-8 written as Go escapes (\x1b,
+// \u009b, \xff): the card is data from the model file.
+func escaped(s string) string { return escapedKeep(s, "") }
+
+// escapedKeep is escaped, keeping the characters of keep as they are.
+func escapedKeep(s, keep string) string {
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unicode.IsControl(r) && !strings.ContainsRune(keep, r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+	}
+	return b.String()
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "-"
@@ -125,11 +152,11 @@ func (r *inspectReport) String() string {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Model file:\t%s (%s)\n", r.Path, humanBytes(r.FileBytes))
-	fmt.Fprintf(tw, "Name:\t%s\n", orNone(r.Name))
-	fmt.Fprintf(tw, "Treebank:\t%s\n", orNone(r.Treebank))
-	fmt.Fprintf(tw, "System:\t%s\n", orNone(r.System))
-	fmt.Fprintf(tw, "Trained at:\t%s\n", orNone(r.TrainedAt))
-	fmt.Fprintf(tw, "Version:\t%s\n", orNone(r.Version))
+	fmt.Fprintf(tw, "Name:\t%s\n", orNone(escaped(r.Name)))
+	fmt.Fprintf(tw, "Treebank:\t%s\n", orNone(escaped(r.Treebank)))
+	fmt.Fprintf(tw, "System:\t%s\n", orNone(escaped(r.System)))
+	fmt.Fprintf(tw, "Trained at:\t%s\n", orNone(escaped(r.TrainedAt)))
+	fmt.Fprintf(tw, "Version:\t%s\n", orNone(escaped(r.Version)))
 	fmt.Fprintf(tw, "Deprels:\t%d\n", len(r.Deprels))
 	fmt.Fprintf(tw, "UPOS tags:\t%d\n", len(r.UPOSTags))
 	fmt.Fprintf(tw, "XPOS tags:\t%d\n", len(r.XPOSTags))
@@ -147,12 +174,12 @@ func (r *inspectReport) String() string {
 			if i == 0 {
 				label = "Options:"
 			}
-			fmt.Fprintf(tw, "%s\t%s = %s\n", label, k, r.Options[k])
+			fmt.Fprintf(tw, "%s\t%s = %s\n", label, escaped(k), escaped(r.Options[k]))
 		}
 	}
 	tw.Flush()
 	if r.Notes != "" {
-		fmt.Fprintf(&b, "\nNotes:\n%s", wrap(r.Notes, "  ", 76))
+		fmt.Fprintf(&b, "\nNotes:\n%s", wrap(escapedKeep(r.Notes, "\n"), "  ", 76))
 	}
 	b.WriteString("\n")
 	b.WriteString(scoresTable(r.Scores))
@@ -168,6 +195,7 @@ func scoresTable(scores map[string]float64) string {
 	cells := map[string]map[string]float64{}
 	var rows, cols []string
 	for k, v := range scores {
+		k = escaped(k)
 		row, col := "", k
 		if i := strings.LastIndexByte(k, '/'); i >= 0 {
 			row, col = k[:i], k[i+1:]

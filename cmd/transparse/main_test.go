@@ -771,3 +771,24 @@ func TestEvalMorphologyRows(t *testing.T) {
 		"Lemmas     |     71.43 |     71.43 |     71.43 |         5 |         7\n",
 	)
 }
+
+// TestInspectEscapesCardStrings: the card comes from the model file; a
+// control character in it reaches the terminal escaped, never raw.
+func TestInspectEscapesCardStrings(t *testing.T) {
+	r := &inspectReport{
+		Path: "m.tpm", Name: "\x1b]0;pwned\a", Treebank: "tb\u009b31m\x9b", System: "arc-eager",
+		Options: map[string]string{"k\x1b": "v\r\x00"}, Scores: map[string]float64{"dev/gold/L\x1bAS": 1},
+		Notes: "line one\nline\x1b[2J two \xff",
+	}
+	out := r.String()
+	for _, c := range []string{"\x1b", "\a", "\r", "\x00", "\u009b", "\x9b", "\xff"} {
+		if strings.Contains(out, c) {
+			t.Errorf("the report holds %q raw:\n%s", c, out)
+		}
+	}
+	for _, want := range []string{`\x1b]0;pwned\a`, `tb\u009b31m\x9b`, `k\x1b = v\r\x00`, `line\x1b[2J two \xff`, "line one"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -2260,6 +2260,77 @@ static void test_stream_one_thread_at_a_time(tp_model *m) {
     CHECK(tp_stream_free(g.st) == TP_OK);
 }
 
+/* A read callback that calls the library on its own stream, another
+ * stream of the same model, the model itself and an unrelated model: the
+ * first three are refused at once (they would wait for the locks the
+ * reading tp_stream_next holds), the last is allowed. */
+struct reenter_src {
+    tp_model *m, *unrelated;
+    tp_stream *self, *other;
+    int done;
+    int rc_free, rc_self, rc_other, rc_parse, rc_unrelated;
+    char msg_self[512], msg_other[512];
+};
+
+static ptrdiff_t reenter_read(void *ctx, char *buf, size_t cap) {
+    static const char doc[] = "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    struct reenter_src *r = ctx;
+    if (r->done)
+        return 0;
+    r->done = 1;
+    tp_error *e = NULL;
+    const char *sent;
+    size_t n;
+    r->rc_free = tp_model_free(r->m);
+    r->rc_self = tp_stream_next(r->self, &sent, &n, &e);
+    snprintf(r->msg_self, sizeof r->msg_self, "%s", tp_error_message(e));
+    tp_error_free(e);
+    r->rc_other = tp_stream_next(r->other, &sent, &n, &e);
+    snprintf(r->msg_other, sizeof r->msg_other, "%s", tp_error_message(e));
+    tp_error_free(e);
+    const char *forms[] = {"Hi"};
+    tp_result *res = NULL;
+    r->rc_parse = tp_parse(r->m, forms, 1, NULL, NULL, &res, NULL);
+    r->rc_unrelated = tp_parse(r->unrelated, forms, 1, NULL, NULL, &res, NULL);
+    tp_result_free(res);
+    if (cap < sizeof doc - 1)
+        return -1;
+    memcpy(buf, doc, sizeof doc - 1);
+    return (ptrdiff_t)(sizeof doc - 1);
+}
+
+static void test_stream_read_callback_reentry(tp_model *unrelated, const char *path) {
+    struct reenter_src r = {0};
+    r.unrelated = unrelated;
+    CHECK(tp_model_load(path, &r.m, NULL) == TP_OK);
+    static const char other_doc[] = "1\tBye\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    struct str_src src = {other_doc, sizeof other_doc - 1, 1 << 16, -1};
+    CHECK(tp_stream_open(r.m, str_read, &src, NULL, &r.other, NULL) == TP_OK);
+    CHECK(tp_stream_open(r.m, reenter_read, &r, NULL, &r.self, NULL) == TP_OK);
+    alarm(10); /* a deadlock becomes SIGALRM */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const char *sent = NULL;
+    size_t n;
+    CHECK(tp_stream_next(r.self, &sent, &n, NULL) == TP_OK && sent && strncmp(sent, "1\tHi\t", 5) == 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    alarm(0);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    CHECKF(secs < 1, "the nested calls took %.2f s", secs);
+    CHECKF(r.rc_free == TP_ERR_ARGUMENT, "tp_model_free in the callback: %s", tp_status_name(r.rc_free));
+    CHECKF(r.rc_self == TP_ERR_ARGUMENT && strstr(r.msg_self, "tp_stream_next: called from inside the read callback"),
+           "tp_stream_next on its own stream: %s \"%s\"", tp_status_name(r.rc_self), r.msg_self);
+    CHECKF(r.rc_other == TP_ERR_ARGUMENT && strstr(r.msg_other, "inside the read callback"),
+           "tp_stream_next on a stream of the same model: %s \"%s\"", tp_status_name(r.rc_other), r.msg_other);
+    CHECKF(r.rc_parse == TP_ERR_ARGUMENT, "tp_parse on the model: %s", tp_status_name(r.rc_parse));
+    CHECKF(r.rc_unrelated == TP_OK, "tp_parse on another model: %s", tp_status_name(r.rc_unrelated));
+    /* Outside the callback everything works again. */
+    CHECK(tp_stream_next(r.other, &sent, &n, NULL) == TP_OK && sent && strncmp(sent, "1\tBye\t", 6) == 0);
+    CHECK(tp_stream_free(r.self) == TP_OK);
+    CHECK(tp_stream_free(r.other) == TP_OK);
+    CHECK(tp_model_free(r.m) == TP_OK);
+}
+
 static void test_documents(tp_model *m) {
     tp_error *err = NULL;
     char *out = NULL;
@@ -2763,6 +2834,7 @@ int main(int argc, char **argv) {
             test_spacing(m, ewt);
             test_documents(m);
             test_stream_one_thread_at_a_time(m);
+            test_stream_read_callback_reentry(m, model);
             test_batch(m, ewt);
             test_batch_options(m);
             test_threads_ewt(m, ewt);

@@ -571,7 +571,7 @@ def render_svg(conllu):
         InputError: malformed CoNLL-U (the message gives the line), no
             sentence, or more than one sentence.
     """
-    data = conllu.encode("utf-8") if isinstance(conllu, str) else bytes(conllu)
+    data = _text_bytes("render_svg", conllu)  # a lone surrogate: the library's InputError
     out = ctypes.c_void_p()
     n = ctypes.c_size_t()
     err = ctypes.c_void_p()
@@ -709,6 +709,8 @@ def _options(name, beam=None, k=None, confidence=False, space_after=None, input=
     for arg, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
             raise TypeError(f"transparse: {arg} must be an int, not {type(v).__name__}")
+    if k is not None and k < 1 and name in ("parse", "parse_batch"):  # k=None asks for one tree, not a list
+        raise ArgumentError(f"{name}: k is {k}: want 1 or more (None for the best tree only)", _lib.TP_ERR_ARGUMENT)
     for arg, v, known in (("input", input, _INPUT), ("on_error", on_error, _ON_ERROR)):
         if v not in known:
             want = " or ".join(repr(x) for x in known)
@@ -792,6 +794,7 @@ class Model:
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self._users = 0
+        self._pid = os.getpid()  # a forked child must not wait for the parent's calls in flight
         self._finalizer = weakref.finalize(self, _free_model, handle)
         # Not at interpreter exit: daemon threads may still be parsing with
         # the model (and reading its strings); the OS reclaims the memory.
@@ -872,6 +875,10 @@ class Model:
             ForkError: called in a forked child (the parent still owns the
                 model; nothing is freed).
         """
+        if os.getpid() != self._pid:
+            # The counts of calls in flight came from the parent's threads,
+            # which do not exist here: waiting for them would never end.
+            raise ForkError("tp_model_free: called in a forked child", _lib.TP_ERR_FORK)
         with self._lock:
             h = self._handle
             if h is None:
@@ -1228,7 +1235,12 @@ class Model:
                 suffixed ``-kbestN``.
 
         Returns:
-            CoNLL-U (str). From CoNLL-U: the document with HEAD and DEPREL
+            CoNLL-U (str). A sentence copied through by ``on_error="skip"``
+            keeps its bytes: those that are not UTF-8 are in the str as the
+            lone surrogates U+DC80 to U+DCFF of Python's
+            ``surrogateescape`` handler, so
+            ``result.encode("utf-8", "surrogateescape")`` is byte for byte
+            the library's output. From CoNLL-U: the document with HEAD and DEPREL
             filled in, LEMMA, UPOS, XPOS and FEATS as :meth:`parse` gives
             them (given ones kept, absent ones predicted or ``"_"``) and
             DEPS ``_`` on every word; comments, MISC and multiword tokens
@@ -1271,7 +1283,7 @@ class Model:
             self._release()
         if skipped.value:
             warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=2)
-        return result.decode("utf-8", "replace")
+        return result.decode("utf-8", "surrogateescape")
 
     def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False):
         """Parse a document sentence by sentence, reading it as it goes
@@ -1287,9 +1299,14 @@ class Model:
             A :class:`DocumentStream`: an iterator of the parsed sentences,
             each a str of CoNLL-U ending with its blank line (joined, they
             are what :meth:`parse_document` returns; with ``k``, a sentence
-            and its other trees of the k best), with ``skipped`` and
+            and its other trees of the k best; bytes that are not UTF-8
+            decoded with ``surrogateescape`` as by :meth:`parse_document`),
+            with ``skipped`` and
             ``sentences`` counts. Errors are raised by the ``next`` that
-            meets them, after the sentences before them.
+            meets them, after the sentences before them: ``IoError`` when
+            ``read`` returns None (a non-blocking file with no data
+            ready), ``TypeError`` when it returns anything but bytes or
+            str.
         """
         return DocumentStream(self, file, _options("stream", beam, k, confidence, None, input, on_error, no_tags))
 
@@ -1358,9 +1375,14 @@ class DocumentStream:
                 if isinstance(data, str):
                     data = data.encode("utf-8", "surrogatepass")
                 elif data is None:
-                    data = b""
-                else:
+                    # A non-blocking file with no data ready, not the end.
+                    raise IoError("stream: read() returned None (a non-blocking file with no data ready): "
+                                  "give a blocking file", _lib.TP_ERR_IO)
+                elif isinstance(data, (bytes, bytearray, memoryview)):
                     data = bytes(data)
+                else:
+                    raise TypeError(f"transparse: stream: read() returned {type(data).__name__}, "
+                                    "not bytes or str")
             n = min(len(data), cap)
             ctypes.memmove(buf, data, n)
             self._pending = data[n:]
@@ -1390,7 +1412,7 @@ class DocumentStream:
             if not out.value:
                 self.close()
                 raise StopIteration
-            text = ctypes.string_at(out.value, n.value).decode("utf-8", "replace")
+            text = ctypes.string_at(out.value, n.value).decode("utf-8", "surrogateescape")
             tot, sk = ctypes.c_size_t(), ctypes.c_size_t()
             _lib.tp_stream_stats(self._stream, ctypes.byref(tot), ctypes.byref(sk), None)
             self.sentences, self.skipped = tot.value, sk.value

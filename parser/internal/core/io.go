@@ -108,6 +108,11 @@ func docClasses(doc *modelfmt.Model) (*transition.Classes, error) {
 	if len(deprels) == 0 {
 		return nil, corrupt("no deprels")
 	}
+	// modelfmt has checked every string as text and for repeats; a deprel
+	// is also a CoNLL-U field, which is never empty.
+	if i := slices.Index(deprels, ""); i >= 0 {
+		return nil, corrupt("deprels[%d] is empty", i)
+	}
 	root := doc.Params["root_deprel"]
 	if root < 0 || root >= int64(len(deprels)) {
 		return nil, corrupt("root deprel %d out of range", root)
@@ -185,6 +190,11 @@ func (d *decoder) withBeam(v Variant, name string, err error) (Variant, error) {
 // (and the tag dictionary), run on all CPUs largest first (load time is
 // their decoding).
 func FromDocument(doc *modelfmt.Model) (*Model, error) {
+	// A decoded document has passed these checks; one built in memory
+	// has not. Every string of a model is data from outside.
+	if err := doc.Validate(); err != nil {
+		return nil, corrupt("%v", err)
+	}
 	classes, err := docClasses(doc)
 	if err != nil {
 		return nil, err

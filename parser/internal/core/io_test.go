@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -130,4 +131,46 @@ func TestLoadBytesDoesNotRetain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHostileModelStrings: a document whose deprels or tags hold a NUL,
+// bytes that are not UTF-8, a tab or a line feed, repeat a label, or
+// have an empty deprel is refused with ErrCorrupt naming the field.
+func TestHostileModelStrings(t *testing.T) {
+	m := testModel(t)
+	for _, c := range []struct {
+		name, want string
+		damage     func(doc *modelfmt.Model)
+	}{
+		{"NUL in a deprel", `strings["deprels"][3]`, func(d *modelfmt.Model) { d.Strings["deprels"][3] = "ns\x00ubj" }},
+		{"invalid UTF-8 in a deprel", `strings["deprels"][1]`, func(d *modelfmt.Model) { d.Strings["deprels"][1] = "a\xffb" }},
+		{"repeated deprel", `strings["deprels"][2]`, func(d *modelfmt.Model) { d.Strings["deprels"][2] = d.Strings["deprels"][0] }},
+		{"empty deprel", "deprels[4] is empty", func(d *modelfmt.Model) { d.Strings["deprels"][4] = "" }},
+		{"tab in a UPOS tag", "classes[0]: contains the control character U+0009", func(d *modelfmt.Model) { classesOf(d, tagger.ClassifierName(tagger.UPOS))[0] = "NO\tUN" }},
+		{"line feed in an XPOS tag", "classes[1]: contains the control character U+000A", func(d *modelfmt.Model) { classesOf(d, tagger.ClassifierName(tagger.XPOS))[1] = "N\nN" }},
+		{"escape in the card", "card.name", func(d *modelfmt.Model) { d.Card.Name = "\x1b]0;x\a" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := m.Document()
+			doc.Strings = map[string][]string{"deprels": slices.Clone(doc.Strings["deprels"])}
+			for i := range doc.Classifiers {
+				doc.Classifiers[i].Classes = slices.Clone(doc.Classifiers[i].Classes)
+			}
+			c.damage(doc)
+			_, err := FromDocument(doc)
+			if !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want ErrCorrupt naming %s", err, c.want)
+			}
+		})
+	}
+}
+
+// classesOf returns the classes of the classifier name of doc.
+func classesOf(doc *modelfmt.Model, name string) []string {
+	for i := range doc.Classifiers {
+		if doc.Classifiers[i].Name == name {
+			return doc.Classifiers[i].Classes
+		}
+	}
+	panic("no classifier " + name)
 }
