@@ -10,6 +10,7 @@ import (
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/tagger"
 )
 
@@ -173,4 +174,27 @@ func classesOf(doc *modelfmt.Model, name string) []string {
 		}
 	}
 	panic("no classifier " + name)
+}
+
+// TestMorphStringsProblem: a morphology part whose output strings hold a
+// control character or invalid UTF-8 is refused, naming the field and
+// index; tabs (the fields of a lemma) are allowed.
+func TestMorphStringsProblem(t *testing.T) {
+	ok := &morph.Data{Classes: []string{"Number=Sing", "_"}, Lemmas: []string{"dog\tNOUN"}, Agreement: []string{"VBZ\tNN\t3\tSing\t3\tSing"}}
+	if err := morphStringsProblem(ok); err != nil {
+		t.Fatalf("valid strings refused: %v", err)
+	}
+	for _, c := range []struct {
+		d    morph.Data
+		want string
+	}{
+		{morph.Data{Classes: []string{"_", "Num\x00ber=Sing"}}, "classes[1] contains the control character U+0000"},
+		{morph.Data{Lemmas: []string{"dog\tNOUN", "ca\nt\tNOUN"}}, "lemmas[1] contains the control character U+000A"},
+		{morph.Data{Parts: []string{"Case=\xff"}}, "parts[0] is not valid UTF-8"},
+		{morph.Data{LemmaCase: []string{"NNP\x1b"}}, "lemma_case[0] contains the control character U+001B"},
+	} {
+		if err := morphStringsProblem(&c.d); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/transparse/transparse/internal/par"
 	"github.com/transparse/transparse/modelfmt"
@@ -246,6 +248,10 @@ func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg 
 				errs[i] = err
 				return
 			}
+			if err := morphStringsProblem(d); err != nil {
+				errs[i] = fmt.Errorf("%w: classifier %q: %v", modelfmt.ErrCorrupt, morphPrefix+kind, err)
+				return
+			}
 			switch kind {
 			case "lemma":
 				tg.Lemmas, err = morph.LemmatizerFromData(d)
@@ -260,6 +266,31 @@ func morphSteps(doc *modelfmt.Model, byName map[string]*modelfmt.Classifier, tg 
 		}})
 	}
 	return steps, func() error { return cmp.Or(errs[:]...) }
+}
+
+// morphStringsProblem checks the strings of a morphology part that reach
+// the output (lemma rules or FEATS strings, lemmas, the features of FEATS
+// values, the agreement rules and the XPOS tags of lemma capitals): valid
+// UTF-8 without control characters, tabs aside (they separate the fields
+// of a lemma and of a rule). The dictionary keys are binary and are not
+// text.
+func morphStringsProblem(d *morph.Data) error {
+	for _, f := range [...]struct {
+		name string
+		ss   []string
+	}{{"classes", d.Classes}, {"lemmas", d.Lemmas}, {"parts", d.Parts}, {"agreement", d.Agreement}, {"lemma_case", d.LemmaCase}} {
+		for i, s := range f.ss {
+			if !utf8.ValidString(s) {
+				return fmt.Errorf("%s[%d] is not valid UTF-8", f.name, i)
+			}
+			for _, r := range s {
+				if unicode.IsControl(r) && r != '\t' {
+					return fmt.Errorf("%s[%d] contains the control character %U", f.name, i, r)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // packStrings returns the bytes of ss one after the other and their
