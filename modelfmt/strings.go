@@ -3,6 +3,7 @@ package modelfmt
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,6 +19,11 @@ import (
 //     blobs;
 //   - a label (an element of a string table or a classifier's class) that
 //     is such text or repeats an earlier label of its table or classifier.
+//
+// The string tables of a morphology part in its first layout (names
+// starting "morph.") hold tab-separated fields and binary dictionary keys:
+// here they need only be valid UTF-8, and the part's decoder
+// (parser/internal/core) checks the strings of them that reach the output.
 
 // textProblem says what is wrong with s as text of a model ("" if
 // nothing); multiline allows tab and line feed.
@@ -112,6 +118,14 @@ func stringsProblem(m *Model) (string, string) {
 	}
 	slices.Sort(names)
 	for _, k := range names {
+		if strings.HasPrefix(k, "morph.") {
+			for i, s := range m.Strings[k] {
+				if !utf8.ValidString(s) {
+					return fmt.Sprintf("strings%s[%d]", keySeg(k), i), "is not valid UTF-8"
+				}
+			}
+			continue
+		}
 		if i, p := labelsProblem(m.Strings[k]); i >= 0 {
 			return fmt.Sprintf("strings%s[%d]", keySeg(k), i), p
 		}
