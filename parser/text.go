@@ -47,9 +47,11 @@ func (r Ranges) String() string {
 const CutComment = "# transparse_cut = "
 
 // MaxSpacesBytes is the most bytes of whitespace that a SpacesAfter or
-// SpacesBefore attribute of InputText output records: a longer run of
-// whitespace is recorded as its first MaxSpacesBytes bytes (escaped, the
-// attribute stays within conllu.MaxLineLength).
+// SpacesBefore attribute of InputText output records, so that it stays
+// within conllu.MaxLineLength escaped: a longer run of whitespace is
+// recorded shortened (to its first MaxSpacesBytes bytes, or fewer for a
+// run longer than the 1 MiB window the input is read in), and only such
+// a text is not rebuilt byte for byte. TokenRange counts every byte.
 const MaxSpacesBytes = 64 << 10
 
 // HasSegmenter reports whether m has a segmenter (parser/segment), which
