@@ -101,9 +101,6 @@ type textReader struct {
 	held   *heldText // the last sentence made, not yet returned
 	end    int       // byte offset of the end of held's last token; -1 before the first
 	err    error     // io.EOF or the error that ends the input
-	spaces []byte    // scratch
-	words  []string  // scratch
-	misc   []string  // scratch
 }
 
 // heldText is a sentence waiting for the whitespace after its last token:
@@ -190,7 +187,6 @@ func (t *textReader) make(s *segment.Sentence, text []byte, base int) (*heldText
 	}
 	h := &heldText{lastMW: -1}
 	var sb strings.Builder
-	t.words = t.words[:0]
 	for i, tk := range s.Tokens {
 		tok := text[tk.Start-base : tk.End-base]
 		if k := bytes.IndexByte(tok, 0); k >= 0 {
