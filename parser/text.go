@@ -77,8 +77,9 @@ func (m *Model) checkTextOptions(o DocOptions) error {
 		return nil
 	}
 	if !m.HasSegmenter() {
-		return fmt.Errorf("%w: InputText: the model has no segmenter; train one with the model "+
-			"(transparse train, without --no-segmenter), or give pre-tokenized text (InputTokens) or CoNLL-U (InputCoNLLU)", ErrOptions)
+		return fmt.Errorf("%w: InputText: the model has no segmenter: train the model with one (transparse train "+
+			"trains one unless --no-segmenter; the training option base adds one to an existing model), "+
+			"or give pre-tokenized text (InputTokens) or CoNLL-U (InputCoNLLU)", ErrOptions)
 	}
 	return nil
 }
@@ -104,14 +105,17 @@ type textReader struct {
 }
 
 // heldText is a sentence waiting for the whitespace after its last token:
-// its MISC is lastMisc + the whitespace's attributes + lastRange, on word
-// lastWord or, when lastMW >= 0, on multiword line lastMW.
+// that token's MISC is made of lastBefore, the whitespace and lastRng
+// (tokenMisc), on word lastWord or, when lastMW >= 0, on multiword-token
+// line lastMW.
 type heldText struct {
 	it                  docItem
 	lastWord, lastMW    int
 	lastBefore, lastRng string
 }
 
+// next returns the sentence before the last one segmented, now that the
+// whitespace after it is known, or the error that ends the input.
 func (t *textReader) next() (docItem, error) {
 	for t.err == nil {
 		s, text, base, err := t.sc.Next()
