@@ -1334,7 +1334,8 @@ TP_API int tp_system_max_transitions(const tp_system *system, size_t n_words,
  * Errors: TP_ERR_INPUT (not a tree: a head out of range, a cycle, a
  * deprel index out of range; or a tree outside the system's class, e.g.
  * a non-projective tree for arc-eager: the message names the system and
- * the transition the oracle could not take), TP_ERR_ARGUMENT (NULL,
+ * the first arc outside the class, the arcs taken in word order of their
+ * dependents: "... is 6 -> 12 (obl)"), TP_ERR_ARGUMENT (NULL,
  * capacity too small), TP_ERR_FORK. Thread-safe.
  */
 TP_API int tp_system_oracle(const tp_system *system, const int32_t *heads,
