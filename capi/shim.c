@@ -519,6 +519,20 @@ int tp_system_oracle(const tp_system *system, const int32_t *heads,
     return tp__finish(rc, msg, err);
 }
 
+int tp_system_oracle_document(const tp_system *system, const char *text,
+                              size_t len, tp_oracle_doc **result,
+                              tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_oracle_document((uintptr_t)system, (char *)text, len,
+                                         result, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+void tp_oracle_doc_free(tp_oracle_doc *result) { free(result); }
+
 int tp_state_new(const tp_system *system, size_t n_words, tp_state **state,
                  tp_error **err) {
     if (state != NULL)

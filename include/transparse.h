@@ -1343,6 +1343,52 @@ TP_API int tp_system_oracle(const tp_system *system, const int32_t *heads,
                             int32_t *classes, size_t capacity, size_t *len,
                             tp_error **err);
 
+/*
+ * The static oracle of every sentence of a document (tp_system_oracle_document),
+ * as flat arrays. Allocated by the library as one block, freed with
+ * tp_oracle_doc_free; read-only for the caller.
+ *
+ *   n_sentences  the number of sentences of the document.
+ *   n_words      n_sentences word counts (multiword tokens and empty
+ *                nodes are not words).
+ *   in_class     n_sentences flags: 1 if the sentence's tree is in the
+ *                system's class, 0 if not (its sequence is then empty).
+ *   offsets      n_sentences + 1 offsets into classes: the sequence of
+ *                sentence i is classes[offsets[i] .. offsets[i+1]).
+ *   classes      offsets[n_sentences] class indices, the sequences one
+ *                after the other, each what tp_system_oracle gives.
+ */
+typedef struct tp_oracle_doc {
+    size_t n_sentences;
+    const size_t *n_words;
+    const uint8_t *in_class;
+    const size_t *offsets;
+    const int32_t *classes;
+} tp_oracle_doc;
+
+/*
+ * tp_system_oracle_document reads a CoNLL-U document (text, len bytes of
+ * UTF-8, read during the call only; need not be NUL-terminated) and runs
+ * the static oracle on the gold tree (HEAD, DEPREL) of every sentence in
+ * one call. A tree outside the system's class is no error: its in_class
+ * is 0. *result is the new result (NULL on failure); free it with
+ * tp_oracle_doc_free.
+ *
+ * Errors: TP_ERR_INPUT (malformed CoNLL-U, as for tp_parse_document; a
+ * sentence of more than TP_MAX_WORDS words, without HEAD, or with a
+ * DEPREL that is not one of the system's: the message gives the line and
+ * the sentence number, e.g. "text:40: sentence 3: word 2 has deprel
+ * \"nsubj:outer\", not one of the system's"), TP_ERR_ARGUMENT (NULL),
+ * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_system_oracle_document(const tp_system *system, const char *text,
+                                     size_t len, tp_oracle_doc **result,
+                                     tp_error **err);
+
+/* tp_oracle_doc_free frees a result of tp_system_oracle_document. NULL is
+ * ignored. Thread-safe. */
+TP_API void tp_oracle_doc_free(tp_oracle_doc *result);
+
 /* tp_state_new makes the initial configuration of system for n_words
  * words (0 to TP_MAX_WORDS); free with tp_state_free. Errors:
  * TP_ERR_ARGUMENT, TP_ERR_INPUT, TP_ERR_FORK. Thread-safe. */

@@ -3,8 +3,8 @@
  * every system derives a small non-projective sentence with its static
  * oracle where the tree is in its class (and says why where it is not),
  * replaying the sequence class by class through tp_state_legal and
- * tp_state_apply rebuilds the tree, and the errors are the documented
- * ones.
+ * tp_state_apply rebuilds the tree, the bulk oracle of a document gives
+ * the same sequences, and the errors are the documented ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -155,9 +155,70 @@ static void test_errors(void) {
     CHECK(tp_system_free(sys) == TP_OK);
 }
 
+/* The document: the crossing tree above, then the projective "She saw
+ * it" (with a multiword token line, which is not a word). */
+static const char doc[] =
+    "# sent_id = 1\n"
+    "1\tA\t_\t_\t_\t_\t2\tnsubj\t_\t_\n"
+    "2\thearing\t_\t_\t_\t_\t0\troot\t_\t_\n"
+    "3\ton\t_\t_\t_\t_\t4\tadvmod\t_\t_\n"
+    "4\tis\t_\t_\t_\t_\t2\tobj\t_\t_\n"
+    "5\ttoday\t_\t_\t_\t_\t1\tadvmod\t_\t_\n"
+    "\n"
+    "1-2\tShe's\t_\t_\t_\t_\t_\t_\t_\t_\n"
+    "1\tShe\t_\t_\t_\t_\t2\tnsubj\t_\t_\n"
+    "2\t's\t_\t_\t_\t_\t0\troot\t_\t_\n"
+    "3\tit\t_\t_\t_\t_\t2\tobj\t_\t_\n"
+    "\n";
+
+/* tp_system_oracle_document gives, sentence by sentence, what
+ * tp_system_oracle gives (or in_class 0 where it fails). */
+static void test_document(void) {
+    static const int32_t heads2[] = {2, 0, 2}, labels2[] = {1, 0, 2};
+    char *names = NULL;
+    CHECK(tp_systems(&names, NULL) == TP_OK);
+    for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
+        tp_system *sys = NULL;
+        CHECK(tp_system_new(name, deprels, 4, &sys, NULL) == TP_OK);
+        tp_oracle_doc *r = NULL;
+        CHECK(tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, NULL) ==
+              TP_OK);
+        CHECK(r != NULL && r->n_sentences == 2 && r->n_words[0] == N &&
+              r->n_words[1] == 3 && r->offsets[0] == 0);
+        for (size_t i = 0; r != NULL && i < 2; i++) {
+            int32_t seq[64];
+            size_t len = 0;
+            int rc = tp_system_oracle(sys, i ? heads2 : heads,
+                                      i ? labels2 : labels, i ? 3 : N, seq, 64,
+                                      &len, NULL);
+            size_t got = r->offsets[i + 1] - r->offsets[i];
+            CHECK(r->in_class[i] == (rc == TP_OK));
+            CHECK(got == (rc == TP_OK ? len : 0));
+            CHECK(got == 0 || memcmp(seq, r->classes + r->offsets[i],
+                                     len * sizeof *seq) == 0);
+        }
+        tp_oracle_doc_free(r);
+        tp_system_free(sys);
+    }
+    tp_string_free(names);
+    tp_system *sys = NULL;
+    CHECK(tp_system_new("arc-eager", deprels + 0, 3, &sys, NULL) == TP_OK);
+    tp_oracle_doc *r = NULL;
+    EXPECT(TP_ERR_INPUT, "text:1: sentence 1: word 3 has deprel \"advmod\"",
+           tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, &err));
+    CHECK(r == NULL);
+    EXPECT(TP_ERR_INPUT, "text:1",
+           tp_system_oracle_document(sys, "1\tA\n", 4, &r, &err));
+    CHECK(tp_system_oracle_document(sys, "", 0, &r, NULL) == TP_OK &&
+          r->n_sentences == 0 && r->offsets[0] == 0);
+    tp_oracle_doc_free(r);
+    tp_system_free(sys);
+}
+
 int main(void) {
     test_systems();
     test_errors();
+    test_document();
     printf("test_engine: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

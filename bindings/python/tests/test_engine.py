@@ -195,3 +195,40 @@ def test_bad_trees_and_names():
         system.oracle([2, 3, 1, 0], ["dep", "dep", "dep", "root"])
     with pytest.raises(transparse.InputError, match="word 1 has head 5"):
         system.oracle([5, 0], ["dep", "root"])
+
+
+@pytest.mark.parametrize("with_numpy", [False, True], ids=["lists", "numpy"])
+def test_oracle_document_is_the_oracle_of_every_sentence(with_numpy, monkeypatch):
+    """System.oracle_document gives, sentence by sentence, what System.oracle
+    gives, in numpy arrays when numpy is installed and lists otherwise."""
+    from transparse import engine
+
+    if with_numpy:
+        np = pytest.importorskip("numpy")
+    else:
+        monkeypatch.setattr(engine, "_np", None)
+    text = SLICE.read_text(encoding="utf-8")
+    trees = read_trees(SLICE)
+    for name in transparse.systems():
+        system = transparse.System(name, deprels_of(trees))
+        doc = system.oracle_document(text)
+        if with_numpy:
+            assert [a.dtype for a in doc] == [np.int32, np.int64, np.int64, np.bool_]
+        else:
+            assert all(isinstance(a, list) for a in doc)
+        assert len(doc.n_words) == len(doc.in_class) == len(trees) == len(doc.offsets) - 1
+        for i, (heads, labels) in enumerate(trees):
+            line, seq = oracle_line(system, heads, labels)
+            assert doc.n_words[i] == len(heads)
+            assert doc.in_class[i] == (seq is not None), (name, i, line)
+            assert list(doc.classes[doc.offsets[i] : doc.offsets[i + 1]]) == (seq or []), (name, i)
+
+
+def test_oracle_document_errors():
+    system = transparse.System("arc-eager", ["root", "nsubj"])
+    with pytest.raises(transparse.InputError, match=r"text:3: sentence 2: word 2 has deprel \"obj\", not one of the system's"):
+        system.oracle_document("1\tI\t_\t_\t_\t_\t0\troot\t_\t_\n\n1\tI\t_\t_\t_\t_\t0\troot\t_\t_\n2\tx\t_\t_\t_\t_\t1\tobj\t_\t_\n\n")
+    with pytest.raises(transparse.InputError, match="text:1"):
+        system.oracle_document("1\tI\n")
+    doc = system.oracle_document("")
+    assert (list(doc.classes), list(doc.offsets), list(doc.n_words)) == ([], [0], [])

@@ -249,6 +249,23 @@ tp_system_oracle = _declare(
     "tp_system_oracle", ctypes.c_int, _system, _i32_p, _i32_p, ctypes.c_size_t, _i32_p, ctypes.c_size_t,
     c_size_t_p, _err_out,
 )
+
+
+class tp_oracle_doc(ctypes.Structure):
+    _fields_ = [
+        ("n_sentences", ctypes.c_size_t),
+        ("n_words", c_size_t_p),
+        ("in_class", ctypes.POINTER(ctypes.c_uint8)),
+        ("offsets", c_size_t_p),
+        ("classes", _i32_p),
+    ]
+
+
+tp_system_oracle_document = _declare(
+    "tp_system_oracle_document", ctypes.c_int, _system, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(ctypes.POINTER(tp_oracle_doc)), _err_out,
+)
+tp_oracle_doc_free = _declare("tp_oracle_doc_free", None, ctypes.POINTER(tp_oracle_doc))
 tp_state_new = _declare("tp_state_new", ctypes.c_int, _system, ctypes.c_size_t, c_void_p_p, _err_out)
 tp_state_copy = _declare("tp_state_copy", ctypes.c_int, _state, c_void_p_p, _err_out)
 tp_state_free = _declare("tp_state_free", ctypes.c_int, _state)

@@ -22,9 +22,25 @@ index into ``System.classes``. Systems are read-only and may be shared by
 threads; a State serializes calls on it.
 """
 
+import collections
 import ctypes
 
 from . import _check, _lib
+
+try:
+    import numpy as _np
+except ImportError:  # numpy is optional: plain lists then
+    _np = None
+
+OracleDocument = collections.namedtuple("OracleDocument", "classes offsets n_words in_class")
+OracleDocument.__doc__ = """The static oracle of every sentence of a document (System.oracle_document).
+
+``classes``: the class sequences one after the other; sentence i's is
+``classes[offsets[i]:offsets[i + 1]]`` (``offsets`` has one entry more than
+there are sentences); ``n_words[i]``: its number of words; ``in_class[i]``:
+whether its tree is in the system's class (its sequence is empty if not).
+numpy arrays (int32, int64, int64, bool) when numpy is installed, lists
+otherwise."""
 
 def _err():
     return ctypes.c_void_p()
@@ -97,6 +113,35 @@ class System:
         out, length, err = (ctypes.c_int32 * max(cap, 1))(), ctypes.c_size_t(), _err()
         _check(_lib.tp_system_oracle(self._h, h, l, n, out, cap, ctypes.byref(length), ctypes.byref(err)), err)
         return list(out[: length.value])
+
+    def oracle_document(self, text):
+        """The static oracle of every sentence of a CoNLL-U document, in one call.
+
+        ``text``: the document (str or UTF-8 bytes). Returns an
+        :class:`OracleDocument`; a tree outside the system's class is no
+        error (``in_class`` False, empty sequence). Raises InputError for
+        malformed CoNLL-U or a DEPREL not in ``self.deprels`` (the message
+        gives the line and sentence number).
+        """
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        res, err = ctypes.POINTER(_lib.tp_oracle_doc)(), _err()
+        _check(_lib.tp_system_oracle_document(self._h, data, len(data), ctypes.byref(res), ctypes.byref(err)), err)
+        try:
+            r = res.contents
+            ns = r.n_sentences
+            nc = r.offsets[ns]
+            if _np is None:
+                return OracleDocument(r.classes[:nc], r.offsets[: ns + 1], r.n_words[:ns], [bool(x) for x in r.in_class[:ns]])
+
+            def arr(ptr, n, dtype):
+                return _np.ctypeslib.as_array(ptr, (n,)).astype(dtype) if n else _np.zeros(0, dtype)
+
+            return OracleDocument(
+                arr(r.classes, nc, _np.int32), arr(r.offsets, ns + 1, _np.int64),
+                arr(r.n_words, ns, _np.int64), arr(r.in_class, ns, bool),
+            )
+        finally:
+            _lib.tp_oracle_doc_free(res)
 
     def state(self, n_words):
         """The initial State for n_words words."""
