@@ -28,10 +28,6 @@ type docOracle struct {
 // oracleDocument reads the CoNLL-U document in and runs e's static oracle
 // on every sentence in the system's class.
 func oracleDocument(e *systemEntry, in []byte) (*docOracle, error) {
-	index := make(map[string]int32, len(e.classes.Deprels))
-	for i, d := range e.classes.Deprels {
-		index[d] = int32(i)
-	}
 	r := conllu.NewReader(bytes.NewReader(in), "text")
 	out := &docOracle{offsets: []int{0}}
 	for k := 1; ; k++ {
@@ -43,7 +39,7 @@ func oracleDocument(e *systemEntry, in []byte) (*docOracle, error) {
 			return nil, inputErr("%v", err)
 		}
 		where := fmt.Sprintf("text:%d: sentence %d", r.SentenceLine(), k)
-		g, err := e.goldOfWords(s.Words, index)
+		g, err := e.goldOfWords(s.Words)
 		if err != nil {
 			return nil, inputErr("%s: %v", where, err)
 		}
@@ -61,9 +57,10 @@ func oracleDocument(e *systemEntry, in []byte) (*docOracle, error) {
 	}
 }
 
-// goldOfWords is the gold tree of a sentence's words, their deprels looked
-// up in index.
-func (e *systemEntry) goldOfWords(words []conllu.Word, index map[string]int32) (*transition.Gold, error) {
+// goldOfWords is the gold tree of a sentence's words (goldTree), their
+// deprels looked up among the system's (the base ones with a
+// pseudo-projective encoding).
+func (e *systemEntry) goldOfWords(words []conllu.Word) (*transition.Gold, error) {
 	if len(words) > maxEngineWords {
 		return nil, fmt.Errorf("%d words; at most %d", len(words), maxEngineWords)
 	}
@@ -71,16 +68,13 @@ func (e *systemEntry) goldOfWords(words []conllu.Word, index map[string]int32) (
 	l := make([]int32, len(words)+1)
 	h[0], l[0] = transition.None, transition.None
 	for i, w := range words {
-		d, ok := index[w.Deprel]
-		if !ok {
+		d, ok := e.index[w.Deprel]
+		if !ok || int(d) >= e.base {
 			return nil, fmt.Errorf("word %d has deprel %q, not one of the system's", i+1, w.Deprel)
 		}
 		h[i+1], l[i+1] = int32(w.Head), d
 	}
-	if err := transition.CheckGold(h, l, len(e.classes.Deprels)); err != nil {
-		return nil, err
-	}
-	return transition.NewGold(h, l), nil
+	return e.goldTree(h, l)
 }
 
 // put copies o into one malloc'd tp_oracle_doc block: the struct, then

@@ -464,13 +464,14 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
 /* ---- the transition systems as an engine ------------------------------ */
 
 int tp_system_new(const char *name, const char *const *deprels,
-                  size_t n_deprels, tp_system **system, tp_error **err) {
+                  size_t n_deprels, unsigned flags, tp_system **system,
+                  tp_error **err) {
     if (system != NULL)
         *system = NULL;
     TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
-    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels,
+    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels, flags,
                              system ? &h : NULL, &msg);
     if (rc == TP_OK)
         *system = (tp_system *)h;
@@ -532,6 +533,17 @@ int tp_system_oracle_document(const tp_system *system, const char *text,
 }
 
 void tp_oracle_doc_free(tp_oracle_doc *result) { free(result); }
+
+int tp_system_decode(const tp_system *system, const int32_t *heads,
+                     const int32_t *deprels, size_t n_words, int32_t *out_heads,
+                     int32_t *out_deprels, tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_decode((uintptr_t)system, (int32_t *)heads,
+                                (int32_t *)deprels, n_words, out_heads,
+                                out_deprels, &msg);
+    return tp__finish(rc, msg, err);
+}
 
 int tp_state_new(const tp_system *system, size_t n_words, tp_state **state,
                  tp_error **err) {

@@ -1278,6 +1278,14 @@ TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
 typedef struct tp_system tp_system;
 typedef struct tp_state tp_state;
 
+/* Flags of tp_system_new. The low three bits choose a pseudo-projective
+ * encoding (Nivre & Nilsson 2005; docs/engine.md), at most one: */
+#define TP_SYSTEM_PSEUDOPROJ_BASELINE 1  /* lift, labels unchanged */
+#define TP_SYSTEM_PSEUDOPROJ_HEAD 2      /* l|h on a lifted arc */
+#define TP_SYSTEM_PSEUDOPROJ_PATH 3      /* l| lifted, p% on the path */
+#define TP_SYSTEM_PSEUDOPROJ_HEAD_PATH 4 /* both */
+#define TP_SYSTEM_PSEUDOPROJ_MASK 7
+
 /*
  * tp_system_new makes the system called name over the caller's deprels.
  *
@@ -1287,16 +1295,30 @@ typedef struct tp_state tp_state;
  *              "3-planar", "two-registers", "two-registers-literal"
  *              (tp_systems lists them; the message of an unknown name
  *              too).
- *   deprels    n_deprels NUL-terminated strings, copied; one must be
- *              "root": arcs from node 0 take exactly that deprel, and no
- *              other arc takes it (the parser's root rule).
+ *   deprels    n_deprels NUL-terminated strings, copied, no two equal;
+ *              one must be "root": arcs from node 0 take exactly that
+ *              deprel, and no other arc takes it (the parser's root rule).
+ *   flags      0, or one TP_SYSTEM_PSEUDOPROJ_* encoding. With an
+ *              encoding, the system's deprels are the n_deprels given
+ *              (indices 0..n_deprels-1; none may hold '|' or '%') and then
+ *              the encoded labels the encoding can give (for each deprel l
+ *              but root, in order: HEAD l|h for each h but root; PATH l|,
+ *              l%, l|%; HEAD_PATH l|h and l|h% for each h, then l%;
+ *              BASELINE none): the class table covers them all. The gold
+ *              trees of tp_system_oracle, tp_system_oracle_document and
+ *              tp_state_cost are then given over the n_deprels deprels,
+ *              and one outside the system's class is projectivized first,
+ *              the lifts encoded in its labels, as the parser's trainer
+ *              does; tp_system_decode undoes the encoding on a derived
+ *              tree. Other bits are reserved and must be 0.
  *   system     out: the new system; free with tp_system_free.
  *
- * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root"),
- * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root", a
+ * deprel twice, unknown flags, a deprel with '|' or '%' with an
+ * encoding), TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
  */
 TP_API int tp_system_new(const char *name, const char *const *deprels,
-                         size_t n_deprels, tp_system **system,
+                         size_t n_deprels, unsigned flags, tp_system **system,
                          tp_error **err);
 
 /* tp_system_free frees a system. NULL is ignored. Errors: TP_ERR_ARGUMENT
@@ -1388,6 +1410,22 @@ TP_API int tp_system_oracle_document(const tp_system *system, const char *text,
 /* tp_oracle_doc_free frees a result of tp_system_oracle_document. NULL is
  * ignored. Thread-safe. */
 TP_API void tp_oracle_doc_free(tp_oracle_doc *result);
+
+/*
+ * tp_system_decode undoes the pseudo-projective encoding of the system on a
+ * tree of n_words words over all its deprels (e.g. a terminal state's
+ * TP_VIEW_HEADS and TP_VIEW_DEPRELS): the lifted arcs are moved back
+ * (Nivre & Nilsson 2005 §3) and every deprel is stripped of its marks.
+ * out_heads and out_deprels (n_words int32_t each, may be the input
+ * arrays) receive the tree, its deprels as indices into the first
+ * n_deprels deprels of tp_system_new. Errors: TP_ERR_ARGUMENT (NULL, a
+ * system without an encoding), TP_ERR_INPUT (not a tree), TP_ERR_FORK.
+ * Thread-safe.
+ */
+TP_API int tp_system_decode(const tp_system *system, const int32_t *heads,
+                            const int32_t *deprels, size_t n_words,
+                            int32_t *out_heads, int32_t *out_deprels,
+                            tp_error **err);
 
 /* tp_state_new makes the initial configuration of system for n_words
  * words (0 to TP_MAX_WORDS); free with tp_state_free. Errors:

@@ -90,7 +90,7 @@ static void test_systems(void) {
     int derived = 0, outside = 0;
     for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
         tp_system *sys = NULL;
-        CHECK(tp_system_new(name, deprels, 4, &sys, NULL) == TP_OK);
+        CHECK(tp_system_new(name, deprels, 4, 0, &sys, NULL) == TP_OK);
         char *classes = NULL;
         CHECK(tp_system_classes(sys, &classes, NULL) == TP_OK);
         size_t n_classes = 0;
@@ -127,11 +127,11 @@ static void test_systems(void) {
 static void test_errors(void) {
     tp_system *sys = NULL;
     EXPECT(TP_ERR_ARGUMENT, "unknown transition system",
-           tp_system_new("arc-greedy", deprels, 4, &sys, &err));
+           tp_system_new("arc-greedy", deprels, 4, 0, &sys, &err));
     CHECK(sys == NULL);
     EXPECT(TP_ERR_ARGUMENT, "no \"root\"",
-           tp_system_new("arc-eager", deprels + 1, 3, &sys, &err));
-    CHECK(tp_system_new("arc-eager", deprels, 4, &sys, NULL) == TP_OK);
+           tp_system_new("arc-eager", deprels + 1, 3, 0, &sys, &err));
+    CHECK(tp_system_new("arc-eager", deprels, 4, 0, &sys, NULL) == TP_OK);
     tp_state *st = NULL;
     CHECK(tp_state_new(sys, N, &st, NULL) == TP_OK);
     EXPECT(TP_ERR_INPUT, "REDUCE) is not legal",
@@ -179,7 +179,7 @@ static void test_document(void) {
     CHECK(tp_systems(&names, NULL) == TP_OK);
     for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
         tp_system *sys = NULL;
-        CHECK(tp_system_new(name, deprels, 4, &sys, NULL) == TP_OK);
+        CHECK(tp_system_new(name, deprels, 4, 0, &sys, NULL) == TP_OK);
         tp_oracle_doc *r = NULL;
         CHECK(tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, NULL) ==
               TP_OK);
@@ -202,7 +202,7 @@ static void test_document(void) {
     }
     tp_string_free(names);
     tp_system *sys = NULL;
-    CHECK(tp_system_new("arc-eager", deprels + 0, 3, &sys, NULL) == TP_OK);
+    CHECK(tp_system_new("arc-eager", deprels + 0, 3, 0, &sys, NULL) == TP_OK);
     tp_oracle_doc *r = NULL;
     EXPECT(TP_ERR_INPUT, "text:1: sentence 1: word 3 has deprel \"advmod\"",
            tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, &err));
@@ -215,10 +215,50 @@ static void test_document(void) {
     tp_system_free(sys);
 }
 
+/* With a pseudo-projective encoding, arc-eager derives the crossing tree
+ * (projectivized: 5 lifted from 1 to 2, advmod|nsubj under HEAD), and
+ * tp_system_decode turns the derived tree back into the gold one. */
+static void test_pseudo_projective(void) {
+    static const unsigned encs[] = {
+        TP_SYSTEM_PSEUDOPROJ_HEAD, TP_SYSTEM_PSEUDOPROJ_PATH,
+        TP_SYSTEM_PSEUDOPROJ_HEAD_PATH};
+    for (size_t e = 0; e < 3; e++) {
+        tp_system *sys = NULL;
+        CHECK(tp_system_new("arc-eager", deprels, 4, encs[e], &sys, NULL) ==
+              TP_OK);
+        int32_t seq[64], h[N], l[N];
+        size_t len = 0, nh = 0, nl = 0;
+        CHECK(tp_system_oracle(sys, heads, labels, N, seq, 64, &len, NULL) ==
+              TP_OK);
+        tp_state *st = NULL;
+        CHECK(tp_state_new(sys, N, &st, NULL) == TP_OK);
+        for (size_t i = 0; i < len; i++)
+            CHECK(tp_state_apply(st, (size_t)seq[i], NULL) == TP_OK);
+        CHECK(tp_state_view(st, TP_VIEW_HEADS, h, N, &nh, NULL) == TP_OK);
+        CHECK(tp_state_view(st, TP_VIEW_DEPRELS, l, N, &nl, NULL) == TP_OK);
+        CHECK(h[4] == 2 && l[4] >= 4); /* lifted, an encoded deprel */
+        CHECK(tp_system_decode(sys, h, l, N, h, l, NULL) == TP_OK);
+        CHECK(memcmp(h, heads, sizeof h) == 0 && memcmp(l, labels, sizeof l) == 0);
+        tp_state_free(st);
+        tp_system_free(sys);
+    }
+    tp_system *sys = NULL;
+    CHECK(tp_system_new("arc-eager", deprels, 4, 0, &sys, NULL) == TP_OK);
+    int32_t h[N], l[N];
+    EXPECT(TP_ERR_ARGUMENT, "no pseudo-projective encoding",
+           tp_system_decode(sys, heads, labels, N, h, l, &err));
+    tp_system_free(sys);
+    EXPECT(TP_ERR_ARGUMENT, "unknown flags",
+           tp_system_new("arc-eager", deprels, 4, 8, &sys, &err));
+    EXPECT(TP_ERR_ARGUMENT, "unknown pseudo-projective encoding",
+           tp_system_new("arc-eager", deprels, 4, 5, &sys, &err));
+}
+
 int main(void) {
     test_systems();
     test_errors();
     test_document();
+    test_pseudo_projective();
     printf("test_engine: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -232,3 +232,48 @@ def test_oracle_document_errors():
         system.oracle_document("1\tI\n")
     doc = system.oracle_document("")
     assert (list(doc.classes), list(doc.offsets), list(doc.n_words)) == ([], [0], [])
+
+
+def crossing(heads):
+    """Whether two arcs of the tree cross (node 0 at position 0)."""
+    arcs = [tuple(sorted((h, d))) for d, h in enumerate(heads, 1)]
+    return any(a < c < b < e for a, b in arcs for c, e in arcs)
+
+
+@pytest.mark.parametrize("encoding", ["baseline", "head", "path", "head+path"])
+def test_pseudo_projective_oracle_and_decode(encoding):
+    """With a pseudo-projective encoding, arc-eager derives every tree of
+    the slice: the projective ones as they are, the others projectivized
+    (lifted arcs, encoded labels); decode gives back the gold tree (the
+    slice's non-projective trees are all recovered by the three encodings
+    that record the lifts; baseline only strips marks)."""
+    trees = read_trees(SLICE)
+    plain = transparse.System("arc-eager", deprels_of(trees))
+    system = transparse.System("arc-eager", deprels_of(trees), pseudo_projective=encoding)
+    assert system.deprels[: len(plain.deprels)] == plain.deprels
+    assert len(system.deprels) > len(plain.deprels) or encoding == "baseline"
+    lifted = 0
+    for heads, labels in trees:
+        st = rebuild(system, system.oracle(heads, labels), len(heads))
+        assert not crossing(st.heads)
+        if not crossing(heads):
+            assert (st.heads, st.deprels) == (heads, labels)
+            assert system.decode(st.heads, st.deprels) == (heads, labels)
+            continue
+        lifted += 1
+        assert st.heads != heads
+        decoded = system.decode(st.heads, st.deprels)
+        if encoding == "baseline":
+            assert decoded == (st.heads, labels)
+        else:
+            assert decoded == (heads, labels)
+            assert any("|" in d for d in st.deprels)
+    assert lifted == 2
+    doc = system.oracle_document(SLICE.read_text(encoding="utf-8"))
+    assert all(doc.in_class)
+    for i, (heads, labels) in enumerate(trees):
+        assert list(doc.classes[doc.offsets[i] : doc.offsets[i + 1]]) == system.oracle(heads, labels)
+    with pytest.raises(transparse.ArgumentError, match="no pseudo-projective encoding"):
+        plain.decode([0], ["root"])
+    with pytest.raises(ValueError, match="pseudo_projective"):
+        transparse.System("arc-eager", ["root"], pseudo_projective="lift")

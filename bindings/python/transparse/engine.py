@@ -50,6 +50,9 @@ def _i32(values):
     return (ctypes.c_int32 * len(values))(*values)
 
 
+_PSEUDOPROJ = {None: 0, "baseline": 1, "head": 2, "path": 3, "head+path": 4}
+
+
 class System:
     """A transition system over a list of deprels.
 
@@ -58,15 +61,35 @@ class System:
     ``classes`` lists the class names (``"LEFT-ARC:nsubj"``), one per
     unlabeled move and one per labeled move and deprel; class k is
     ``classes[k]``. Raises ArgumentError for an unknown name or no "root".
+
+    ``pseudo_projective`` (None, "baseline", "head", "path" or
+    "head+path") adds a pseudo-projective encoding (Nivre & Nilsson 2005):
+    ``deprels`` then becomes the given ones followed by the encoded labels
+    (``"advmod|nsubj"``), gold trees are given over the given ones and
+    projectivized by the oracles when outside the system's class, and
+    :meth:`decode` turns a derived tree back::
+
+        >>> import transparse
+        >>> sys = transparse.System("arc-eager", ["root", "nsubj", "obj", "advmod"], pseudo_projective="head")
+        >>> heads, labels = [2, 0, 4, 2, 1], ["nsubj", "root", "advmod", "obj", "advmod"]
+        >>> st = sys.state(5)
+        >>> for k in sys.oracle(heads, labels):
+        ...     st.apply(k)
+        >>> st.heads, st.deprels[4]
+        ([2, 0, 4, 2, 2], 'advmod|nsubj')
+        >>> sys.decode(st.heads, st.deprels) == (heads, labels)
+        True
     """
 
-    def __init__(self, name, deprels):
+    def __init__(self, name, deprels, pseudo_projective=None):
+        if pseudo_projective not in _PSEUDOPROJ:
+            raise ValueError(f"pseudo_projective must be one of {list(_PSEUDOPROJ)}, not {pseudo_projective!r}")
         self.name = name
-        self.deprels = [str(d) for d in deprels]
-        self._index = {d: i for i, d in enumerate(self.deprels)}
-        arr = (ctypes.c_char_p * len(self.deprels))(*[d.encode() for d in self.deprels])
+        self.pseudo_projective = pseudo_projective
+        given = [str(d) for d in deprels]
+        arr = (ctypes.c_char_p * len(given))(*[d.encode() for d in given])
         h, err = ctypes.c_void_p(), _err()
-        _check(_lib.tp_system_new(name.encode(), arr, len(self.deprels), ctypes.byref(h), ctypes.byref(err)), err)
+        _check(_lib.tp_system_new(name.encode(), arr, len(given), _PSEUDOPROJ[pseudo_projective], ctypes.byref(h), ctypes.byref(err)), err)
         self._h = h
         out, err = ctypes.c_void_p(), _err()
         _check(_lib.tp_system_classes(self._h, ctypes.byref(out), ctypes.byref(err)), err)
@@ -74,6 +97,10 @@ class System:
             self.classes = ctypes.string_at(out.value).decode().splitlines()
         finally:
             _lib.tp_string_free(out)
+        # The deprels in class order: the labels of the first labeled move.
+        first = next((c.split(":", 1)[0] for c in self.classes if ":" in c), None)
+        self.deprels = [c.split(":", 1)[1] for c in self.classes if c.split(":", 1)[0] == first] if first else given
+        self._index = {d: i for i, d in enumerate(self.deprels)}
 
     def close(self):
         """Free the system (States made from it stay usable). Idempotent."""
@@ -142,6 +169,16 @@ class System:
             )
         finally:
             _lib.tp_oracle_doc_free(res)
+
+    def decode(self, heads, deprels):
+        """Undo the pseudo-projective encoding on a tree over ``self.deprels``
+        (e.g. a terminal state's ``heads`` and ``deprels``): returns
+        ``(heads, deprels)`` with the lifted arcs moved back and the labels
+        stripped of their marks. ArgumentError without an encoding."""
+        h, l, n = self._tree(heads, deprels)
+        oh, ol, err = (ctypes.c_int32 * max(n, 1))(), (ctypes.c_int32 * max(n, 1))(), _err()
+        _check(_lib.tp_system_decode(self._h, h, l, n, oh, ol, ctypes.byref(err)), err)
+        return list(oh[:n]), [self.deprels[i] for i in ol[:n]]
 
     def state(self, n_words):
         """The initial State for n_words words."""
