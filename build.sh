@@ -287,7 +287,8 @@ t_c() {
         bindings/c/tests/test_capi "$MODEL" &&
         "$CC" -std=c11 -O1 -g "${CWARN[@]}" $(pc --cflags) bindings/c/tests/test_engine.c \
             -o bindings/c/tests/test_engine $(pc --libs) &&
-        bindings/c/tests/test_engine
+        bindings/c/tests/test_engine "$MODEL" testdata/ud/en_ewt-dev-slice.conllu \
+            testdata/ud/en_ewt-train-150.conllu testdata/ud/en_ewt-dev-40.conllu
 }
 
 t_cpp() {

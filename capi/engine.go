@@ -393,22 +393,46 @@ func tpgo_state_legal(h C.uintptr_t, mask *C.uint8_t, n C.size_t, msg **C.char) 
 //export tpgo_state_apply
 func tpgo_state_apply(h C.uintptr_t, k C.size_t, msg **C.char) C.int {
 	return call("tp_state_apply", msg, C.TP_ERR_INTERNAL, func() error {
-		return withState(h, func(st *stateEntry) error {
-			c := st.sys.classes
-			if int(k) >= c.Len() {
-				return argErr("class %d out of range (the system has %d)", k, c.Len())
-			}
-			if c.Sys.Terminal(&st.state) {
-				return inputErr("class %d (%s): the state is terminal", k, c.Names()[k])
-			}
-			c.Legal(&st.state, st.legal)
-			if !st.legal[k] {
-				return inputErr("class %d (%s) is not legal in this state", k, c.Names()[k])
-			}
-			transition.Step(c.Sys, &st.state, c.Transition(int(k)))
-			return nil
-		})
+		return withState(h, func(st *stateEntry) error { return st.apply(k, transition.None) })
 	})
+}
+
+//export tpgo_state_apply_deprel
+func tpgo_state_apply_deprel(h C.uintptr_t, k C.size_t, deprel C.int32_t, msg **C.char) C.int {
+	return call("tp_state_apply_deprel", msg, C.TP_ERR_INTERNAL, func() error {
+		return withState(h, func(st *stateEntry) error { return st.apply(k, int32(deprel)) })
+	})
+}
+
+// apply applies class k; deprel, unless None, is the deprel of the arc an
+// unlabeled move adds (arc-eager's REDUCE of a headless node).
+func (st *stateEntry) apply(k C.size_t, deprel int32) error {
+	c := st.sys.classes
+	if int(k) >= c.Len() {
+		return argErr("class %d out of range (the system has %d)", k, c.Len())
+	}
+	if c.Sys.Terminal(&st.state) {
+		return inputErr("class %d (%s): the state is terminal", k, c.Names()[k])
+	}
+	c.Legal(&st.state, st.legal)
+	if !st.legal[k] {
+		return inputErr("class %d (%s) is not legal in this state", k, c.Names()[k])
+	}
+	t := c.Transition(int(k))
+	if deprel != transition.None {
+		hd, d := c.Sys.Arc(&st.state, t.Move)
+		switch {
+		case int(deprel) < 0 || int(deprel) >= len(c.Deprels):
+			return argErr("deprel %d out of range (the system has %d)", deprel, len(c.Deprels))
+		case t.Move.Labeled() || d < 0 || st.state.Head[d] != transition.None:
+			return argErr("class %d (%s) adds no arc without a deprel", k, c.Names()[k])
+		case (hd == 0) != (deprel == c.RootLabel):
+			return inputErr("deprel %q on the arc %d -> %d breaks the root rule", c.Deprels[deprel], hd, d)
+		}
+		t.Label = deprel
+	}
+	transition.Step(c.Sys, &st.state, t)
+	return nil
 }
 
 //export tpgo_state_is_terminal

@@ -595,6 +595,42 @@ int tp_state_apply(tp_state *state, size_t k, tp_error **err) {
     return tp__finish(rc, msg, err);
 }
 
+int tp_state_apply_deprel(tp_state *state, size_t k, int32_t deprel,
+                          tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_apply_deprel((uintptr_t)state, k, deprel, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_features(const tp_model *model, int scorer, const tp_state *state,
+                      const char *const *forms, const tp_tags *tags,
+                      size_t n_words, uint64_t *ids, size_t capacity,
+                      size_t *len, tp_error **err) {
+    if (len != NULL)
+        *len = 0;
+    TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
+    char *msg = NULL;
+    int rc = tpgo_state_features((uintptr_t)model, scorer, (uintptr_t)state,
+                                 (char **)forms, (tp_tags *)tags, n_words, ids,
+                                 capacity, len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_scores(const tp_model *model, int scorer, const tp_state *state,
+                    const char *const *forms, const tp_tags *tags,
+                    size_t n_words, float *scores, size_t n_classes,
+                    tp_error **err) {
+    TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
+    char *msg = NULL;
+    int rc = tpgo_state_scores((uintptr_t)model, scorer, (uintptr_t)state,
+                               (char **)forms, (tp_tags *)tags, n_words, scores,
+                               n_classes, &msg);
+    return tp__finish(rc, msg, err);
+}
+
 int tp_state_is_terminal(const tp_state *state, int *terminal,
                          tp_error **err) {
     if (terminal != NULL)

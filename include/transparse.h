@@ -1495,6 +1495,69 @@ TP_API int tp_state_cost(const tp_state *state, const int32_t *heads,
                          const int32_t *deprels, size_t n_words, size_t k,
                          int *cost, tp_error **err);
 
+/* tp_state_apply_deprel is tp_state_apply for a class whose move adds an
+ * arc without a deprel of its own: arc-eager's REDUCE of a headless node
+ * once the buffer is empty attaches it to the node below (see
+ * docs/transition-systems.md), and tp_state_apply leaves that arc's
+ * deprel -1; here it takes deprel (an index; arcs from node 0 only
+ * "root", others any but "root"). deprel -1 is tp_state_apply. The
+ * greedy parser gives such an arc the best-scoring deprel of the labeled
+ * arc move in its direction (RIGHT-ARC if the head is left of the word).
+ * Errors: TP_ERR_ARGUMENT (k or deprel out of range, deprel >= 0 for a
+ * class that adds no such arc), TP_ERR_INPUT (k not legal, terminal
+ * state, the root rule broken; the state is unchanged), TP_ERR_FORK. */
+TP_API int tp_state_apply_deprel(tp_state *state, size_t k, int32_t deprel,
+                                 tp_error **err);
+
+/* The classifiers of a model that tp_state_features and tp_state_scores
+ * read (values are stable): */
+#define TP_SCORER_GOLD 0      /* the parser of sentences with gold tags */
+#define TP_SCORER_GOLD_FAST 1 /* its fast classifier (the models with one) */
+#define TP_SCORER_GREEDY 2    /* tp_state_scores only: see there */
+
+/*
+ * tp_state_features stores in ids[0..*len) the hashed feature ids (one
+ * per template of the classifier, in template order; 64-bit hashes of the
+ * template and the values it reads, before the classifier's own hashing
+ * into its weight table) that model's scorer (TP_SCORER_GOLD or
+ * TP_SCORER_GOLD_FAST) extracts in state for the sentence of n_words
+ * words, forms and tags as for tp_parse. The columns are read as given:
+ * nothing is tagged, so give UPOS, XPOS, LEMMA and FEATS as the gold-tag
+ * parser reads them (a column left out reads as "_"). state must be a
+ * configuration of the model's system over the model's deprels, in
+ * order (tp_system_new with the system of the model's card and
+ * tp_model_deprels, flags 0) for n_words words.
+ *
+ * Errors: TP_ERR_ARGUMENT (NULL, unknown scorer, no fast classifier, a
+ * state of another system or length, capacity too small: *len still
+ * gives the number), TP_ERR_INPUT (bad words, as for tp_parse),
+ * TP_ERR_FORK. Thread-safe (the state is locked during the call).
+ */
+TP_API int tp_state_features(const tp_model *model, int scorer,
+                             const tp_state *state, const char *const *forms,
+                             const tp_tags *tags, size_t n_words,
+                             uint64_t *ids, size_t capacity, size_t *len,
+                             tp_error **err);
+
+/*
+ * tp_state_scores stores in scores[0..n_classes) the scores model's
+ * scorer gives every class in state (arguments as for tp_state_features;
+ * n_classes must be the system's number of classes). TP_SCORER_GREEDY
+ * gives the scores the greedy parser (tp_parse with gold tags) decides
+ * on: those of the fast classifier when its best legal class beats every
+ * other legal one by the model's margin, else those of TP_SCORER_GOLD.
+ * The parser's next move is the legal class with the highest score (the
+ * first in class order among equal ones), an arc without a deprel of its
+ * own taking the deprel tp_state_apply_deprel describes; at the end it
+ * attaches the words still headless to the root word (deprel "dep"), or
+ * to node 0 with "root" if there is none. Errors: as tp_state_features.
+ * Thread-safe.
+ */
+TP_API int tp_state_scores(const tp_model *model, int scorer,
+                           const tp_state *state, const char *const *forms,
+                           const tp_tags *tags, size_t n_words, float *scores,
+                           size_t n_classes, tp_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -4,6 +4,7 @@ parser/transition's TestOracleClassesGolden checks against Go), applying
 them rebuilds the gold trees, and illegal moves and trees outside a
 system's class get clear errors."""
 
+import collections
 import hashlib
 import os
 import pathlib
@@ -277,3 +278,85 @@ def test_pseudo_projective_oracle_and_decode(encoding):
         plain.decode([0], ["root"])
     with pytest.raises(ValueError, match="pseudo_projective"):
         transparse.System("arc-eager", ["root"], pseudo_projective="lift")
+
+
+Word = collections.namedtuple("Word", "form lemma upos xpos feats head deprel")
+
+
+def read_words(path):
+    """The words of every sentence of a CoNLL-U file, as Word tuples."""
+    sents, words = [], []
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        if not line:
+            if words:
+                sents.append(words)
+            words = []
+        elif not line.startswith("#"):
+            c = line.split("\t")
+            if c[0].isdigit():
+                words.append(Word(c[1], c[2], c[3], c[4], c[5], int(c[6]), c[7]))
+    return sents
+
+
+def greedy_parse(model, system, words):
+    """Parse words through the engine as the greedy parser does: the
+    "greedy" scores, the best legal class (the first among equal scores),
+    arc-eager's end-of-sentence REDUCE of a headless node labelled like the
+    arc move in its direction, and the words left headless attached to the
+    root word ("dep") or to node 0 ("root")."""
+    n = len(words)
+    st = system.state(n)
+    root = system.deprels.index("root")
+    while not st.is_terminal:
+        scores = st.scores(model, words)
+        legal = st.legal()
+        if not legal:
+            break
+        k = max(legal, key=lambda j: scores[j])
+        stack, heads = st.stack, st.heads
+        if system.name == "arc-eager" and system.classes[k] == "REDUCE" and heads[stack[-1] - 1] == -1:
+            d, h = stack[-1], stack[-2]
+            if h == 0 and 0 in heads:
+                h = heads.index(0) + 1
+            move = "LEFT-ARC:" if d < h else "RIGHT-ARC:"
+            base = next(j for j, c in enumerate(system.classes) if c.startswith(move))
+            label = max((lab for lab in range(len(system.deprels)) if (h == 0) == (lab == root)),
+                        key=lambda lab: scores[base + lab])
+            st.apply_deprel(k, label)
+        else:
+            st.apply(k)
+    heads, deprels = st.heads, st.deprels
+    root_word = heads.index(0) + 1 if 0 in heads else 0  # the root rule: at most one
+    for i in range(n):
+        if heads[i] == -1:
+            heads[i], deprels[i] = (0, "root") if root_word == 0 else (root_word, "dep")
+            root_word = root_word or i + 1
+    return heads, deprels
+
+
+def test_the_model_parses_through_the_engine_as_it_parses(model):
+    """Driving the bundled model's system through the engine with its
+    "greedy" scores gives the trees Model.parse gives with the same gold
+    tags, on every sentence of the slice; features are one id per template
+    and depend on the state."""
+    system = transparse.System(model.card["system"], model.deprels)
+    sents = read_words(SLICE)
+    for words in sents:
+        heads, deprels = greedy_parse(model, system, words)
+        cols = {c: [getattr(w, c) for w in words] for c in ("upos", "xpos", "feats", "lemma")}
+        want = model.parse([w.form for w in words], **cols)
+        assert (heads, deprels) == ([t.head for t in want], [t.deprel for t in want])
+    words = sents[0]
+    st = system.state(len(words))
+    before = st.features(model, words)
+    st.apply(system.classes.index("SHIFT"))
+    after = st.features(model, words)
+    assert len(before) == len(after) > 10 and before != after
+    assert 0 < len(st.features(model, words, scorer="gold-fast")) < len(after)
+    assert len(st.scores(model, words, scorer="gold")) == len(system.classes)
+    with pytest.raises(transparse.ArgumentError, match="the state has"):
+        st.features(model, words[:-1])
+    with pytest.raises(transparse.ArgumentError, match="not of the model's system"):
+        transparse.System("arc-hybrid", model.deprels).state(len(words)).features(model, words)
+    with pytest.raises(transparse.InputError, match="UPOS of every word"):
+        st.features(model, [w.form for w in words])

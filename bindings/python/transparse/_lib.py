@@ -284,6 +284,18 @@ tp_state_cost = _declare(
     "tp_state_cost", ctypes.c_int, _state, _i32_p, _i32_p, ctypes.c_size_t, ctypes.c_size_t,
     ctypes.POINTER(ctypes.c_int), _err_out,
 )
+tp_state_apply_deprel = _declare("tp_state_apply_deprel", ctypes.c_int, _state, ctypes.c_size_t, ctypes.c_int32, _err_out)
+tp_state_features = _declare(
+    "tp_state_features", ctypes.c_int, ctypes.c_void_p, ctypes.c_int, _state, c_char_p_p, ctypes.POINTER(tp_tags),
+    ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, c_size_t_p, _err_out,
+)
+tp_state_scores = _declare(
+    "tp_state_scores", ctypes.c_int, ctypes.c_void_p, ctypes.c_int, _state, c_char_p_p, ctypes.POINTER(tp_tags),
+    ctypes.c_size_t, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, _err_out,
+)
+TP_SCORER_GOLD = 0
+TP_SCORER_GOLD_FAST = 1
+TP_SCORER_GREEDY = 2
 TP_VIEW_STACK = 0
 TP_VIEW_BUFFER = 1
 TP_VIEW_HEADS = 2

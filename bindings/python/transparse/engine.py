@@ -24,6 +24,7 @@ threads; a State serializes calls on it.
 
 import collections
 import ctypes
+import itertools
 
 from . import _check, _lib
 
@@ -196,6 +197,27 @@ class System:
         return out.value
 
 
+_SCORERS = {"gold": _lib.TP_SCORER_GOLD, "gold-fast": _lib.TP_SCORER_GOLD_FAST, "greedy": _lib.TP_SCORER_GREEDY}
+_TAG_COLUMNS = ("upos", "xpos", "feats", "lemma")  # tp_tags order
+
+
+def _words(sentence):
+    """The C arguments (forms, tags or None, n) of a sentence: a sequence
+    of str forms, or of tokens with ``form`` and the tag attributes
+    (:class:`transparse.Token`, a :class:`transparse.Sentence`); "_", ""
+    and None mark a value absent."""
+    items = list(sentence)
+    n = len(items)
+    if all(isinstance(t, str) for t in items):
+        return (ctypes.c_char_p * n)(*[t.encode() for t in items]), None, n
+    forms = (ctypes.c_char_p * n)(*[t.form.encode() for t in items])
+    cols = []
+    for name in _TAG_COLUMNS:
+        values = [getattr(t, name, None) for t in items]
+        cols.append((ctypes.c_char_p * n)(*[None if v in (None, "", "_") else v.encode() for v in values]))
+    return forms, _lib.tp_tags(*cols), n
+
+
 class State:
     """A configuration of a System for n words (``System.state(n)``)."""
 
@@ -207,6 +229,7 @@ class State:
             _check(_lib.tp_state_new(system._h, n_words, ctypes.byref(_handle), ctypes.byref(err)), err)
         self._h = _handle
         self._mask = (ctypes.c_uint8 * len(system.classes))()
+        self._classes = range(len(system.classes))
 
     def close(self):
         """Free the state. Idempotent."""
@@ -227,7 +250,7 @@ class State:
         """The legal classes, as a list of indices in increasing order."""
         err = _err()
         _check(_lib.tp_state_legal(self._h, self._mask, len(self._mask), ctypes.byref(err)), err)
-        return [k for k, ok in enumerate(self._mask) if ok]
+        return list(itertools.compress(self._classes, bytes(self._mask)))
 
     def apply(self, k):
         """Apply class k; InputError (state unchanged) if k is not legal."""
@@ -240,6 +263,64 @@ class State:
         out, err = ctypes.c_int(), _err()
         _check(_lib.tp_state_is_terminal(self._h, ctypes.byref(out), ctypes.byref(err)), err)
         return bool(out.value)
+
+    def apply_deprel(self, k, deprel):
+        """Apply class k whose move adds an arc without a deprel of its own
+        (arc-eager's REDUCE of a headless node once the buffer is empty)
+        with ``deprel`` (a string or index) on that arc; see
+        ``tp_state_apply_deprel``."""
+        d = deprel if isinstance(deprel, int) else self.system._index.get(deprel, len(self.system.deprels))
+        err = _err()
+        _check(_lib.tp_state_apply_deprel(self._h, k, d, ctypes.byref(err)), err)
+
+    def _words(self, sentence):
+        # The C arrays of the sentence, kept for the next call with it.
+        cached = getattr(self, "_words_of", None)
+        if cached is None or cached[0] is not sentence:
+            cached = self._words_of = (sentence, _words(sentence))
+        return cached[1]
+
+    def features(self, model, sentence, scorer="gold"):
+        """The hashed feature ids (ints, one per template, in template
+        order) that a model's classifier extracts in this state.
+
+        ``model``: a :class:`transparse.Model` whose system and deprels
+        are this state's (``System(model's system, model.deprels)``).
+        ``sentence``: the n words, str forms or tokens with ``form``,
+        ``upos``, ``xpos``, ``feats``, ``lemma`` (a
+        :class:`transparse.Sentence` read from CoNLL-U), read as the
+        gold-tag parser reads them (UPOS needed on every word; absent
+        LEMMA or FEATS completed by the model's taggers). ``scorer``:
+        "gold" or "gold-fast" (its fast classifier). Raises ArgumentError
+        (another system or length, no fast classifier), InputError (bad
+        words).
+        """
+        forms, tags, n = self._words(sentence)
+        cap = 1024
+        out, length, err = (ctypes.c_uint64 * cap)(), ctypes.c_size_t(), _err()
+        h = model._acquire()
+        try:
+            _check(_lib.tp_state_features(h, _SCORERS[scorer], self._h, forms, tags, n, out, cap, ctypes.byref(length),
+                                          ctypes.byref(err)), err)
+        finally:
+            model._release()
+        return list(out[: length.value])
+
+    def scores(self, model, sentence, scorer="greedy"):
+        """The scores of every class in this state by a model's
+        classifier (a numpy float32 array when numpy is installed, a list
+        otherwise); arguments as for :meth:`features`. "greedy" gives the
+        scores the greedy parser decides on: its next move is the legal
+        class with the highest score."""
+        forms, tags, n = self._words(sentence)
+        nc = len(self.system.classes)
+        out, err = (ctypes.c_float * nc)(), _err()
+        h = model._acquire()
+        try:
+            _check(_lib.tp_state_scores(h, _SCORERS[scorer], self._h, forms, tags, n, out, nc, ctypes.byref(err)), err)
+        finally:
+            model._release()
+        return _np.array(out, dtype=_np.float32) if _np is not None else list(out)
 
     def _view(self, which, cap):
         out, length, err = (ctypes.c_int32 * max(cap, 1))(), ctypes.c_size_t(), _err()
