@@ -754,7 +754,7 @@ wheel() {
 clean() {
     rm -rf lib bin dist
     rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_engine bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
-        bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
+        bindings/c/bench/bench bindings/c/bench/bench_engine bindings/python/transparse/libtransparse.so*
     rm -rf bindings/python/transparse/models bindings/python/transparse/LICENSE bindings/python/build
 }
 
