@@ -323,9 +323,12 @@ class State:
         return _np.array(out, dtype=_np.float32) if _np is not None else list(out)
 
     def _view(self, which, cap):
-        out, length, err = (ctypes.c_int32 * max(cap, 1))(), ctypes.c_size_t(), _err()
-        _check(_lib.tp_state_view(self._h, which, out, cap, ctypes.byref(length), ctypes.byref(err)), err)
-        return list(out[: length.value])
+        # One buffer of n + 1 nodes per state serves every view.
+        if getattr(self, "_viewbuf", None) is None:
+            self._viewbuf, self._viewlen = (ctypes.c_int32 * (self.n_words + 1))(), ctypes.c_size_t()
+        err = _err()
+        _check(_lib.tp_state_view(self._h, which, self._viewbuf, cap, ctypes.byref(self._viewlen), ctypes.byref(err)), err)
+        return self._viewbuf[: self._viewlen.value]
 
     @property
     def stack(self):
