@@ -287,7 +287,8 @@ t_c() {
         bindings/c/tests/test_capi "$MODEL" &&
         "$CC" -std=c11 -O1 -g "${CWARN[@]}" $(pc --cflags) bindings/c/tests/test_engine.c \
             -o bindings/c/tests/test_engine $(pc --libs) &&
-        bindings/c/tests/test_engine
+        bindings/c/tests/test_engine "$MODEL" testdata/ud/en_ewt-dev-slice.conllu \
+            testdata/ud/en_ewt-train-150.conllu testdata/ud/en_ewt-dev-40.conllu
 }
 
 t_cpp() {
@@ -753,7 +754,7 @@ wheel() {
 clean() {
     rm -rf lib bin dist
     rm -f bindings/c/examples/parse bindings/c/tests/test_capi bindings/c/tests/test_engine bindings/c/tests/test_cpp bindings/c/tests/test_cpp_asan \
-        bindings/c/bench/bench bindings/python/transparse/libtransparse.so*
+        bindings/c/bench/bench bindings/c/bench/bench_engine bindings/python/transparse/libtransparse.so*
     rm -rf bindings/python/transparse/models bindings/python/transparse/LICENSE bindings/python/build
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/transparse/transparse/parser/pseudoproj"
 	"github.com/transparse/transparse/parser/transition"
 )
 
@@ -19,6 +20,13 @@ import (
 // read-only after tp_system_new, so calls on it need no lock.
 type systemEntry struct {
 	classes *transition.Classes
+	// With a pseudo-projective encoding (pp), the class table's deprels
+	// are the caller's base ones, then pseudoproj.Labels; gold trees are
+	// given over the base ones and projectivized when outside the class.
+	pp    bool
+	enc   pseudoproj.Encoding
+	base  int
+	index map[string]int32 // deprel -> index in classes.Deprels
 }
 
 // stateEntry is a configuration of a system; mu serializes calls on it.
@@ -91,7 +99,7 @@ func goStrings(arr **C.char, n C.size_t, what string) ([]string, error) {
 }
 
 //export tpgo_system_new
-func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, out *C.uintptr_t, msg **C.char) C.int {
+func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, flags C.uint, out *C.uintptr_t, msg **C.char) C.int {
 	return call("tp_system_new", msg, C.TP_ERR_INTERNAL, func() error {
 		if name == nil || out == nil {
 			return argErr("name or system is NULL")
@@ -100,22 +108,50 @@ func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, out *C.uintptr_
 		if err != nil {
 			return err
 		}
-		root := -1
-		for i, l := range ls {
-			if l == "root" {
-				root = i
-			}
-		}
-		if root < 0 {
-			return argErr("deprels has no \"root\" (the deprel of arcs from node 0)")
-		}
-		sys, err := transition.Lookup(C.GoString(name))
+		e, err := newSystemEntry(C.GoString(name), ls, flags)
 		if err != nil {
-			return argErr("%v", err)
+			return err
 		}
-		*out = newEngineHandle(&systemEntry{classes: transition.NewClasses(sys, ls, int32(root))})
+		*out = newEngineHandle(e)
 		return nil
 	})
+}
+
+// newSystemEntry makes the system name over the deprels ls with the
+// tp_system_new flags.
+func newSystemEntry(name string, ls []string, flags C.uint) (*systemEntry, error) {
+	e := &systemEntry{base: len(ls)}
+	if flags&^C.TP_SYSTEM_PSEUDOPROJ_MASK != 0 {
+		return nil, argErr("unknown flags 0x%x", uint(flags&^C.TP_SYSTEM_PSEUDOPROJ_MASK))
+	}
+	if pp := flags & C.TP_SYSTEM_PSEUDOPROJ_MASK; pp != 0 {
+		if int(pp) > len(pseudoproj.Encodings()) {
+			return nil, argErr("unknown pseudo-projective encoding %d in flags", uint(pp))
+		}
+		e.pp, e.enc = true, pseudoproj.Encodings()[pp-1]
+		encoded, err := pseudoproj.Labels(ls, "root", e.enc)
+		if err != nil {
+			return nil, argErr("%v", err)
+		}
+		ls = append(ls[:len(ls):len(ls)], encoded...)
+	}
+	e.index = make(map[string]int32, len(ls))
+	for i, l := range ls {
+		if _, dup := e.index[l]; dup {
+			return nil, argErr("deprel %q appears twice", l)
+		}
+		e.index[l] = int32(i)
+	}
+	root, ok := e.index["root"]
+	if !ok {
+		return nil, argErr("deprels has no \"root\" (the deprel of arcs from node 0)")
+	}
+	sys, err := transition.Lookup(name)
+	if err != nil {
+		return nil, argErr("%v", err)
+	}
+	e.classes = transition.NewClasses(sys, ls, root)
+	return e, nil
 }
 
 //export tpgo_system_free
@@ -175,7 +211,7 @@ func checkWords(n C.size_t) error {
 }
 
 // gold converts a caller's tree (heads[i], deprels[i] for word i+1) into a
-// checked Gold.
+// checked Gold (goldTree).
 func gold(e *systemEntry, heads, deprels *C.int32_t, n C.size_t) (*transition.Gold, error) {
 	if err := checkWords(n); err != nil {
 		return nil, err
@@ -183,17 +219,83 @@ func gold(e *systemEntry, heads, deprels *C.int32_t, n C.size_t) (*transition.Go
 	if n > 0 && (heads == nil || deprels == nil) {
 		return nil, argErr("heads or deprels is NULL")
 	}
-	h := make([]int32, int(n)+1)
-	l := make([]int32, int(n)+1)
+	h, l := cTree(heads, deprels, n)
+	g, err := e.goldTree(h, l)
+	if err != nil {
+		return nil, inputErr("%v", err)
+	}
+	return g, nil
+}
+
+// cTree copies a caller's tree of n words into head and label arrays
+// indexed 1..n (index 0 None).
+func cTree(heads, deprels *C.int32_t, n C.size_t) (h, l []int32) {
+	h = make([]int32, int(n)+1)
+	l = make([]int32, int(n)+1)
 	h[0], l[0] = transition.None, transition.None
 	for i := 0; i < int(n); i++ {
 		h[i+1] = int32(unsafe.Slice(heads, int(n))[i])
 		l[i+1] = int32(unsafe.Slice(deprels, int(n))[i])
 	}
-	if err := transition.CheckGold(h, l, len(e.classes.Deprels)); err != nil {
-		return nil, inputErr("%v", err)
+	return h, l
+}
+
+// goldTree checks the tree (h, l) over the system's deprels (the base ones
+// with a pseudo-projective encoding) and returns its Gold; with an
+// encoding, a tree outside the system's class is projectivized first, as
+// the trainer does (pseudoproj.Projectivize).
+func (e *systemEntry) goldTree(h, l []int32) (*transition.Gold, error) {
+	if err := transition.CheckGold(h, l, e.base); err != nil {
+		return nil, err
 	}
-	return transition.NewGold(h, l), nil
+	g := transition.NewGold(h, l)
+	if !e.pp || e.classes.Sys.InClass(g) {
+		return g, nil
+	}
+	deprel := make([]string, len(l))
+	for d := 1; d < len(l); d++ {
+		deprel[d] = e.classes.Deprels[l[d]]
+	}
+	ph, pl, _ := pseudoproj.Projectivize(h, deprel, e.enc)
+	el := make([]int32, len(l))
+	el[0] = transition.None
+	for d := 1; d < len(l); d++ {
+		el[d] = e.index[pl[d]]
+	}
+	return transition.NewGold(ph, el), nil
+}
+
+//export tpgo_system_decode
+func tpgo_system_decode(h C.uintptr_t, heads, deprels *C.int32_t, n C.size_t, outHeads, outDeprels *C.int32_t, msg **C.char) C.int {
+	return call("tp_system_decode", msg, C.TP_ERR_INTERNAL, func() error {
+		e, err := systemOf(h)
+		if err != nil {
+			return err
+		}
+		if !e.pp {
+			return argErr("the system has no pseudo-projective encoding")
+		}
+		if err := checkWords(n); err != nil {
+			return err
+		}
+		if n > 0 && (heads == nil || deprels == nil || outHeads == nil || outDeprels == nil) {
+			return argErr("heads, deprels or an out array is NULL")
+		}
+		hs, ls := cTree(heads, deprels, n)
+		if err := transition.CheckGold(hs, ls, len(e.classes.Deprels)); err != nil {
+			return inputErr("%v", err)
+		}
+		deprel := make([]string, len(ls))
+		for d := 1; d < len(ls); d++ {
+			deprel[d] = e.classes.Deprels[ls[d]]
+		}
+		dh, dl := pseudoproj.Deprojectivize(hs, deprel, e.enc)
+		oh, ol := unsafe.Slice(outHeads, int(n)), unsafe.Slice(outDeprels, int(n))
+		for i := range oh {
+			oh[i], ol[i] = C.int32_t(dh[i+1]), C.int32_t(e.index[dl[i+1]])
+		}
+		return nil
+	})
 }
 
 //export tpgo_system_oracle
@@ -291,22 +393,46 @@ func tpgo_state_legal(h C.uintptr_t, mask *C.uint8_t, n C.size_t, msg **C.char) 
 //export tpgo_state_apply
 func tpgo_state_apply(h C.uintptr_t, k C.size_t, msg **C.char) C.int {
 	return call("tp_state_apply", msg, C.TP_ERR_INTERNAL, func() error {
-		return withState(h, func(st *stateEntry) error {
-			c := st.sys.classes
-			if int(k) >= c.Len() {
-				return argErr("class %d out of range (the system has %d)", k, c.Len())
-			}
-			if c.Sys.Terminal(&st.state) {
-				return inputErr("class %d (%s): the state is terminal", k, c.Names()[k])
-			}
-			c.Legal(&st.state, st.legal)
-			if !st.legal[k] {
-				return inputErr("class %d (%s) is not legal in this state", k, c.Names()[k])
-			}
-			transition.Step(c.Sys, &st.state, c.Transition(int(k)))
-			return nil
-		})
+		return withState(h, func(st *stateEntry) error { return st.apply(k, transition.None) })
 	})
+}
+
+//export tpgo_state_apply_deprel
+func tpgo_state_apply_deprel(h C.uintptr_t, k C.size_t, deprel C.int32_t, msg **C.char) C.int {
+	return call("tp_state_apply_deprel", msg, C.TP_ERR_INTERNAL, func() error {
+		return withState(h, func(st *stateEntry) error { return st.apply(k, int32(deprel)) })
+	})
+}
+
+// apply applies class k; deprel, unless None, is the deprel of the arc an
+// unlabeled move adds (arc-eager's REDUCE of a headless node).
+func (st *stateEntry) apply(k C.size_t, deprel int32) error {
+	c := st.sys.classes
+	if int(k) >= c.Len() {
+		return argErr("class %d out of range (the system has %d)", k, c.Len())
+	}
+	if c.Sys.Terminal(&st.state) {
+		return inputErr("class %d (%s): the state is terminal", k, c.Names()[k])
+	}
+	c.Legal(&st.state, st.legal)
+	if !st.legal[k] {
+		return inputErr("class %d (%s) is not legal in this state", k, c.Names()[k])
+	}
+	t := c.Transition(int(k))
+	if deprel != transition.None {
+		hd, d := c.Sys.Arc(&st.state, t.Move)
+		switch {
+		case int(deprel) < 0 || int(deprel) >= len(c.Deprels):
+			return argErr("deprel %d out of range (the system has %d)", deprel, len(c.Deprels))
+		case t.Move.Labeled() || d < 0 || st.state.Head[d] != transition.None:
+			return argErr("class %d (%s) adds no arc without a deprel", k, c.Names()[k])
+		case (hd == 0) != (deprel == c.RootLabel):
+			return inputErr("deprel %q on the arc %d -> %d breaks the root rule", c.Deprels[deprel], hd, d)
+		}
+		t.Label = deprel
+	}
+	transition.Step(c.Sys, &st.state, t)
+	return nil
 }
 
 //export tpgo_state_is_terminal

@@ -464,13 +464,14 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
 /* ---- the transition systems as an engine ------------------------------ */
 
 int tp_system_new(const char *name, const char *const *deprels,
-                  size_t n_deprels, tp_system **system, tp_error **err) {
+                  size_t n_deprels, unsigned flags, tp_system **system,
+                  tp_error **err) {
     if (system != NULL)
         *system = NULL;
     TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
-    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels,
+    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels, flags,
                              system ? &h : NULL, &msg);
     if (rc == TP_OK)
         *system = (tp_system *)h;
@@ -516,6 +517,31 @@ int tp_system_oracle(const tp_system *system, const int32_t *heads,
     int rc = tpgo_system_oracle((uintptr_t)system, (int32_t *)heads,
                                 (int32_t *)deprels, n_words, classes,
                                 capacity, len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_system_oracle_document(const tp_system *system, const char *text,
+                              size_t len, tp_oracle_doc **result,
+                              tp_error **err) {
+    if (result != NULL)
+        *result = NULL;
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_oracle_document((uintptr_t)system, (char *)text, len,
+                                         result, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+void tp_oracle_doc_free(tp_oracle_doc *result) { free(result); }
+
+int tp_system_decode(const tp_system *system, const int32_t *heads,
+                     const int32_t *deprels, size_t n_words, int32_t *out_heads,
+                     int32_t *out_deprels, tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_system_decode((uintptr_t)system, (int32_t *)heads,
+                                (int32_t *)deprels, n_words, out_heads,
+                                out_deprels, &msg);
     return tp__finish(rc, msg, err);
 }
 
@@ -566,6 +592,42 @@ int tp_state_apply(tp_state *state, size_t k, tp_error **err) {
     TP__FORK_CHECK(err);
     char *msg = NULL;
     int rc = tpgo_state_apply((uintptr_t)state, k, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_apply_deprel(tp_state *state, size_t k, int32_t deprel,
+                          tp_error **err) {
+    TP__FORK_CHECK(err);
+    char *msg = NULL;
+    int rc = tpgo_state_apply_deprel((uintptr_t)state, k, deprel, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_features(const tp_model *model, int scorer, const tp_state *state,
+                      const char *const *forms, const tp_tags *tags,
+                      size_t n_words, uint64_t *ids, size_t capacity,
+                      size_t *len, tp_error **err) {
+    if (len != NULL)
+        *len = 0;
+    TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
+    char *msg = NULL;
+    int rc = tpgo_state_features((uintptr_t)model, scorer, (uintptr_t)state,
+                                 (char **)forms, (tp_tags *)tags, n_words, ids,
+                                 capacity, len, &msg);
+    return tp__finish(rc, msg, err);
+}
+
+int tp_state_scores(const tp_model *model, int scorer, const tp_state *state,
+                    const char *const *forms, const tp_tags *tags,
+                    size_t n_words, float *scores, size_t n_classes,
+                    tp_error **err) {
+    TP__FORK_CHECK(err);
+    TP__READ_CHECK(model, 0, err);
+    char *msg = NULL;
+    int rc = tpgo_state_scores((uintptr_t)model, scorer, (uintptr_t)state,
+                               (char **)forms, (tp_tags *)tags, n_words, scores,
+                               n_classes, &msg);
     return tp__finish(rc, msg, err);
 }
 

@@ -1278,6 +1278,14 @@ TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
 typedef struct tp_system tp_system;
 typedef struct tp_state tp_state;
 
+/* Flags of tp_system_new. The low three bits choose a pseudo-projective
+ * encoding (Nivre & Nilsson 2005; docs/engine.md), at most one: */
+#define TP_SYSTEM_PSEUDOPROJ_BASELINE 1  /* lift, labels unchanged */
+#define TP_SYSTEM_PSEUDOPROJ_HEAD 2      /* l|h on a lifted arc */
+#define TP_SYSTEM_PSEUDOPROJ_PATH 3      /* l| lifted, p% on the path */
+#define TP_SYSTEM_PSEUDOPROJ_HEAD_PATH 4 /* both */
+#define TP_SYSTEM_PSEUDOPROJ_MASK 7
+
 /*
  * tp_system_new makes the system called name over the caller's deprels.
  *
@@ -1287,16 +1295,30 @@ typedef struct tp_state tp_state;
  *              "3-planar", "two-registers", "two-registers-literal"
  *              (tp_systems lists them; the message of an unknown name
  *              too).
- *   deprels    n_deprels NUL-terminated strings, copied; one must be
- *              "root": arcs from node 0 take exactly that deprel, and no
- *              other arc takes it (the parser's root rule).
+ *   deprels    n_deprels NUL-terminated strings, copied, no two equal;
+ *              one must be "root": arcs from node 0 take exactly that
+ *              deprel, and no other arc takes it (the parser's root rule).
+ *   flags      0, or one TP_SYSTEM_PSEUDOPROJ_* encoding. With an
+ *              encoding, the system's deprels are the n_deprels given
+ *              (indices 0..n_deprels-1; none may hold '|' or '%') and then
+ *              the encoded labels the encoding can give (for each deprel l
+ *              but root, in order: HEAD l|h for each h but root; PATH l|,
+ *              l%, l|%; HEAD_PATH l|h and l|h% for each h, then l%;
+ *              BASELINE none): the class table covers them all. The gold
+ *              trees of tp_system_oracle, tp_system_oracle_document and
+ *              tp_state_cost are then given over the n_deprels deprels,
+ *              and one outside the system's class is projectivized first,
+ *              the lifts encoded in its labels, as the parser's trainer
+ *              does; tp_system_decode undoes the encoding on a derived
+ *              tree. Other bits are reserved and must be 0.
  *   system     out: the new system; free with tp_system_free.
  *
- * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root"),
- * TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root", a
+ * deprel twice, unknown flags, a deprel with '|' or '%' with an
+ * encoding), TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
  */
 TP_API int tp_system_new(const char *name, const char *const *deprels,
-                         size_t n_deprels, tp_system **system,
+                         size_t n_deprels, unsigned flags, tp_system **system,
                          tp_error **err);
 
 /* tp_system_free frees a system. NULL is ignored. Errors: TP_ERR_ARGUMENT
@@ -1334,12 +1356,75 @@ TP_API int tp_system_max_transitions(const tp_system *system, size_t n_words,
  * Errors: TP_ERR_INPUT (not a tree: a head out of range, a cycle, a
  * deprel index out of range; or a tree outside the system's class, e.g.
  * a non-projective tree for arc-eager: the message names the system and
- * the transition the oracle could not take), TP_ERR_ARGUMENT (NULL,
+ * the first arc outside the class, the arcs taken in word order of their
+ * dependents: "... is 6 -> 12 (obl)"), TP_ERR_ARGUMENT (NULL,
  * capacity too small), TP_ERR_FORK. Thread-safe.
  */
 TP_API int tp_system_oracle(const tp_system *system, const int32_t *heads,
                             const int32_t *deprels, size_t n_words,
                             int32_t *classes, size_t capacity, size_t *len,
+                            tp_error **err);
+
+/*
+ * The static oracle of every sentence of a document (tp_system_oracle_document),
+ * as flat arrays. Allocated by the library as one block, freed with
+ * tp_oracle_doc_free; read-only for the caller.
+ *
+ *   n_sentences  the number of sentences of the document.
+ *   n_words      n_sentences word counts (multiword tokens and empty
+ *                nodes are not words).
+ *   in_class     n_sentences flags: 1 if the sentence's tree is in the
+ *                system's class, 0 if not (its sequence is then empty).
+ *   offsets      n_sentences + 1 offsets into classes: the sequence of
+ *                sentence i is classes[offsets[i] .. offsets[i+1]).
+ *   classes      offsets[n_sentences] class indices, the sequences one
+ *                after the other, each what tp_system_oracle gives.
+ */
+typedef struct tp_oracle_doc {
+    size_t n_sentences;
+    const size_t *n_words;
+    const uint8_t *in_class;
+    const size_t *offsets;
+    const int32_t *classes;
+} tp_oracle_doc;
+
+/*
+ * tp_system_oracle_document reads a CoNLL-U document (text, len bytes of
+ * UTF-8, read during the call only; need not be NUL-terminated) and runs
+ * the static oracle on the gold tree (HEAD, DEPREL) of every sentence in
+ * one call. A tree outside the system's class is no error: its in_class
+ * is 0. *result is the new result (NULL on failure); free it with
+ * tp_oracle_doc_free.
+ *
+ * Errors: TP_ERR_INPUT (malformed CoNLL-U, as for tp_parse_document; a
+ * sentence of more than TP_MAX_WORDS words, without HEAD, or with a
+ * DEPREL that is not one of the system's: the message gives the line and
+ * the sentence number, e.g. "text:40: sentence 3: word 2 has deprel
+ * \"nsubj:outer\", not one of the system's"), TP_ERR_ARGUMENT (NULL),
+ * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ */
+TP_API int tp_system_oracle_document(const tp_system *system, const char *text,
+                                     size_t len, tp_oracle_doc **result,
+                                     tp_error **err);
+
+/* tp_oracle_doc_free frees a result of tp_system_oracle_document. NULL is
+ * ignored. Thread-safe. */
+TP_API void tp_oracle_doc_free(tp_oracle_doc *result);
+
+/*
+ * tp_system_decode undoes the pseudo-projective encoding of the system on a
+ * tree of n_words words over all its deprels (e.g. a terminal state's
+ * TP_VIEW_HEADS and TP_VIEW_DEPRELS): the lifted arcs are moved back
+ * (Nivre & Nilsson 2005 §3) and every deprel is stripped of its marks.
+ * out_heads and out_deprels (n_words int32_t each, may be the input
+ * arrays) receive the tree, its deprels as indices into the first
+ * n_deprels deprels of tp_system_new. Errors: TP_ERR_ARGUMENT (NULL, a
+ * system without an encoding), TP_ERR_INPUT (not a tree), TP_ERR_FORK.
+ * Thread-safe.
+ */
+TP_API int tp_system_decode(const tp_system *system, const int32_t *heads,
+                            const int32_t *deprels, size_t n_words,
+                            int32_t *out_heads, int32_t *out_deprels,
                             tp_error **err);
 
 /* tp_state_new makes the initial configuration of system for n_words
@@ -1409,6 +1494,69 @@ TP_API int tp_state_view(const tp_state *state, int which, int32_t *out,
 TP_API int tp_state_cost(const tp_state *state, const int32_t *heads,
                          const int32_t *deprels, size_t n_words, size_t k,
                          int *cost, tp_error **err);
+
+/* tp_state_apply_deprel is tp_state_apply for a class whose move adds an
+ * arc without a deprel of its own: arc-eager's REDUCE of a headless node
+ * once the buffer is empty attaches it to the node below (see
+ * docs/transition-systems.md), and tp_state_apply leaves that arc's
+ * deprel -1; here it takes deprel (an index; arcs from node 0 only
+ * "root", others any but "root"). deprel -1 is tp_state_apply. The
+ * greedy parser gives such an arc the best-scoring deprel of the labeled
+ * arc move in its direction (RIGHT-ARC if the head is left of the word).
+ * Errors: TP_ERR_ARGUMENT (k or deprel out of range, deprel >= 0 for a
+ * class that adds no such arc), TP_ERR_INPUT (k not legal, terminal
+ * state, the root rule broken; the state is unchanged), TP_ERR_FORK. */
+TP_API int tp_state_apply_deprel(tp_state *state, size_t k, int32_t deprel,
+                                 tp_error **err);
+
+/* The classifiers of a model that tp_state_features and tp_state_scores
+ * read (values are stable): */
+#define TP_SCORER_GOLD 0      /* the parser of sentences with gold tags */
+#define TP_SCORER_GOLD_FAST 1 /* its fast classifier (the models with one) */
+#define TP_SCORER_GREEDY 2    /* tp_state_scores only: see there */
+
+/*
+ * tp_state_features stores in ids[0..*len) the hashed feature ids (one
+ * per template of the classifier, in template order; 64-bit hashes of the
+ * template and the values it reads, before the classifier's own hashing
+ * into its weight table) that model's scorer (TP_SCORER_GOLD or
+ * TP_SCORER_GOLD_FAST) extracts in state for the sentence of n_words
+ * words, forms and tags as for tp_parse. The columns are read as given:
+ * nothing is tagged, so give UPOS, XPOS, LEMMA and FEATS as the gold-tag
+ * parser reads them (a column left out reads as "_"). state must be a
+ * configuration of the model's system over the model's deprels, in
+ * order (tp_system_new with the system of the model's card and
+ * tp_model_deprels, flags 0) for n_words words.
+ *
+ * Errors: TP_ERR_ARGUMENT (NULL, unknown scorer, no fast classifier, a
+ * state of another system or length, capacity too small: *len still
+ * gives the number), TP_ERR_INPUT (bad words, as for tp_parse),
+ * TP_ERR_FORK. Thread-safe (the state is locked during the call).
+ */
+TP_API int tp_state_features(const tp_model *model, int scorer,
+                             const tp_state *state, const char *const *forms,
+                             const tp_tags *tags, size_t n_words,
+                             uint64_t *ids, size_t capacity, size_t *len,
+                             tp_error **err);
+
+/*
+ * tp_state_scores stores in scores[0..n_classes) the scores model's
+ * scorer gives every class in state (arguments as for tp_state_features;
+ * n_classes must be the system's number of classes). TP_SCORER_GREEDY
+ * gives the scores the greedy parser (tp_parse with gold tags) decides
+ * on: those of the fast classifier when its best legal class beats every
+ * other legal one by the model's margin, else those of TP_SCORER_GOLD.
+ * The parser's next move is the legal class with the highest score (the
+ * first in class order among equal ones), an arc without a deprel of its
+ * own taking the deprel tp_state_apply_deprel describes; at the end it
+ * attaches the words still headless to the root word (deprel "dep"), or
+ * to node 0 with "root" if there is none. Errors: as tp_state_features.
+ * Thread-safe.
+ */
+TP_API int tp_state_scores(const tp_model *model, int scorer,
+                           const tp_state *state, const char *const *forms,
+                           const tp_tags *tags, size_t n_words, float *scores,
+                           size_t n_classes, tp_error **err);
 
 #ifdef __cplusplus
 } /* extern "C" */

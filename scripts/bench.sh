@@ -16,8 +16,9 @@
 # tags, and with the model's own tagging), through the Python binding on one
 # and N threads (per-sentence Model.parse; and parse_document, one call per
 # thread's share), model load time (cold file, warm file, memory), file
-# size, peak RSS, training time (from the model card). Then the Go
-# benchmarks of the hot paths with allocations.
+# size, peak RSS, training time (from the model card). Then the engine's
+# cost of one transition from C and from Python (scripts/bench_engine.sh),
+# and the Go benchmarks of the hot paths with allocations.
 #
 # The peer, measured in the same run before the table: MaltParser 1.9.2
 # (stacklazy, liblinear) warm in-process on one thread with gold tags
@@ -119,6 +120,8 @@ for k in ${BEAMS:-1 4 8 16}; do
     c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 -b "$k" -m models/en_ewt.tpm "$DATA")
     echo "| $k | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
 done
+echo
+scripts/bench_engine.sh
 echo
 echo "## Go benchmarks (hot paths, allocations)"
 echo

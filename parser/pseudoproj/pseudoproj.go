@@ -148,6 +148,43 @@ func Projectivize(head []int32, deprel []string, enc Encoding) (newHead []int32,
 	return newHead, newDeprel, lifted
 }
 
+// Labels returns every encoded label Projectivize can give a tree whose
+// deprels are in deprels, with one word attached to node 0 by the deprel
+// root (root arcs and the arcs from the root word are never lifted, so
+// root takes no mark and is no lifted arc's h). For each deprel l other
+// than root, in the order of deprels: Head gives l|h for every such h,
+// Path gives l|, l% and l|%, Head+Path gives l|h and l|h% for every such h,
+// then l%; Baseline gives none. A deprel that already holds Up or Down is
+// an error.
+func Labels(deprels []string, root string, enc Encoding) ([]string, error) {
+	var out []string
+	for _, l := range deprels {
+		if strings.Contains(l, Up) || strings.Contains(l, Down) {
+			return nil, fmt.Errorf("pseudoproj: deprel %q holds %q or %q, the encoding's marks", l, Up, Down)
+		}
+		if l == root || enc == Baseline {
+			continue
+		}
+		if enc == Path {
+			out = append(out, l+Up, l+Down, l+Up+Down)
+			continue
+		}
+		for _, h := range deprels {
+			if h == root {
+				continue
+			}
+			out = append(out, l+Up+h)
+			if enc == HeadPath {
+				out = append(out, l+Up+h+Down)
+			}
+		}
+		if enc == HeadPath {
+			out = append(out, l+Down)
+		}
+	}
+	return out, nil
+}
+
 // isForest reports whether head[1..n] are in 0..n and form no cycle.
 func isForest(head []int32) bool {
 	n := len(head) - 1

@@ -494,3 +494,40 @@ func TestDeprojectivizeMalformed(t *testing.T) {
 		}
 	}
 }
+
+// Labels holds every label Projectivize gives on every tree of six words
+// with one root word, and no label twice or with root in it.
+func TestLabelsCoverProjectivize(t *testing.T) {
+	deprels := []string{"root", "a", "b"}
+	for _, enc := range Encodings() {
+		labels, err := Labels(deprels, "root", enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := map[string]bool{"root": true, "a": true, "b": true}
+		for _, l := range labels {
+			if have[l] || strings.Contains(l, "root") {
+				t.Fatalf("%s: label %q repeated or with root", enc, l)
+			}
+			have[l] = true
+		}
+		tree.Each(6, true, func(head []int32) {
+			deprel := make([]string, len(head))
+			for d := 1; d < len(head); d++ {
+				deprel[d] = deprels[1+d%2]
+				if head[d] == 0 {
+					deprel[d] = "root"
+				}
+			}
+			_, got, _ := Projectivize(head, deprel, enc)
+			for _, l := range got[1:] {
+				if !have[l] {
+					t.Fatalf("%s: Projectivize(%v) gives %q, not in Labels", enc, head, l)
+				}
+			}
+		})
+	}
+	if _, err := Labels([]string{"root", "a|b"}, "root", Head); err == nil {
+		t.Fatal("a deprel with a mark is accepted")
+	}
+}

@@ -56,6 +56,11 @@ CTYPES = {
     "tp_state *": {ctypes.c_void_p},
     "const tp_state *": {ctypes.c_void_p},
     "tp_state **": {P(ctypes.c_void_p)},
+    "tp_oracle_doc *": {P(_lib.tp_oracle_doc)},
+    "tp_oracle_doc **": {P(P(_lib.tp_oracle_doc))},
+    "int32_t": {ctypes.c_int32},
+    "uint64_t *": {P(ctypes.c_uint64)},
+    "float *": {P(ctypes.c_float)},
 }
 
 

@@ -238,7 +238,7 @@ _system = ctypes.c_void_p  # tp_system*
 _state = ctypes.c_void_p  # tp_state*
 _i32_p = ctypes.POINTER(ctypes.c_int32)
 tp_system_new = _declare(
-    "tp_system_new", ctypes.c_int, ctypes.c_char_p, c_char_p_p, ctypes.c_size_t, c_void_p_p, _err_out
+    "tp_system_new", ctypes.c_int, ctypes.c_char_p, c_char_p_p, ctypes.c_size_t, ctypes.c_uint, c_void_p_p, _err_out
 )
 tp_system_free = _declare("tp_system_free", ctypes.c_int, _system)
 tp_system_classes = _declare("tp_system_classes", ctypes.c_int, _system, c_void_p_p, _err_out)
@@ -248,6 +248,26 @@ tp_system_max_transitions = _declare(
 tp_system_oracle = _declare(
     "tp_system_oracle", ctypes.c_int, _system, _i32_p, _i32_p, ctypes.c_size_t, _i32_p, ctypes.c_size_t,
     c_size_t_p, _err_out,
+)
+
+
+class tp_oracle_doc(ctypes.Structure):
+    _fields_ = [
+        ("n_sentences", ctypes.c_size_t),
+        ("n_words", c_size_t_p),
+        ("in_class", ctypes.POINTER(ctypes.c_uint8)),
+        ("offsets", c_size_t_p),
+        ("classes", _i32_p),
+    ]
+
+
+tp_system_oracle_document = _declare(
+    "tp_system_oracle_document", ctypes.c_int, _system, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(ctypes.POINTER(tp_oracle_doc)), _err_out,
+)
+tp_oracle_doc_free = _declare("tp_oracle_doc_free", None, ctypes.POINTER(tp_oracle_doc))
+tp_system_decode = _declare(
+    "tp_system_decode", ctypes.c_int, _system, _i32_p, _i32_p, ctypes.c_size_t, _i32_p, _i32_p, _err_out
 )
 tp_state_new = _declare("tp_state_new", ctypes.c_int, _system, ctypes.c_size_t, c_void_p_p, _err_out)
 tp_state_copy = _declare("tp_state_copy", ctypes.c_int, _state, c_void_p_p, _err_out)
@@ -264,6 +284,18 @@ tp_state_cost = _declare(
     "tp_state_cost", ctypes.c_int, _state, _i32_p, _i32_p, ctypes.c_size_t, ctypes.c_size_t,
     ctypes.POINTER(ctypes.c_int), _err_out,
 )
+tp_state_apply_deprel = _declare("tp_state_apply_deprel", ctypes.c_int, _state, ctypes.c_size_t, ctypes.c_int32, _err_out)
+tp_state_features = _declare(
+    "tp_state_features", ctypes.c_int, ctypes.c_void_p, ctypes.c_int, _state, c_char_p_p, ctypes.POINTER(tp_tags),
+    ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, c_size_t_p, _err_out,
+)
+tp_state_scores = _declare(
+    "tp_state_scores", ctypes.c_int, ctypes.c_void_p, ctypes.c_int, _state, c_char_p_p, ctypes.POINTER(tp_tags),
+    ctypes.c_size_t, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, _err_out,
+)
+TP_SCORER_GOLD = 0
+TP_SCORER_GOLD_FAST = 1
+TP_SCORER_GREEDY = 2
 TP_VIEW_STACK = 0
 TP_VIEW_BUFFER = 1
 TP_VIEW_HEADS = 2
