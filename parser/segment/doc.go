@@ -44,7 +44,9 @@
 // token and two tokens of lookahead), so the input is processed in one
 // pass with memory bounded by the longest sentence. Train tunes on dev:
 // the epoch of each perceptron (fewest dev errors), the thresholds (best
-// dev F1 of the decision) and the minimum count of a learned suffix.
+// dev F1 of the decision; for the suffix decision, fewest errors on the
+// dev tokens outside the dictionary) and the minimum count of a learned
+// suffix.
 //
 // Letter-letter boundaries are never candidates, so languages written
 // without spaces (Chinese, Japanese, Thai) are out of scope.

@@ -27,9 +27,6 @@ func (o Options) withDefaults() Options {
 		o.TableBits = 20
 	}
 	o.TableBits = min(o.TableBits, maxBits)
-	if o.MinSuffix <= 0 {
-		o.MinSuffix = 1
-	}
 	return o
 }
 
