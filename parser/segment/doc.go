@@ -46,7 +46,11 @@
 // the epoch of each perceptron (fewest dev errors), the thresholds (best
 // dev F1 of the decision; for the suffix decision, fewest errors on the
 // dev tokens outside the dictionary) and the minimum count of a learned
-// suffix.
+// suffix. With Options.Refit, the token, multiword-token and suffix
+// decisions, the dictionary and the lexicon are then learned again from
+// train and dev together with those choices (more forms to learn from);
+// the sentence decision stays the one trained on train, whose threshold
+// dev chose.
 //
 // Letter-letter boundaries are never candidates, so languages written
 // without spaces (Chinese, Japanese, Thai) are out of scope.

@@ -33,6 +33,7 @@ type Model struct {
 	suffix              map[string]bool
 	lexicon             map[uint32]uint8
 	maxSuffix           int // code points of the longest suffix
+	sufEpochs           int // passes of the suffix decision (training only)
 }
 
 // Weights is the stored form of a hashed weight table of 2^Bits entries:

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,5 +109,52 @@ func TestUDText(t *testing.T) {
 	wrapped := wrapLines(&b, []rune(long), 80)
 	if got := b.String(); got != strings.Repeat("word ", 16)[:79]+"\n"+strings.Repeat("word ", 16)[:79]+"\n" || string(wrapped) != strings.Repeat("word ", 8) {
 		t.Errorf("wrapped %q, rest %q", got, string(wrapped))
+	}
+}
+
+// TestRefit trains on the EWT slices with Refit: the model learns the
+// multiword tokens of dev too and keeps the thresholds and the sentence
+// decision chosen on dev.
+func TestRefit(t *testing.T) {
+	train, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-train-150.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuned := smallModel(t)
+	m, err := Train(train, dev, Options{Refit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TokThreshold != tuned.TokThreshold || m.SentThreshold != tuned.SentThreshold || m.SufThreshold != tuned.SufThreshold {
+		t.Errorf("thresholds %v %v %v, want the tuned %v %v %v", m.TokThreshold, m.SentThreshold, m.SufThreshold,
+			tuned.TokThreshold, tuned.SentThreshold, tuned.SufThreshold)
+	}
+	if !slices.Equal(m.Sent.Index, tuned.Sent.Index) || !slices.Equal(m.Sent.Value, tuned.Sent.Value) {
+		t.Error("the sentence decision was trained again")
+	}
+	forms := map[string]bool{}
+	for _, e := range tuned.MWT {
+		forms[e.Form] = true
+	}
+	devOnly := ""
+	for _, s := range dev {
+		for _, tk := range tokensOf(s).Tokens {
+			if tk.Words != nil && !forms[tk.Form] {
+				devOnly = tk.Form
+			}
+		}
+	}
+	if devOnly == "" {
+		t.Fatal("the dev slice has no multiword token unseen in the training slice")
+	}
+	if !slices.ContainsFunc(m.MWT, func(e MWT) bool { return e.Form == devOnly }) {
+		t.Errorf("the refit dictionary lacks %q, a multiword token of dev", devOnly)
+	}
+	if _, err := m.Encode(); err != nil {
+		t.Fatal(err)
 	}
 }

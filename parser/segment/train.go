@@ -17,6 +17,12 @@ type Options struct {
 	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
 	// (2 without dev).
 	MinSuffix int
+	// Refit, with a dev treebank, learns the token, multiword-token and
+	// suffix decisions, the dictionary and the lexicon again from train
+	// and dev together, with the passes, thresholds and minimum suffix
+	// count chosen on dev; the sentence decision stays the one trained
+	// on train. It doubles the training time.
+	Refit bool
 }
 
 func (o Options) withDefaults() Options {
@@ -96,27 +102,69 @@ func (x *examples) get(i int) []uint32 {
 }
 
 // Train learns a segmenter from a treebank; dev (which may be empty)
-// chooses the number of epochs and the decision thresholds.
+// chooses the number of epochs and the decision thresholds. With
+// opt.Refit and a dev treebank, all but the sentence decision are then
+// trained again on train and dev together with those choices.
 func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 	opt = opt.withDefaults()
 	tp, dp := paragraphs(train), paragraphs(dev)
 	if len(tp) == 0 {
 		return nil, errors.New("segment: no training sentences")
 	}
+	m, pl := fitModel(tp, dp, opt, nil)
+	if opt.Refit && len(dp) > 0 {
+		r, _ := fitModel(append(tp, dp...), nil, opt, &pl)
+		r.Sent = m.Sent
+		r.build()
+		m = r
+	}
+	return m, nil
+}
+
+// plan is what tuning on dev chose: the passes of the token, sentence,
+// ambiguous-form and suffix decisions, their thresholds and the minimum
+// count of a learned suffix.
+type plan struct {
+	epochs    [4]int
+	thr       [4]float32
+	minSuffix int
+}
+
+// fitModel trains a model on tp, tuned on dp, or with the choices of
+// fixed when it is not nil (dp is then not used), and returns the
+// choices it made.
+func fitModel(tp, dp []goldPar, opt Options, fixed *plan) (*Model, plan) {
+	var pl plan
 	m := &Model{}
+	ep := func(i int) int {
+		if fixed != nil {
+			return fixed.epochs[i]
+		}
+		return opt.Epochs
+	}
 	var tw, sw, aw table
-	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
+	tw, pl.thr[0], pl.epochs[0] = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, ep(0))
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
-	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
+	if fixed == nil {
+		sw, pl.thr[1], pl.epochs[1] = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, ep(1))
+	}
 	m.MWT = dictionary(tp)
 	m.build()
-	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
+	aw, pl.thr[2], pl.epochs[2] = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, ep(2))
 	m.amb = aw
-	uw := m.fitSuffixes(tp, dp, ttoks, dtoks, opt)
+	if fixed != nil {
+		opt.MinSuffix = fixed.minSuffix
+	}
+	uw, min := m.fitSuffixes(tp, dp, ttoks, dtoks, opt, ep(3))
+	pl.thr[3], pl.epochs[3], pl.minSuffix = m.SufThreshold, m.sufEpochs, min
+	if fixed != nil {
+		pl.thr = fixed.thr
+	}
+	m.TokThreshold, m.SentThreshold, m.AmbThreshold, m.SufThreshold = pl.thr[0], pl.thr[1], pl.thr[2], pl.thr[3]
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
 	m.Amb, m.Suf = sparse(aw, 16), sparse(uw, 16)
 	m.build()
-	return m, nil
+	return m, pl
 }
 
 // tokExamples are the token-boundary decisions at the candidate positions
@@ -216,17 +264,18 @@ func sentExamples(pars []goldPar, toks [][]tok) *examples {
 }
 
 // fit trains a perceptron for at most epochs passes and returns the
-// averaged weights of the pass with the fewest errors on dev, with the
-// threshold that maximizes F1 of the positive decisions on dev (0 without
-// dev examples).
-func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
+// averaged weights of the pass with the fewest errors on dev (of the last
+// pass without dev examples), with the threshold that maximizes F1 of the
+// positive decisions on dev (0 without dev examples) and the number of
+// passes.
+func fit(train, dev *examples, bits uint, epochs int) (table, float32, int) {
 	tr := newTrainer(bits)
 	order := make([]int, len(train.y))
 	for i := range order {
 		order[i] = i
 	}
 	rng := rand.New(rand.NewSource(1))
-	best, bestErr := table{}, -1
+	best, bestErr, bestEp := table{}, -1, 0
 	for ep := 0; ep < epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, i := range order {
@@ -239,14 +288,11 @@ func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
 				errs++
 			}
 		}
-		if bestErr < 0 || errs < bestErr {
-			best, bestErr = avg, errs
-		}
-		if len(dev.y) == 0 && ep == epochs-1 {
-			best = avg
+		if bestErr < 0 || errs < bestErr || (len(dev.y) == 0 && ep == epochs-1) {
+			best, bestErr, bestEp = avg, errs, ep+1
 		}
 	}
-	return best, threshold(best, dev)
+	return best, threshold(best, dev), bestEp
 }
 
 // threshold returns the score threshold that maximizes F1 of the positive

@@ -145,8 +145,8 @@ func (m *Model) sufExamples(pars []goldPar, toks [][]tok, jackknife bool) *examp
 // the fewest errors on the dev tokens outside the dictionary (the tokens
 // the decision is asked about), and keeps those that make the fewest
 // such errors (the larger minimum on a tie). It returns the decision's
-// weights.
-func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options) table {
+// weights and the minimum count; m.sufEpochs is set to the passes kept.
+func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options, epochs int) (table, int) {
 	mins := []int{opt.MinSuffix}
 	if opt.MinSuffix <= 0 {
 		mins = []int{2}
@@ -160,6 +160,7 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 		w        table
 		thr      float32
 		errs     int
+		min, ep  int
 	}
 	var best *fitted
 	for _, min := range mins {
@@ -168,8 +169,9 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 			m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
 		}
 		m.build()
-		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
-		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, 0}
+		var ep int
+		m.suf, m.SufThreshold, ep = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, epochs)
+		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, 0, min, ep}
 		if len(dp) > 0 {
 			f.thr, f.errs = m.sufThreshold(dp, dtoks)
 		}
@@ -177,8 +179,8 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 			best = f
 		}
 	}
-	m.Suffixes, m.Lexicon, m.SufThreshold = best.suffixes, best.lexicon, best.thr
-	return best.w
+	m.Suffixes, m.Lexicon, m.SufThreshold, m.sufEpochs = best.suffixes, best.lexicon, best.thr, best.ep
+	return best.w, best.min
 }
 
 // sufThreshold returns the threshold of the suffix decision that makes
