@@ -116,14 +116,7 @@ func TestUDText(t *testing.T) {
 // multiword tokens of dev too and keeps the thresholds and the sentence
 // decision chosen on dev.
 func TestRefit(t *testing.T) {
-	train, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-train-150.conllu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	train, dev := ewtSlices(t)
 	tuned := smallModel(t)
 	m, err := Train(train, dev, Options{Refit: true})
 	if err != nil {
