@@ -121,10 +121,38 @@ type tok struct {
 	first      byte // class of the first cluster
 	lastCls    byte
 	glued      bool // no whitespace after the token
+	quote      bool // the token is '"'
+	inQuote    byte // quoteState.at
 	words      []string
 }
 
 var noTok = tok{form: tmpl(99), shape: tmpl(99), last: tmpl(99), first: clsNone, lastCls: clsNone}
+
+// quoteState follows the '"' tokens of a paragraph: a quote is open
+// after an odd number of them, until maxQuote tokens without one (an
+// unbalanced '"' does not flip the rest of the paragraph).
+type quoteState struct {
+	open  bool
+	since int // tokens since the last '"'
+}
+
+const maxQuote = 50
+
+// at returns 1 when t is inside an open quote and counts t.
+func (q *quoteState) at(t *tok) byte {
+	if q.since >= maxQuote {
+		q.open = false
+	}
+	o := byte(0)
+	if q.open {
+		o = 1
+	}
+	q.since++
+	if t.quote {
+		q.open, q.since = !q.open, 0
+	}
+	return o
+}
 
 // makeTok describes text[s:e]; lastStart is where its last cluster starts.
 func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
@@ -145,6 +173,7 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 	}
 	t.shape = tmpl(92).s(shape[:k])
 	t.first, t.lastCls = cls[0], cls[len(cls)-1]
+	t.quote = e-s == 1 && text[s] == '"'
 	return t
 }
 
@@ -183,5 +212,7 @@ func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
 		tmpl(32).h(t.shape).b(n1.first).b(n2.first).id(),
 		tmpl(33).h(p1.shape).h(t.form).id(),
 		tmpl(34).h(p1.last).h(t.last).b(n1.first).id(),
+		tmpl(38).b(n1.inQuote).h(n1.form).id(),
+		tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
 	)
 }

@@ -105,10 +105,11 @@ type proc struct {
 	low     []byte
 	sent    Sentence
 	newPar  bool
-	state   int // uniseg's state after the cluster before pos
-	pos     int // p.text[:pos] is segmented
-	base    int // offset of p.text in the input
-	lastEnd int // end of the last token handed to fn
+	quotes  quoteState // of the paragraph's tokens so far
+	state   int        // uniseg's state after the cluster before pos
+	pos     int        // p.text[:pos] is segmented
+	base    int        // offset of p.text in the input
+	lastEnd int        // end of the last token handed to fn
 }
 
 // feed segments p.text[p.pos:limit]; limit is the end of the text or
@@ -130,7 +131,7 @@ func (p *proc) feed(limit int) error {
 			if err := p.flush(); err != nil {
 				return err
 			}
-			p.newPar = true
+			p.newPar, p.quotes = true, quoteState{}
 		}
 		p.run = p.run[:0]
 		for i < limit {
@@ -170,6 +171,7 @@ func (p *proc) addTok(a, b int) {
 		p.cls = append(p.cls, c.cls)
 	}
 	t := makeTok(p.text, p.run[a].s, p.run[b-1].e, p.run[b-1].s, p.cls)
+	t.inQuote = p.quotes.at(&t)
 	if n := len(p.pending); n > 0 {
 		p.pending[n-1].glued = p.pending[n-1].end == t.start
 	}

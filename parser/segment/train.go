@@ -225,6 +225,7 @@ func goldToks(pars []goldPar) [][]tok {
 	var cls []byte
 	for k, p := range pars {
 		ts := make([]tok, len(p.toks))
+		var quotes quoteState
 		for i, g := range p.toks {
 			cls = cls[:0]
 			state, last := -1, g.s
@@ -234,6 +235,7 @@ func goldToks(pars []goldPar) [][]tok {
 				last, j = j, end
 			}
 			ts[i] = makeTok(p.text, g.s, g.e, last, cls)
+			ts[i].inQuote = quotes.at(&ts[i])
 			ts[i].glued = i+1 < len(p.toks) && p.toks[i+1].s == g.e
 		}
 		if len(ts) > 0 {
