@@ -21,7 +21,8 @@
 // at most 50 tokens back). Each token is then made a multiword
 // token or not: a form seen as a multiword token in training is expanded
 // to its most frequent words (always, or when a context classifier says
-// so for a form that was also a plain token, like French "des"); an
+// so for a form that was also a plain token, like French "des": it sees
+// the neighbouring tokens, their forms and last three bytes); an
 // unseen form may split off a learned suffix (the last word of two-word
 // multiword tokens whose words spell the token: English "n't", Turkish
 // "ki", "ydı"), decided by a third classifier that sees the suffix, the

@@ -118,6 +118,7 @@ type tok struct {
 	form       hash // lower-case form (first maxChunk bytes)
 	shape      hash // compressed class sequence
 	last       hash // last cluster
+	suffix     hash // last three bytes in lower case
 	first      byte // class of the first cluster
 	lastCls    byte
 	glued      bool // no whitespace after the token
@@ -126,7 +127,7 @@ type tok struct {
 	words      []string
 }
 
-var noTok = tok{form: tmpl(99), shape: tmpl(99), last: tmpl(99), first: clsNone, lastCls: clsNone}
+var noTok = tok{form: tmpl(99), shape: tmpl(99), last: tmpl(99), suffix: tmpl(99), first: clsNone, lastCls: clsNone}
 
 // quoteState follows the '"' tokens of a paragraph: a quote is open
 // after an odd number of them, until maxQuote tokens without one (an
@@ -160,6 +161,7 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 	form := text[s:min(e, s+maxChunk)]
 	t.form = tmpl(90).lower(form)
 	t.last = tmpl(91).s(text[lastStart:e])
+	t.suffix = tmpl(93).lower(text[max(s, e-3):e])
 	var shape [6]byte
 	k := 0
 	for _, c := range cls {
