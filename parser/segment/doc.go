@@ -18,7 +18,8 @@
 // classifier decides whether the sentence ends there; it sees the token,
 // the one before and the two after, and whether they are inside a quote
 // (after an odd number of '"' tokens of the paragraph, the last of them
-// at most 50 tokens back). Each token is then made a multiword
+// at most 50 tokens back; features of the quote are added only there).
+// Each token is then made a multiword
 // token or not: a form seen as a multiword token in training is expanded
 // to its most frequent words (always, or when a context classifier says
 // so for a form that was also a plain token, like French "des": it sees

@@ -198,6 +198,12 @@ func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
 	if t.glued {
 		g = 1
 	}
+	if t.inQuote|n1.inQuote != 0 {
+		f = append(f,
+			tmpl(38).b(n1.inQuote).h(n1.form).id(),
+			tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
+		)
+	}
 	return append(f,
 		tmpl(20).id(),
 		tmpl(21).h(t.form).id(),
@@ -214,7 +220,5 @@ func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
 		tmpl(32).h(t.shape).b(n1.first).b(n2.first).id(),
 		tmpl(33).h(p1.shape).h(t.form).id(),
 		tmpl(34).h(p1.last).h(t.last).b(n1.first).id(),
-		tmpl(38).b(n1.inQuote).h(n1.form).id(),
-		tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
 	)
 }

@@ -18,10 +18,8 @@ import (
 // shared treebank it trains on its train file (dev tunes), segments the
 // raw text (UDText) of its dev and of its test file, writes the result as
 // CoNLL-U and scores it against the gold file with UD's official scorer
-// (udeval, installed by scripts/validate.sh --setup). Test is segmented
-// by the model of Options.Refit (trained again on train and dev), dev by
-// the model trained on train alone. A subtest names the treebank and the
-// split:
+// (udeval, installed by scripts/validate.sh --setup). A subtest names the
+// treebank and the split:
 //
 //	go test -tags experiment -run 'TestOfficialScores/en_ewt/dev' -v ./parser/segment/
 //
@@ -31,20 +29,19 @@ func TestOfficialScores(t *testing.T) {
 	scorer := testenv.UDTool(t, "udeval")
 	for _, name := range []string{"en_ewt", "tr_imst", "hu_szeged", "fr_sequoia"} {
 		t.Run(name, func(t *testing.T) {
+			m := trainTreebank(t, name)
 			for _, split := range []string{"dev", "test"} {
-				t.Run(split, func(t *testing.T) {
-					scoreSplit(t, scorer, trainTreebank(t, name, split == "test"), name, split)
-				})
+				t.Run(split, func(t *testing.T) { scoreSplit(t, scorer, m, name, split) })
 			}
 		})
 	}
 }
 
 // trainTreebank trains a segmenter on the treebank's train file, tuned on
-// its dev file, and with refit trained again on both (Options.Refit).
-func trainTreebank(t *testing.T, name string, refit bool) *Model {
+// its dev file.
+func trainTreebank(t *testing.T, name string) *Model {
 	start := time.Now()
-	m, err := Train(readUD(t, name, "train"), readUD(t, name, "dev"), Options{Refit: refit})
+	m, err := Train(readUD(t, name, "train"), readUD(t, name, "dev"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
