@@ -97,6 +97,8 @@
 //	scripts/validate.sh --setup   # installs the scorer once
 //	go test -tags experiment -run 'TestOfficialScores/en_ewt/dev' -v ./parser/segment/
 //
-// (a subtest per treebank and split; all of them without the pattern).
+// (a subtest per treebank and split; all of them without the pattern;
+// SEGMENT_OUT=DIR keeps the segmentations, to parse them with
+// transparse parse --no-tags and score a raw-text pipeline).
 // BenchmarkSegment reports words per second on EWT dev.
 package segment
