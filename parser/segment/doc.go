@@ -17,10 +17,14 @@
 // by hand and kept as one token without the closing punctuation after
 // it; the rest of its run is tokenized as usual. After each token a second
 // classifier decides whether the sentence ends there; it sees the token,
-// the one before and the two after. Each token is then made a multiword
+// the one before and the two after, and whether they are inside a quote
+// (after an odd number of '"' tokens of the paragraph, the last of them
+// at most 50 tokens back; features of the quote are added only there).
+// Each token is then made a multiword
 // token or not: a form seen as a multiword token in training is expanded
 // to its most frequent words (always, or when a context classifier says
-// so for a form that was also a plain token, like French "des"); an
+// so for a form that was also a plain token, like French "des": it sees
+// the neighbouring tokens, their forms and last three bytes); an
 // unseen form may split off a learned suffix (the last word of two-word
 // multiword tokens whose words spell the token: English "n't", Turkish
 // "ki", "ydı"), decided by a third classifier that sees the suffix, the
@@ -45,7 +49,9 @@
 // token and two tokens of lookahead), so the input is processed in one
 // pass with memory bounded by the longest sentence. Train tunes on dev:
 // the epoch of each perceptron (fewest dev errors), the thresholds (best
-// dev F1 of the decision) and the minimum count of a learned suffix.
+// dev F1 of the decision; for the suffix decision, fewest errors on the
+// dev tokens outside the dictionary) and the minimum count of a learned
+// suffix. Every decision learns from the training treebank only.
 //
 // Letter-letter boundaries are never candidates, so languages written
 // without spaces (Chinese, Japanese, Thai) are out of scope.

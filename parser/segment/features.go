@@ -118,13 +118,42 @@ type tok struct {
 	form       hash // lower-case form (first maxChunk bytes)
 	shape      hash // compressed class sequence
 	last       hash // last cluster
+	suffix     hash // last three bytes in lower case
 	first      byte // class of the first cluster
 	lastCls    byte
 	glued      bool // no whitespace after the token
+	quote      bool // the token is '"'
+	inQuote    byte // quoteState.at
 	words      []string
 }
 
-var noTok = tok{form: tmpl(99), shape: tmpl(99), last: tmpl(99), first: clsNone, lastCls: clsNone}
+var noTok = tok{form: tmpl(99), shape: tmpl(99), last: tmpl(99), suffix: tmpl(99), first: clsNone, lastCls: clsNone}
+
+// quoteState follows the '"' tokens of a paragraph: a quote is open
+// after an odd number of them, until maxQuote tokens without one (an
+// unbalanced '"' does not flip the rest of the paragraph).
+type quoteState struct {
+	open  bool
+	since int // tokens since the last '"'
+}
+
+const maxQuote = 50
+
+// at returns 1 when t is inside an open quote and counts t.
+func (q *quoteState) at(t *tok) byte {
+	if q.since >= maxQuote {
+		q.open = false
+	}
+	o := byte(0)
+	if q.open {
+		o = 1
+	}
+	q.since++
+	if t.quote {
+		q.open, q.since = !q.open, 0
+	}
+	return o
+}
 
 // makeTok describes text[s:e]; lastStart is where its last cluster starts.
 func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
@@ -132,6 +161,7 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 	form := text[s:min(e, s+maxChunk)]
 	t.form = tmpl(90).lower(form)
 	t.last = tmpl(91).s(text[lastStart:e])
+	t.suffix = tmpl(93).lower(text[max(s, e-3):e])
 	var shape [6]byte
 	k := 0
 	for _, c := range cls {
@@ -145,6 +175,7 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 	}
 	t.shape = tmpl(92).s(shape[:k])
 	t.first, t.lastCls = cls[0], cls[len(cls)-1]
+	t.quote = e-s == 1 && text[s] == '"'
 	return t
 }
 
@@ -166,6 +197,12 @@ func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
 	g := byte(0)
 	if t.glued {
 		g = 1
+	}
+	if t.inQuote|n1.inQuote != 0 {
+		f = append(f,
+			tmpl(38).b(n1.inQuote).h(n1.form).id(),
+			tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
+		)
 	}
 	return append(f,
 		tmpl(20).id(),

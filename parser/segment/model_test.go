@@ -110,3 +110,26 @@ func TestUDText(t *testing.T) {
 		t.Errorf("wrapped %q, rest %q", got, string(wrapped))
 	}
 }
+
+// TestQuoteState checks what the sentence decision knows of quotes: a
+// '"' opens a quote that the next '"' closes, and a quote left open for
+// maxQuote tokens is forgotten.
+func TestQuoteState(t *testing.T) {
+	var q quoteState
+	open := func(quote bool) byte { return q.at(&tok{quote: quote}) }
+	if open(false) != 0 || open(true) != 0 {
+		t.Fatal("open before the first '\"'")
+	}
+	if open(false) != 1 || open(true) != 1 || open(false) != 0 {
+		t.Fatal("want inside between the two '\"' only")
+	}
+	open(true)
+	for i := 0; i < maxQuote; i++ {
+		if open(false) != 1 {
+			t.Fatalf("quote closed after %d tokens", i)
+		}
+	}
+	if open(false) != 0 || open(true) != 0 {
+		t.Fatalf("quote still open after %d tokens without '\"'", maxQuote)
+	}
+}

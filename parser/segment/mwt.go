@@ -33,6 +33,8 @@ func ambFeats(ts []tok, i int, f []uint32) []uint32 {
 		tmpl(44).h(fh).h(n1.form).h(n2.form).id(),
 		tmpl(45).h(fh).h(p1.shape).id(),
 		tmpl(46).h(fh).h(p1.form).h(n1.form).id(),
+		tmpl(54).h(fh).h(p1.suffix).id(),
+		tmpl(55).h(fh).h(n1.suffix).id(),
 	)
 }
 

@@ -106,12 +106,13 @@ type proc struct {
 	low     []byte
 	sent    Sentence
 	newPar  bool
-	state   int  // uniseg's state after the cluster before pos
-	pos     int  // p.text[:pos] is segmented
-	base    int  // offset of p.text in the input
-	lastEnd int  // end of the last token handed to fn
-	runes   int  // code points of the input before base
-	perLine bool // every line break ends a sentence, nothing else does
+	quotes  quoteState // of the paragraph's tokens so far
+	state   int        // uniseg's state after the cluster before pos
+	pos     int        // p.text[:pos] is segmented
+	base    int        // offset of p.text in the input
+	lastEnd int        // end of the last token handed to fn
+	runes   int        // code points of the input before base
+	perLine bool       // every line break ends a sentence, nothing else does
 }
 
 // feed segments p.text[p.pos:limit]; limit is the end of the text or
@@ -133,7 +134,9 @@ func (p *proc) feed(limit int) error {
 			if err := p.flush(); err != nil {
 				return err
 			}
-			p.newPar = p.newPar || n >= 2
+			if n >= 2 {
+				p.newPar, p.quotes = true, quoteState{}
+			}
 		}
 		p.run = p.run[:0]
 		for i < limit {
@@ -173,6 +176,7 @@ func (p *proc) addTok(a, b int) {
 		p.cls = append(p.cls, c.cls)
 	}
 	t := makeTok(p.text, p.run[a].s, p.run[b-1].e, p.run[b-1].s, p.cls)
+	t.inQuote = p.quotes.at(&t)
 	if n := len(p.pending); n > 0 {
 		p.pending[n-1].glued = p.pending[n-1].end == t.start
 	}

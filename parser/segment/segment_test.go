@@ -28,22 +28,28 @@ var small struct {
 func smallModel(t testing.TB) *Model {
 	t.Helper()
 	small.once.Do(func() {
-		train, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-train-150.conllu"))
-		if err != nil {
-			small.err = err
-			return
-		}
-		dev, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
-		if err != nil {
-			small.err = err
-			return
-		}
+		train, dev := ewtSlices(t)
 		small.m, small.err = Train(train, dev, Options{})
 	})
 	if small.err != nil {
 		t.Fatal(small.err)
 	}
 	return small.m
+}
+
+// ewtSlices reads the committed EWT slices: 150 training sentences, 40
+// dev sentences.
+func ewtSlices(t testing.TB) (train, dev []*conllu.Sentence) {
+	t.Helper()
+	train, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-train-150.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err = conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return train, dev
 }
 
 // checkLayout checks that the sentences cover text as the API promises:

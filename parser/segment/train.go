@@ -27,9 +27,6 @@ func (o Options) withDefaults() Options {
 		o.TableBits = 20
 	}
 	o.TableBits = min(o.TableBits, maxBits)
-	if o.MinSuffix <= 0 {
-		o.MinSuffix = 1
-	}
 	return o
 }
 
@@ -106,6 +103,11 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 	if len(tp) == 0 {
 		return nil, errors.New("segment: no training sentences")
 	}
+	return fitModel(tp, dp, opt), nil
+}
+
+// fitModel trains a model on tp, tuned on dp.
+func fitModel(tp, dp []goldPar, opt Options) *Model {
 	m := &Model{}
 	var tw, sw, aw table
 	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
@@ -119,7 +121,7 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
 	m.Amb, m.Suf = sparse(aw, 16), sparse(uw, 16)
 	m.build()
-	return m, nil
+	return m
 }
 
 // tokExamples are the token-boundary decisions at the candidate positions
@@ -180,6 +182,7 @@ func goldToks(pars []goldPar) [][]tok {
 	var cls []byte
 	for k, p := range pars {
 		ts := make([]tok, len(p.toks))
+		var quotes quoteState
 		for i, g := range p.toks {
 			cls = cls[:0]
 			state, last := -1, g.s
@@ -189,6 +192,7 @@ func goldToks(pars []goldPar) [][]tok {
 				last, j = j, end
 			}
 			ts[i] = makeTok(p.text, g.s, g.e, last, cls)
+			ts[i].inQuote = quotes.at(&ts[i])
 			ts[i].glued = i+1 < len(p.toks) && p.toks[i+1].s == g.e
 		}
 		if len(ts) > 0 {
@@ -219,9 +223,10 @@ func sentExamples(pars []goldPar, toks [][]tok) *examples {
 }
 
 // fit trains a perceptron for at most epochs passes and returns the
-// averaged weights of the pass with the fewest errors on dev, with the
-// threshold that maximizes F1 of the positive decisions on dev (0 without
-// dev examples).
+// averaged weights of the pass with the fewest errors on dev (of the last
+// pass without dev examples), with the threshold that maximizes F1 of the
+// positive decisions on dev (0 without dev examples) and the number of
+// passes.
 func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
 	tr := newTrainer(bits)
 	order := make([]int, len(train.y))
@@ -242,11 +247,8 @@ func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
 				errs++
 			}
 		}
-		if bestErr < 0 || errs < bestErr {
+		if bestErr < 0 || errs < bestErr || (len(dev.y) == 0 && ep == epochs-1) {
 			best, bestErr = avg, errs
-		}
-		if len(dev.y) == 0 && ep == epochs-1 {
-			best = avg
 		}
 	}
 	return best, threshold(best, dev)

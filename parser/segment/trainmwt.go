@@ -2,8 +2,11 @@ package segment
 
 import (
 	"bytes"
+	"cmp"
+	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // suffixes returns the lower-case last words of two-word multiword
@@ -138,10 +141,11 @@ func (m *Model) sufExamples(pars []goldPar, toks [][]tok, jackknife bool) *examp
 }
 
 // fitSuffixes learns the suffixes, the lexicon and the suffix decision,
-// for each minimum count that opt allows, and keeps those that make the
-// fewest errors on the dev tokens outside the dictionary (the larger
-// minimum on a tie). It returns the
-// decision's weights.
+// for each minimum count that opt allows, with the threshold that makes
+// the fewest errors on the dev tokens outside the dictionary (the tokens
+// the decision is asked about), and keeps those that make the fewest
+// such errors (the larger minimum on a tie). It returns the decision's
+// weights.
 func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options) table {
 	mins := []int{opt.MinSuffix}
 	if opt.MinSuffix <= 0 {
@@ -165,7 +169,10 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 		}
 		m.build()
 		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
-		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, m.sufErrors(dp, dtoks)}
+		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, 0}
+		if len(dp) > 0 {
+			f.thr, f.errs = m.sufThreshold(dp, dtoks)
+		}
 		if best == nil || f.errs < best.errs {
 			best = f
 		}
@@ -174,12 +181,20 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 	return best.w
 }
 
-// sufErrors counts the dev tokens outside the dictionary whose suffix
-// split (or its absence) differs from the gold one.
-func (m *Model) sufErrors(pars []goldPar, toks [][]tok) int {
-	errs := 0
+// sufThreshold returns the threshold of the suffix decision that makes
+// the fewest errors on the dev tokens outside the dictionary (a split, or
+// its absence, that differs from the gold one), and that number.
+func (m *Model) sufThreshold(pars []goldPar, toks [][]tok) (float32, int) {
+	type decision struct {
+		s             float32 // score of the best suffix
+		right, golden bool    // the best suffix is the gold split; the gold token is a multiword token
+	}
+	var ds []decision
 	var low []byte
 	var f []uint32
+	saved := m.SufThreshold
+	m.SufThreshold = -math.MaxFloat32
+	errs := 0 // errors whatever the threshold: gold multiword tokens without a candidate
 	for k, p := range pars {
 		sentences(p, toks[k], func(ts []tok, g []goldTok) {
 			for i, t := range g {
@@ -192,12 +207,49 @@ func (m *Model) sufErrors(pars []goldPar, toks [][]tok) int {
 					continue
 				}
 				at := m.bestSuffix(ts, i, low, &f)
-				gold := len(t.words) == 2 && at >= 0 && strings.EqualFold(t.words[1], string(form[lastRunes(form, len([]rune(string(low[at:]))), 0):]))
-				if (at >= 0) != (t.words != nil) || (at >= 0 && !gold) {
-					errs++
+				if at < 0 {
+					if t.words != nil {
+						errs++
+					}
+					continue
 				}
+				right := len(t.words) == 2 && strings.EqualFold(t.words[1], string(form[lastRunes(form, utf8.RuneCount(low[at:]), 0):]))
+				f = sufFeats(ts, i, low, at, m.known, f[:0])
+				ds = append(ds, decision{m.suf.score(f), right, t.words != nil})
 			}
 		})
 	}
-	return errs
+	m.SufThreshold = saved
+	slices.SortFunc(ds, func(a, b decision) int { return cmp.Compare(b.s, a.s) })
+	// Threshold above every score: no split; each gold multiword token is an error.
+	cur := errs
+	for _, d := range ds {
+		if d.golden {
+			cur++
+		}
+	}
+	best, bestT := cur, float32(math.MaxFloat32)
+	if len(ds) > 0 {
+		bestT = ds[0].s + 1
+	}
+	for i, d := range ds {
+		// Lowering the threshold below d.s splits d at its best suffix.
+		if d.golden {
+			cur--
+		}
+		if !d.right {
+			cur++
+		}
+		if i+1 < len(ds) && ds[i+1].s == d.s {
+			continue
+		}
+		if cur < best {
+			best = cur
+			bestT = d.s - 1e-3
+			if i+1 < len(ds) {
+				bestT = (d.s + ds[i+1].s) / 2
+			}
+		}
+	}
+	return bestT, best
 }
