@@ -170,13 +170,16 @@ func (m *Model) source(r io.Reader, o DocOptions) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
+	if err := m.checkTextOptions(o); err != nil {
+		return source{}, err
+	}
 	switch o.Input {
 	case InputCoNLLU:
 		return conlluSource(r, o, opt), nil
 	case InputTokens:
 		return tokenSource(r, o, opt), nil
 	case InputText:
-		return source{}, errNoText
+		return m.textSource(r, o, opt), nil
 	}
 	return source{}, fmt.Errorf("%w: input format %d: want InputCoNLLU, InputTokens or InputText", ErrOptions, o.Input)
 }
@@ -193,9 +196,10 @@ type docItem struct {
 // source returns the sentences of a document one by one (io.EOF at its
 // end); skip reports the option SkipOnError.
 type source struct {
-	next func() (docItem, error)
-	skip bool
-	opt  core.Options
+	next     func() (docItem, error)
+	skip     bool
+	tokenize bool // DocOptions.TokenizeOnly: the sentences are not parsed
+	opt      core.Options
 }
 
 // errorComment returns the comment line that SkipOnError puts before a
@@ -344,7 +348,7 @@ func (d *docParse) read() *streamJob {
 func (d *docParse) parse(j *streamJob) {
 	var r core.Result
 	for i := range j.items {
-		if j.items[i].s == nil {
+		if j.items[i].s == nil || d.src.tokenize {
 			continue
 		}
 		if err := d.m.parseItem(&j.items[i], d.src.opt, &r); err != nil {
@@ -604,7 +608,7 @@ func (s *Stream) Next() ([]byte, error) {
 	it, err := s.src.next()
 	if err == nil {
 		var perr error
-		if it.s != nil {
+		if it.s != nil && !s.src.tokenize {
 			perr = s.m.parseItem(&it, s.src.opt, &s.r)
 		}
 		err = writeItem(&s.buf, it, perr, s.src.skip, &s.st)
