@@ -61,6 +61,36 @@ def model(model_file):
     m.close()
 
 
+def has_segmenter(m):
+    try:
+        m.tokenize("a")
+    except transparse.ArgumentError as e:
+        if "segmenter" in e.message:
+            return False
+        raise
+    return True
+
+
+@pytest.fixture(scope="session")
+def text_model(tmp_path_factory):
+    """A model with a segmenter: $TRANSPARSE_TEXT_MODEL, else one trained
+    on the 150 training and 40 dev sentences of testdata/ud (a few seconds;
+    training learns the segmenter with the rest)."""
+    path = os.environ.get("TRANSPARSE_TEXT_MODEL")
+    if not path:
+        path = tmp_path_factory.mktemp("text") / "text.tpm"
+        fix = REPO / "testdata" / "ud"
+        transparse.train("arc-eager", fix / "en_ewt-train-150.conllu", fix / "en_ewt-dev-40.conllu",
+                         gold={"epochs": 1}, plain={"epochs": 1, "runs": 1}, taggers={"epochs": 1, "runs": 1},
+                         jackknife_folds=2, morph={"skip": True}, output=path).close()
+    m = transparse.Model.load(path)
+    if not has_segmenter(m):
+        m.close()
+        pytest.skip(f"{path} has no segmenter")
+    yield m
+    m.close()
+
+
 @pytest.fixture
 def bogus_model():
     """A Model whose handle the library never gave out: argument checks come

@@ -4,7 +4,6 @@ committed EWT slices (or $TRANSPARSE_TEXT_MODEL), and the bundled model when
 it has a segmenter. The CLI, the C API and Python give the same CoNLL-U."""
 
 import io
-import os
 import subprocess
 import time
 import warnings
@@ -12,42 +11,10 @@ import warnings
 import pytest
 
 import transparse
-from conftest import REPO, c_test_program, model_path
-
-FIX_TRAIN = REPO / "testdata" / "ud" / "en_ewt-train-150.conllu"
-FIX_DEV = REPO / "testdata" / "ud" / "en_ewt-dev-40.conllu"
+from conftest import c_test_program, has_segmenter, model_path
 
 TEXT = ("I don't like it. Dr. Smith arrived at 5 p.m.\nyesterday, didn't he?\n\n"
         "Café owners 😀 said: “naïve résumés” cost 5 €!  Zoë left.\n")
-
-
-def has_segmenter(m):
-    try:
-        m.tokenize("a")
-    except transparse.ArgumentError as e:
-        if "segmenter" in e.message:
-            return False
-        raise
-    return True
-
-
-@pytest.fixture(scope="session")
-def text_model(tmp_path_factory):
-    """A model with a segmenter: $TRANSPARSE_TEXT_MODEL, else one trained
-    on the 150 training and 40 dev sentences of testdata/ud (a few seconds;
-    training learns the segmenter with the rest)."""
-    path = os.environ.get("TRANSPARSE_TEXT_MODEL")
-    if not path:
-        path = tmp_path_factory.mktemp("text") / "text.tpm"
-        transparse.train("arc-eager", FIX_TRAIN, FIX_DEV, gold={"epochs": 1}, plain={"epochs": 1, "runs": 1},
-                         taggers={"epochs": 1, "runs": 1}, jackknife_folds=2, morph={"skip": True},
-                         output=path).close()
-    m = transparse.Model.load(path)
-    if not has_segmenter(m):
-        m.close()
-        pytest.skip(f"{path} has no segmenter: training does not learn one yet")
-    yield m
-    m.close()
 
 
 def check_tokens(text, sents):
