@@ -693,7 +693,8 @@ typedef struct tp_result {
  *                indexed).
  *   tokenize_only nonzero: segment only, no tagging or parsing: every
  *                column but ID, FORM and MISC is "_" (HEAD and DEPREL
- *                included), so the model needs only its segmenter.
+ *                included); the sentence members are checked but not
+ *                used.
  *
  * A confidence is a number in [0, 1] per word for its head and deprel
  * together. With the default temperature and a model that has confidence
@@ -887,23 +888,25 @@ TP_API void tp_result_free(tp_result *result);
  *    and "# text" comments.
  *  - TP_INPUT_TEXT: raw UTF-8 text, split into paragraphs (a blank line
  *    ends one), sentences, tokens and multiword tokens by the model's
- *    segmenter (tp_model_card_json: the model has a part "segmenter";
- *    `transparse train` learns one unless told not to), then tagged and
- *    parsed from plain tokens. The text is read as it streams: memory
+ *    segmenter (`transparse train` and tp_train learn one unless told
+ *    not to: "segment": {"skip": true}), then tagged and parsed from
+ *    plain tokens. The text is read as it streams: memory
  *    does not grow with its size, whatever it holds (a 10 MB run without
  *    whitespace included). Per sentence, the comments are "# newdoc" (the
  *    first sentence of the text only), "# newpar" (the first sentence of
  *    each paragraph), "# sent_id = N" (1, 2, ...) and "# text = ..." (the
  *    sentence's text, each run of whitespace between its tokens written
- *    as one space); a sentence cut at the segmenter's limit of tokens
- *    also gets "# transparse_cut = ..." saying so. MISC keeps the
+ *    as one space); a sentence cut at the segmenter's limit of 1000
+ *    tokens also gets "# transparse_cut = ..." saying so. MISC keeps the
  *    spacing, so that the text can be rebuilt from the output byte for
- *    byte: "SpaceAfter=No" where no whitespace follows a token,
+ *    byte (except a run of more than 64 KiB of whitespace, recorded
+ *    shortened): "SpaceAfter=No" where no whitespace follows a token,
  *    "SpacesAfter=..." where the whitespace after it (up to the next
  *    token, across sentences and paragraphs; after the last token, up to
  *    the end of the text) is anything but one space, "SpacesBefore=..."
  *    on the first token when whitespace precedes it, escaped as UDPipe
- *    does ("\s" space, "\t", "\r", "\n", "\p" for '|', "\\"); then
+ *    does ("\s" space, "\t", "\r", "\n", "\p" for '|', "\\", "\uXXXX"
+ *    for another control character); then
  *    "TokenRange=START:END" when options->ranges asks for it. With
  *    options->presegmented each line is one sentence; with
  *    options->tokenize_only nothing is tagged or parsed (see tp_options).
@@ -940,8 +943,12 @@ TP_API void tp_result_free(tp_result *result);
  * message saying how to get one; presegmented, ranges or tokenize_only
  * with another input), TP_ERR_INPUT (malformed input: the message gives
  * the line, e.g. "tp_parse_document: conllu: text:12: invalid UTF-8 at
- * byte 7", or for raw text the byte offset of invalid UTF-8 in the text; a NUL byte in the text is malformed: "conllu: text:3: line contains
- * a NUL byte at byte 5"; messages quote at most 40 bytes of a value; a
+ * byte 7"; a NUL byte in the text is malformed: "conllu: text:3: line
+ * contains a NUL byte at byte 5"; raw text gives the byte offset in the
+ * whole text instead, "tp_parse_document: invalid input: text: segment:
+ * invalid UTF-8 at byte offset 5", "... a NUL byte at byte offset 4",
+ * and ends there whatever on_error says, after the sentences before it
+ * with TP_ON_ERROR_SKIP; messages quote at most 40 bytes of a value; a
  * sentence the parser rejects: the message names the sentence by its
  * sent_id or first word, e.g. "tp_parse_document: text: sentence
  * weblog-12: invalid input: sentence has 10001 words, the limit is
@@ -1134,6 +1141,9 @@ TP_API int tp_systems(char **names, tp_error **err);
  *            "lemma_rank_without_shape" (true: the lemmatizer ranks its
  *            candidates without the features of their place and of their
  *            lemma's ending);
+ *            "segment": "skip" (true: no segmenter, so the model reads
+ *            CoNLL-U and pre-tokenized text only; by default one is
+ *            trained on the training treebank's text for TP_INPUT_TEXT);
  *            "beam": "width" (2 to TP_MAX_BEAM: also train classifiers
  *            for beam search of that width for the gold-tag and the
  *            plain-token parser, which the parse functions use at beam
