@@ -25,6 +25,11 @@ tagger):
 4  .    .    PUNCT  .    _                                                      2  punct  _  _
 <BLANKLINE>
 
+Raw text is split into sentences, tokens and words by the model's
+segmenter (models trained by this version have one) and parsed:
+:meth:`Model.parse_text` gives each sentence with its tokens and their
+offsets in the text, :meth:`Model.tokenize` the segmentation alone.
+
 Tags given with the words are used as they are:
 
 >>> with transparse.Model.load("models/en_ewt.tpm") as model:
@@ -233,8 +238,9 @@ def train(system, train, dev, progress=None, **options):
             docs/features.md, ``fast_max_loss``), ``taggers``
             (``epochs``, ``runs``: perceptrons averaged into each tagger,
             default 3, ``drop_weights_below``), ``morph`` (``skip``: no
-            lemmatizer and FEATS tagger, ``lemma_rank_without_shape``)
-            and ``beam`` (``width``: also train classifiers for
+            lemmatizer and FEATS tagger, ``lemma_rank_without_shape``),
+            ``segment`` (``skip``: no segmenter, so that the model cannot
+            read raw text, :meth:`Model.parse_text`) and ``beam`` (``width``: also train classifiers for
             ``Model.parse(..., beam=K)`` of that width, for both parsers;
             ``epochs``, ``runs``, ``default_width``: the model's default
             width, when not the trained one). E.g. ``train("arc-eager",
