@@ -71,6 +71,7 @@ func TestUsageErrors(t *testing.T) {
 		{"parse", "--input", "xml"},
 		{"parse", "--format", "tokens"},
 		{"parse", "--strip-tags"},
+		{"eval", "--strip-tags", "gold.conllu"},
 		{"parse", "--ranges", "words"},
 		{"parse", "--input", "tokens", "--presegmented"},
 		{"parse", "--input", "conllu", "--ranges", "bytes"},
