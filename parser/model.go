@@ -12,10 +12,63 @@
 // search, confidences and k-best trees.
 //
 // The API is three parse methods: Model.Parse (one sentence, in place),
-// Model.ParseDocument (a CoNLL-U or pre-tokenized document, reader to
-// writer, optionally on several goroutines) and Model.NewStream (the same
-// document parse, one sentence per call). docs/design.md follows a
-// sentence through the packages.
+// Model.ParseDocument (a CoNLL-U, pre-tokenized or raw-text document,
+// reader to writer, optionally on several goroutines) and Model.NewStream
+// (the same document parse, one sentence per call). docs/design.md
+// follows a sentence through the packages.
+//
+// # Raw text
+//
+// With DocOptions.Input InputText, the model's segmenter (parser/segment;
+// Model.HasSegmenter) splits UTF-8 text into paragraphs, sentences,
+// tokens and syntactic words, reading it as a stream, and each sentence
+// is parsed from its plain tokens. Every byte of the input is kept in
+// the output, so that conllu.RebuildText gives the input back. Each
+// sentence has these comments, in this order:
+//
+//   - "# newdoc": the first sentence of the input;
+//   - "# newpar": the first sentence of each paragraph (after a blank
+//     line, and the first of the input);
+//   - "# sent_id = N", from DocOptions.First+1 on;
+//   - "# text = ...": the sentence's tokens, each run of whitespace
+//     between two of them written as one space;
+//   - CutComment ("# transparse_cut = ...") when the segmenter ended the
+//     sentence at its limit of segment.MaxTokens tokens.
+//
+// A multiword token ("don't") is a multiword-token line over its words
+// ("do", "n't"). The MISC of each token (of the multiword-token line for
+// a multiword token; its words have "_") holds, in this order:
+//
+//   - SpaceAfter=No when no whitespace follows the token (also after the
+//     last token of an input that ends without whitespace);
+//   - SpacesBefore=... on the first token of the input when whitespace
+//     precedes it;
+//   - SpacesAfter=... when the whitespace after the token, up to the next
+//     token (across sentences and paragraphs) or the end of the input, is
+//     anything but one space;
+//   - TokenRange=START:END with DocOptions.Ranges: the token's offsets in
+//     the whole input, END exclusive, in bytes or code points.
+//
+// The values of SpacesBefore and SpacesAfter are escaped as UDPipe 1
+// escapes them (conllu.EscapeSpaces): "\s" a space, "\t", "\r", "\n",
+// "\p" for "|", "\\" for "\", "\u000B" for a control character
+// (Unicode category Cc) without a letter escape; other whitespace (NBSP,
+// U+2028, ...) is written as itself. A run of whitespace longer than
+// MaxSpacesBytes is recorded shortened; TokenRange still counts every
+// byte. With DocOptions.TokenizeOnly the sentences are written without
+// tagging or parsing: every column but ID, FORM and MISC is "_".
+//
+// Invalid UTF-8 ends the input with an error wrapping ErrInput and
+// segment.InvalidUTF8Error that names the byte offset; it is found a
+// window (about 1 MiB) ahead of the segmentation, so the sentences of
+// that window are not written. A NUL byte in a token ends it with an
+// error wrapping ErrInput that names its byte offset, after the sentences
+// before it (a CoNLL-U reader and a C string cannot hold it). Other
+// control characters are characters of tokens. Input of whitespace only
+// gives no sentence. A run of non-whitespace is cut into tokens of at
+// most segment.MaxRunBytes, which are longer than MaxTokenBytes: the
+// parser refuses the sentence (ErrInput; SkipOnError copies it through),
+// TokenizeOnly writes it.
 package parser
 
 import (

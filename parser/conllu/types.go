@@ -8,7 +8,9 @@
 //
 // Reader reads and checks CoNLL-U; Write, Format and WriteAll write it.
 // TokenReader and FromForms make unannotated sentences from pre-tokenized
-// text. Malformed input gives an *Error that names the file and line.
+// text; RebuildText gives back the text that sentences were segmented from,
+// from the whitespace recorded in MISC. Malformed input gives an *Error
+// that names the file and line.
 package conllu
 
 import "strings"

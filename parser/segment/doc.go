@@ -1,7 +1,8 @@
 // Package segment turns raw text into paragraphs, sentences, tokens and
 // syntactic words: the step before tagging and parsing when the input is
 // not pre-tokenized. Train learns a Model from a CoNLL-U treebank;
-// Model.Segment and Model.Each segment UTF-8 text.
+// Model.Segment and Model.Each segment UTF-8 text, Model.EachReader and
+// Model.NewScanner a stream of it.
 //
 // # What it decides
 //

@@ -38,6 +38,15 @@ type Options struct {
 	// Name is the model name for the card (default: the base name of
 	// Output without its extension).
 	Name string `json:"name"`
+	// Base, when not empty, is a model file to complete rather than a
+	// model to train anew: Train reads the treebanks, trains only the
+	// segmenter (the part a model may lack; Segment.Skip is then
+	// refused) and returns the base model with it, every other part and
+	// the card's options and scores as the file has them, the card
+	// gaining the segmenter's option and dev scores. The options that
+	// configure the other parts are not used. A base that has a
+	// segmenter is refused.
+	Base string `json:"base"`
 	// ClustersPath, when not empty, is a file of word clusters from a large
 	// unannotated corpus (Brown clustering, in the "paths" format of
 	// tagger.ReadClusters) whose features the UPOS and XPOS taggers learn
@@ -348,6 +357,9 @@ func (o *Options) Check() error {
 		if err := checkOutput(o.Output); err != nil {
 			return err
 		}
+	}
+	if o.Base != "" && o.Segment.Skip {
+		return optErr("segment.skip", "true with a base model: the segmenter is what training adds to it")
 	}
 	return nil
 }

@@ -2,7 +2,11 @@ package train
 
 import (
 	"fmt"
+	"maps"
 	"time"
+
+	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser/internal/core"
 
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/eval"
@@ -59,4 +63,42 @@ func segmentScores(seg *segment.Model, dev []*conllu.Sentence) (map[string]float
 	}
 	p := sc.Percentages()
 	return map[string]float64{"Tokens": p["Tokens"], "Words": p["Words"], "Sentences": p["Sentences"]}, nil
+}
+
+// loadBase reads the base model (Options.Base), which must have no
+// segmenter.
+func (r *run) loadBase() error {
+	doc, err := modelfmt.ReadFile(r.opt.Base)
+	if err != nil {
+		return fmt.Errorf("train: base: %w", err)
+	}
+	if r.base, err = core.FromDocument(doc); err != nil {
+		return fmt.Errorf("train: base: %s: %w", r.opt.Base, err)
+	}
+	if r.base.Segmenter() != nil {
+		return &OptionError{Option: "base", Msg: r.opt.Base + " has a segmenter already"}
+	}
+	return nil
+}
+
+// complete makes the base model with the segmenter trained: its other
+// parts as they are, its card with the segmenter's option and dev
+// scores added.
+func (r *run) complete() error {
+	p := r.base.Parts()
+	p.Segmenter = r.seg
+	p.Card.Options, p.Card.Scores = maps.Clone(p.Card.Options), maps.Clone(p.Card.Scores)
+	if p.Card.Options == nil {
+		p.Card.Options = map[string]string{}
+	}
+	if p.Card.Scores == nil {
+		p.Card.Scores = map[string]float64{}
+	}
+	p.Card.Options["segment.skip"] = "false"
+	p.Card.Options["segment.train"] = r.opt.TrainPath
+	for k, v := range r.segScores {
+		p.Card.Scores["dev/text/"+k] = v
+	}
+	r.model = core.Assemble(p)
+	return nil
 }

@@ -3,13 +3,16 @@ package train
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/parser/internal/core"
 
+	"github.com/transparse/transparse/modelfmt"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/tagger"
 )
@@ -242,5 +245,57 @@ func TestCardOptions(t *testing.T) {
 		if _, ok := got[k]; !ok && k != "output" && k != "name" && all[k] != "" {
 			t.Errorf("option %s is not in the card", k)
 		}
+	}
+}
+
+// With a base model: only the segmenter is trained; every other part of
+// the base file is kept byte for byte, its card gains the segmenter's
+// option and dev scores; a base with a segmenter, or Segment.Skip, is
+// refused.
+func TestBaseAddsSegmenter(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	dir := t.TempDir()
+	o := small()
+	o.Segment.Skip = true
+	o.Output = filepath.Join(dir, "base.tpm")
+	if _, err := Train(o); err != nil {
+		t.Fatal(err)
+	}
+	b := small()
+	b.Base, b.Output = o.Output, filepath.Join(dir, "full.tpm")
+	m, err := Train(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := modelfmt.ReadFile(o.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := modelfmt.ReadFile(b.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.HasSegmenter() || len(full.Classifiers) != len(base.Classifiers)+1 || full.Classifiers[len(base.Classifiers)].Name != "segmenter" {
+		t.Fatalf("completed model: segmenter %v, %d classifiers of %d", m.HasSegmenter(), len(full.Classifiers), len(base.Classifiers))
+	}
+	for i, c := range base.Classifiers {
+		d := full.Classifiers[i]
+		if c.Name != d.Name || !reflect.DeepEqual(c.Blobs, d.Blobs) || !reflect.DeepEqual(c.Params, d.Params) || !slices.Equal(c.Templates, d.Templates) {
+			t.Errorf("classifier %s differs from the base's", c.Name)
+		}
+	}
+	card := full.Card
+	if card.Options["segment.skip"] != "false" || card.Scores["dev/text/Tokens"] < 90 || card.Scores["dev/gold/LAS"] != base.Card.Scores["dev/gold/LAS"] || card.TrainedAt != base.Card.TrainedAt {
+		t.Errorf("completed card %+v", card)
+	}
+	b.Output = filepath.Join(dir, "again.tpm")
+	b.Base = filepath.Join(dir, "full.tpm")
+	var oe *OptionError
+	if _, err := Train(b); !errors.As(err, &oe) || oe.Option != "base" {
+		t.Errorf("a base with a segmenter: %v", err)
+	}
+	b.Segment.Skip = true
+	if _, err := Train(b); !errors.As(err, &oe) || oe.Option != "segment.skip" {
+		t.Errorf("a base with Segment.Skip: %v", err)
 	}
 }

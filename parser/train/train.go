@@ -53,7 +53,11 @@ func Train(opt Options) (*parser.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range stages {
+	todo := stages
+	if opt.Base != "" {
+		todo = baseStages
+	}
+	for _, st := range todo {
 		if err := st.do(r); err != nil {
 			return nil, err
 		}
@@ -87,6 +91,15 @@ var stages = []stage{
 	{"save", (*run).save},           // the model handed back, and its file
 }
 
+// baseStages are the steps of Train with a base model (Options.Base).
+var baseStages = []stage{
+	{"base", (*run).loadBase}, // the base model, checked first
+	{"read", (*run).read},
+	{"segment", (*run).segment},
+	{"complete", (*run).complete}, // the base model with the segmenter
+	{"save", (*run).save},
+}
+
 // run is what the stages of one training pass each other.
 type run struct {
 	opt                   Options
@@ -106,6 +119,7 @@ type run struct {
 	gold, plain           core.Variant
 	seg                   *segment.Model     // the segmenter (nil: Segment.Skip)
 	segScores             map[string]float64 // its dev Tokens, Words and Sentences F1, by metric
+	base                  *core.Model        // the model of Options.Base
 	model                 *core.Model        // the model the stages assemble
 	saved                 *parser.Model      // the model handed back (save)
 }

@@ -116,6 +116,12 @@ func Assemble(p Parts) *Model {
 	return &Model{card: p.Card, classes: p.Classes, gold: p.Gold, plain: p.Plain, taggers: p.Taggers, pproj: p.PseudoProjective, seg: p.Segmenter}
 }
 
+// Parts returns the parts of m (Assemble(m.Parts()) is m again).
+func (m *Model) Parts() Parts {
+	return Parts{Card: m.card, Classes: m.classes, Gold: m.gold, Plain: m.plain, Taggers: m.taggers,
+		PseudoProjective: m.pproj, Segmenter: m.seg}
+}
+
 // Segmenter returns the model's segmenter, nil when it has none.
 func (m *Model) Segmenter() *segment.Model { return m.seg }
 
