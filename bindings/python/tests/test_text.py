@@ -116,6 +116,20 @@ def test_hostile_text(text_model):
         text_model.parse_text("x" * size)
 
 
+def test_on_error_skip(text_model):
+    """A sentence the parser rejects (a token over MAX_TOKEN_BYTES) comes
+    back unparsed, with its error, between parsed ones."""
+    text = "Fine words here. " + "x" * 2000 + " is long. Fine again."
+    with pytest.raises(transparse.InputError, match="limit"):
+        text_model.parse_text(text)
+    with pytest.warns(transparse.SkippedSentencesWarning):
+        sents = text_model.parse_text(text, on_error="skip")
+    check_tokens(text, sents)
+    bad = [s for s in sents if s.error is not None]
+    assert len(bad) == 1 and "x" * 2000 in bad[0].text and all(w.head is None for w in bad[0])
+    assert all(s.error is None and None not in s.heads for s in sents if s is not bad[0])
+
+
 def test_model_without_segmenter():
     path = model_path()
     if not path.exists():
