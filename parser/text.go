@@ -77,8 +77,9 @@ func (m *Model) checkTextOptions(o DocOptions) error {
 		return nil
 	}
 	if !m.HasSegmenter() {
-		return fmt.Errorf("%w: InputText: the model has no segmenter; train one with the model "+
-			"(transparse train, without --no-segmenter), or give pre-tokenized text (InputTokens) or CoNLL-U (InputCoNLLU)", ErrOptions)
+		return fmt.Errorf("%w: InputText: the model has no segmenter: train the model with one (transparse train "+
+			"trains one unless --no-segmenter; the training option base adds one to an existing model), "+
+			"or give pre-tokenized text (InputTokens) or CoNLL-U (InputCoNLLU)", ErrOptions)
 	}
 	return nil
 }
@@ -101,20 +102,20 @@ type textReader struct {
 	held   *heldText // the last sentence made, not yet returned
 	end    int       // byte offset of the end of held's last token; -1 before the first
 	err    error     // io.EOF or the error that ends the input
-	spaces []byte    // scratch
-	words  []string  // scratch
-	misc   []string  // scratch
 }
 
 // heldText is a sentence waiting for the whitespace after its last token:
-// its MISC is lastMisc + the whitespace's attributes + lastRange, on word
-// lastWord or, when lastMW >= 0, on multiword line lastMW.
+// that token's MISC is made of lastBefore, the whitespace and lastRng
+// (tokenMisc), on word lastWord or, when lastMW >= 0, on multiword-token
+// line lastMW.
 type heldText struct {
 	it                  docItem
 	lastWord, lastMW    int
 	lastBefore, lastRng string
 }
 
+// next returns the sentence before the last one segmented, now that the
+// whitespace after it is known, or the error that ends the input.
 func (t *textReader) next() (docItem, error) {
 	for t.err == nil {
 		s, text, base, err := t.sc.Next()
@@ -190,7 +191,6 @@ func (t *textReader) make(s *segment.Sentence, text []byte, base int) (*heldText
 	}
 	h := &heldText{lastMW: -1}
 	var sb strings.Builder
-	t.words = t.words[:0]
 	for i, tk := range s.Tokens {
 		tok := text[tk.Start-base : tk.End-base]
 		if k := bytes.IndexByte(tok, 0); k >= 0 {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/quick"
 
@@ -234,6 +235,30 @@ func TestSegmenterPart(t *testing.T) {
 	again, err := LoadBytes(data)
 	if err != nil || !again.HasSegmenter() {
 		t.Fatalf("saved and loaded: %v, segmenter %v", err, again != nil && again.HasSegmenter())
+	}
+	// The loaded segmenter builds its tables at its first use, here by
+	// several goroutines at once; each segments as the trained one does.
+	text := "It works. Dr. Smith doesn't know, does he?\n\nA new paragraph."
+	want, err := parseText(t, m, text, DocOptions{TokenizeOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b bytes.Buffer
+			again.ParseDocument(strings.NewReader(text), &b, DocOptions{Input: InputText, TokenizeOnly: true})
+			outs[i] = b.String()
+		}()
+	}
+	wg.Wait()
+	for _, out := range outs {
+		if out != want {
+			t.Fatalf("a loaded segmenter wrote\n%s\nthe trained one\n%s", out, want)
+		}
 	}
 	good := segmenterPart(t, Core(m).Segmenter())
 	doc := testenv.BundledDoc(t)

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/transparse/transparse/internal/gcpolicy"
+	"github.com/transparse/transparse/internal/testenv"
+	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/train"
 )
 
@@ -107,5 +109,25 @@ func TestTrainCollectsOften(t *testing.T) {
 	p := debug.SetGCPercent(old)
 	if p != gcpolicy.Percent {
 		t.Errorf("GC percent after train: %d, want %d", p, gcpolicy.Percent)
+	}
+}
+
+// --no-segmenter trains a model without a segmenter of raw text, and the
+// card says so.
+func TestTrainNoSegmenter(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "noseg.tpm")
+	code, _, stderr := runCmd(t, "", "train", "--train", absPath(t, testenv.Fixture(t, "en_ewt-train-150.conllu")),
+		"--dev", absPath(t, testenv.Fixture(t, "en_ewt-dev-40.conllu")), "--epochs", "1", "--tagger-epochs", "1", "--no-morph",
+		"--options", writeFile(t, dir, "options.json", `{"jackknife_folds": 2}`), "--no-segmenter", "--progress", "never", "-o", model)
+	if code != 0 {
+		t.Fatalf("train --no-segmenter: exit status %d, stderr:\n%s", code, stderr)
+	}
+	m, err := parser.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.HasSegmenter() || m.Card().Options["segment.skip"] != "true" || strings.Contains(stderr, "segmenter: dev") {
+		t.Errorf("--no-segmenter: segmenter %v, card segment.skip %q", m.HasSegmenter(), m.Card().Options["segment.skip"])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -32,7 +33,8 @@ type Model struct {
 	exact, lower        map[string]int32
 	suffix              map[string]bool
 	lexicon             map[uint32]uint8
-	maxSuffix           int // code points of the longest suffix
+	maxSuffix           int       // code points of the longest suffix
+	ready               sync.Once // builds the lookup tables of a decoded model (tables)
 }
 
 // Weights is the stored form of a hashed weight table of 2^Bits entries:
@@ -162,7 +164,10 @@ func (m *Model) build() {
 func (m *Model) Encode() ([]byte, error) { return msgpack.Marshal(m) }
 
 // Decode reads a model that Encode wrote. Malformed or corrupted input
-// gives an error wrapping ErrCorrupt, never a panic.
+// gives an error wrapping ErrCorrupt, never a panic. Decoding allocates in
+// proportion to b: the lookup tables (a dense table of 2^Bits weights per
+// decision, at most 16 MiB each) are built at the model's first
+// segmentation.
 func Decode(b []byte) (*Model, error) {
 	m := new(Model)
 	if err := msgpack.Unmarshal(b, m); err != nil {
@@ -171,6 +176,15 @@ func Decode(b []byte) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	m.build()
 	return m, nil
+}
+
+// tables builds the lookup tables of a decoded model once, before its
+// first segmentation (a trained model has them).
+func (m *Model) tables() {
+	m.ready.Do(func() {
+		if m.tok.W == nil {
+			m.build()
+		}
+	})
 }

@@ -85,6 +85,7 @@ func (m *Model) Each(text []byte, fn func(*Sentence) error) error {
 	if err := checkUTF8(text); err != nil {
 		return err
 	}
+	m.tables()
 	p := &proc{m: m, text: text, fn: fn, newPar: true, state: -1}
 	if err := p.feed(len(text)); err != nil {
 		return err

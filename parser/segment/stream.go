@@ -75,6 +75,7 @@ type queued struct {
 
 // NewScanner returns a Scanner of the text read from r.
 func (m *Model) NewScanner(r io.Reader) *Scanner {
+	m.tables()
 	s := &Scanner{r: r, buf: make([]byte, 0, 2*readWindow)}
 	s.p = &proc{m: m, newPar: true, state: -1}
 	s.p.fn = func(t *Sentence) error {

@@ -45,7 +45,7 @@ type Options struct {
 	// the card's options and scores as the file has them, the card
 	// gaining the segmenter's option and dev scores. The options that
 	// configure the other parts are not used. A base that has a
-	// segmenter is refused.
+	// segmenter, or GoldOnly, is refused.
 	Base string `json:"base"`
 	// ClustersPath, when not empty, is a file of word clusters from a large
 	// unannotated corpus (Brown clustering, in the "paths" format of
@@ -190,7 +190,8 @@ type MorphOptions struct {
 // (parser/segment), which parser.InputText needs.
 type SegmentOptions struct {
 	// Skip trains no segmenter: the model then reads CoNLL-U and
-	// pre-tokenized text only. By default the segmenter is trained on
+	// pre-tokenized text only (as a GoldOnly model, which never has
+	// one). By default the segmenter is trained on
 	// the training treebank's text (its forms, SpaceAfter=No and
 	// "# newpar"/"# newdoc" comments), its epochs and thresholds chosen
 	// on dev's, in seconds, and the card records its dev F1 as
@@ -316,7 +317,8 @@ func (p *ParserOptions) defaults(runs int, dropWeightsBelow float32) {
 // reads word clusters (c, c4, c6) without clusters or in a gold-only
 // model; plain fast templates for a gold-only model; an output path that
 // is a directory or another non-regular file, or whose directory is
-// missing or not writable. Train calls it first; the CLI, tp_train and
+// missing or not writable; a base model with segment.skip or gold_only.
+// Train calls it first; the CLI, tp_train and
 // Python report its message as it is.
 func (o *Options) Check() error {
 	if _, err := transition.Lookup(o.System); err != nil {
@@ -360,6 +362,9 @@ func (o *Options) Check() error {
 	}
 	if o.Base != "" && o.Segment.Skip {
 		return optErr("segment.skip", "true with a base model: the segmenter is what training adds to it")
+	}
+	if o.Base != "" && o.GoldOnly {
+		return optErr("gold_only", "true with a base model: a gold-only model has no segmenter to add")
 	}
 	return nil
 }

@@ -14,11 +14,12 @@ import (
 )
 
 // segment trains the model's segmenter of raw text (parser/segment) on
-// the training treebank's text, tuned on dev's, unless Segment.Skip, and
-// keeps its dev Tokens, Words and Sentences F1 for the card.
+// the training treebank's text, tuned on dev's, and keeps its dev Tokens,
+// Words and Sentences F1 for the card; not with Segment.Skip, nor for a
+// gold-only model, which parses no plain tokens.
 func (r *run) segment() error {
 	opt := &r.opt
-	if opt.Segment.Skip {
+	if opt.Segment.Skip || opt.GoldOnly {
 		return nil
 	}
 	seg, err := segment.Train(r.train, r.dev, segment.Options{})

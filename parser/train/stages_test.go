@@ -85,6 +85,11 @@ func TestStageSegment(t *testing.T) {
 	if r := stageRun(t, o, "segment"); r.seg != nil || r.segScores != nil {
 		t.Error("Segment.Skip: a segmenter trained")
 	}
+	o = small()
+	o.GoldOnly = true
+	if r := stageRun(t, o, "segment"); r.seg != nil {
+		t.Error("GoldOnly: a segmenter trained")
+	}
 }
 
 // encode: the deprels with root, the transitions, and one gold-tag
