@@ -222,7 +222,7 @@ FUZZ_TARGETS=(
     ./modelfmt:FuzzDecode:100000x ./modelfmt:FuzzDocument:60000x
     ./parser:FuzzParse:4000x ./parser:FuzzParseCoNLLU:8000x
     ./parser:FuzzLoadBytes:35000x ./parser:FuzzLoadDocument:5000x
-    ./cmd/transparse:FuzzSniffFormat:100000x
+    ./cmd/transparse:FuzzSniffInput:100000x
 )
 t_go_fuzz() {
     local spec pkg target budget rc=0
@@ -390,8 +390,8 @@ test_install() {
         echo "      same output"
 
         echo "    installed CLI from another directory:"
-        printf 'I saw her .\n' | bin/transparse parse -m "$MODEL" >"$tmp/cli_want.txt"
-        printf 'I saw her .\n' | (cd "$tmp/elsewhere" && "${clean_env[@]}" "$prefix/bin/transparse" parse) >"$tmp/cli.txt"
+        printf 'I saw her .\n' | bin/transparse parse --input tokens -m "$MODEL" >"$tmp/cli_want.txt"
+        printf 'I saw her .\n' | (cd "$tmp/elsewhere" && "${clean_env[@]}" "$prefix/bin/transparse" parse --input tokens) >"$tmp/cli.txt"
         diff "$tmp/cli.txt" "$tmp/cli_want.txt"
         echo "      same CoNLL-U as the build tree ($(grep -c $'^[0-9]' "$tmp/cli.txt") words)"
         [[ -f $prefix/share/man/man1/transparse-parse.1 ]]
@@ -676,7 +676,7 @@ test_deb() {
         # shellcheck disable=SC2046
         "$CC" -std=c99 "${CWARN[@]}" $(pc --cflags) packaging/tests/consumer.c -o "$tmp/consumer_tree" $(pc --libs)
         TRANSPARSE_MODEL=$MODEL "$tmp/consumer_tree" | tail -n +2 >"$tmp/want.txt"
-        printf 'I saw her .\n' | bin/transparse parse -m "$MODEL" >"$tmp/cli_want.txt"
+        printf 'I saw her .\n' | bin/transparse parse --input tokens -m "$MODEL" >"$tmp/cli_want.txt"
 
         touch "$tmp.installed"
         DEBIAN_FRONTEND=noninteractive apt-get install -y "${debs[@]}" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log"; false; }
@@ -700,7 +700,7 @@ test_deb() {
         diff "$tmp/cpp.txt" "$tmp/c.txt"
         echo "    C++ program (CMake find_package): same output"
 
-        printf 'I saw her .\n' | (cd /tmp && "${clean_env[@]}" transparse parse) >"$tmp/cli.txt"
+        printf 'I saw her .\n' | (cd /tmp && "${clean_env[@]}" transparse parse --input tokens) >"$tmp/cli.txt"
         diff "$tmp/cli.txt" "$tmp/cli_want.txt"
         echo "    transparse parse from /tmp: same CoNLL-U as the build tree"
         [[ -n $(man -w transparse-parse 2>/dev/null || ls /usr/share/man/man1/transparse-parse.1.gz) ]]

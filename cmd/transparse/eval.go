@@ -140,7 +140,6 @@ func newEvalCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "parse GOLD with this model (default: $"+ModelEnv+", else models/en_ewt.tpm, see above)")
 	f.BoolVar(&o.noTags, "no-tags", false, "blank GOLD's LEMMA, UPOS, XPOS and FEATS before parsing, so that the model predicts them")
-	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
 	f.IntVar(&o.beam, "beam", 0, "parse GOLD with a beam of width K (1: the greedy parser; 0: the model's default, as parse)")

@@ -52,11 +52,49 @@ static void test_systems_and_train() {
                  TP_ERR_ARGUMENT, "known:");
 }
 
+// Raw text through Options' members, with a small model trained on the
+// committed EWT slices (training learns a segmenter by default).
+static void test_raw_text() {
+    if (access("testdata/ud/en_ewt-train-150.conllu", R_OK) != 0) {
+        std::printf("SKIP: raw text: run from the repository root (testdata/ud)\n");
+        skipped++;
+        return;
+    }
+    transparse::Model m = transparse::Model::train(
+        "{\"system\":\"arc-eager\",\"train\":\"testdata/ud/en_ewt-train-150.conllu\","
+        "\"dev\":\"testdata/ud/en_ewt-dev-40.conllu\",\"gold\":{\"epochs\":1},"
+        "\"plain\":{\"epochs\":1,\"runs\":1},\"taggers\":{\"epochs\":1,\"runs\":1},"
+        "\"jackknife_folds\":2,\"morph\":{\"skip\":true}}");
+    const std::string text = "I don't like it. She left.\nA second line here. And more.\n";
+    transparse::Options o;
+    o.input = TP_INPUT_TEXT;
+    o.ranges = TP_RANGES_BYTES;
+    std::string out = m.parse_document(text, o);
+    CHECK(out.compare(0, 27, "# newdoc\n# newpar\n# sent_id") == 0);
+    CHECK(out.find("\n2-3\tdon't\t_\t_\t_\t_\t_\t_\t_\tTokenRange=2:7\n") != std::string::npos);
+    o.ranges = TP_RANGES_NONE;
+    o.presegmented = true;
+    out = m.parse_document(text, o);
+    CHECK(out.find("# sent_id = 2\n# text = A second line here. And more.\n") != std::string::npos &&
+          out.find("# sent_id = 3") == std::string::npos && out.find("TokenRange") == std::string::npos);
+    o.presegmented = false;
+    o.tokenize_only = true;
+    out = m.parse_document(text, o);
+    CHECK(out.find("\n1\tI\t_\t_\t_\t_\t_\t_\t_\t") != std::string::npos);
+    o.ranges = 9;
+    EXPECT_THROW(m.parse_document(text, o), TP_ERR_ARGUMENT, "options->ranges is 9");
+    o = transparse::Options();
+    o.presegmented = true;
+    EXPECT_THROW(m.parse_document("1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", o), TP_ERR_ARGUMENT,
+                 "Presegmented needs InputText");
+}
+
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : std::getenv("TRANSPARSE_MODEL");
     if (!path || !*path)
         path = "models/en_ewt.tpm";
     test_systems_and_train();
+    test_raw_text();
 
     CHECK(transparse::version() == TP_VERSION_STRING);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Parse CoNLL-U or plain pre-tokenized text on Apache Spark, writing CoNLL-U.
+"""Parse CoNLL-U, raw text or pre-tokenized text on Apache Spark, writing CoNLL-U.
 
-    spark_parse.py [--master local[4]] [-m MODEL] [--format conllu|tokens]
+    spark_parse.py [--master local[4]] [-m MODEL] [--input conllu|text|tokens]
                    [--split-mb N] -o OUTDIR INPUT [INPUT...]
 
 INPUT is a file, a directory or a glob (any path Spark reads: local,
@@ -12,9 +12,11 @@ one after the other:
 
     cat OUTDIR/part-* > parsed.conllu
 
---format conllu (default): CoNLL-U input, its tags used, comments and
-multiword tokens kept. --format tokens: one pre-tokenized sentence per line
-(tokens separated by spaces), the model tags the words; sentences are
+--input conllu (default): CoNLL-U input, its tags used, comments and
+multiword tokens kept. --input text: raw text, each file split into
+sentences and tokens by the model's segmenter, then tagged and parsed.
+--input tokens: one pre-tokenized sentence per line (tokens separated by
+spaces), the model tags the words. With text and tokens, sentences are
 numbered (# sent_id) across all the inputs.
 
 Run it with spark-submit on a cluster (the executors need the transparse
@@ -37,7 +39,7 @@ def main(argv=None):
     ap.add_argument("inputs", nargs="+", metavar="INPUT")
     ap.add_argument("-o", "--out", required=True, help="output directory (must not exist)")
     ap.add_argument("-m", "--model", help="model file (default: transparse.default_model())")
-    ap.add_argument("--format", choices=("conllu", "tokens"), default="conllu")
+    ap.add_argument("--input", choices=("conllu", "text", "tokens"), default="conllu")
     ap.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
     ap.add_argument("--split-mb", type=float, help="split input files into partitions of about this many MB")
     args = ap.parse_args(argv)
@@ -51,17 +53,19 @@ def main(argv=None):
         model = tps.broadcast_model(sc, args.model)
         path = ",".join(args.inputs)
         split = int(args.split_mb * 2**20) if args.split_mb else None
-        if args.format == "conllu":
+        if args.input == "conllu":
             sents = tps.read_conllu(sc, path, split_bytes=split)
+        elif args.input == "text":
+            sents = tps.read_text(sc, path)
         else:
             sents = tps.read_tokens(sc, path)
         start = time.perf_counter()
-        parsed = tps.parse(sents, model, fmt=args.format).cache()
+        parsed = tps.parse(sents, model, fmt=args.input).cache()
         tps.save_conllu(parsed, args.out)
         words = parsed.map(lambda s: sum(1 for line in s.split("\n") if line[:1].isdigit()
                                          and line.split("\t", 1)[0].isdigit())).sum()
         secs = time.perf_counter() - start
-        print(f"spark_parse: {parsed.count()} sentences, {words} words in {secs:.1f} s "
+        print(f"spark_parse: {parsed.count()} records, {words} words in {secs:.1f} s "
               f"({words / secs:,.0f} words/s) -> {args.out}", file=sys.stderr)
     finally:
         spark.stop()

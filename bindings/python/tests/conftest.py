@@ -1,5 +1,7 @@
 import os
 import pathlib
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -24,6 +26,22 @@ def need_file(path):
     return pathlib.Path(path)
 
 
+def c_test_program(tmp_path, name):
+    """Compile bindings/c/tests/NAME.c against the library the package
+    loaded, into tmp_path; return its path and bin/transparse's. Skip the
+    test without a C compiler or bin/transparse (./build.sh)."""
+    cli = REPO / "bin" / "transparse"
+    lib = pathlib.Path(transparse.library_path).parent
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if not cli.exists() or cc is None:
+        pytest.skip("needs bin/transparse (./build.sh) and a C compiler")
+    prog = tmp_path / name
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO / 'include'}",
+                    str(REPO / "bindings" / "c" / "tests" / (name + ".c")), "-o", str(prog),
+                    f"-L{lib}", f"-Wl,-rpath,{lib}", "-l:libtransparse.so.0"], check=True)
+    return prog, cli
+
+
 def model_path():
     return pathlib.Path(os.environ.get("TRANSPARSE_MODEL") or REPO / "models" / "en_ewt.tpm")
 
@@ -39,6 +57,36 @@ def model_file():
 @pytest.fixture(scope="session")
 def model(model_file):
     m = transparse.Model.load(model_file)
+    yield m
+    m.close()
+
+
+def has_segmenter(m):
+    try:
+        m.tokenize("a")
+    except transparse.ArgumentError as e:
+        if "segmenter" in e.message:
+            return False
+        raise
+    return True
+
+
+@pytest.fixture(scope="session")
+def text_model(tmp_path_factory):
+    """A model with a segmenter: $TRANSPARSE_TEXT_MODEL, else one trained
+    on the 150 training and 40 dev sentences of testdata/ud (a few seconds;
+    training learns the segmenter with the rest)."""
+    path = os.environ.get("TRANSPARSE_TEXT_MODEL")
+    if not path:
+        path = tmp_path_factory.mktemp("text") / "text.tpm"
+        fix = REPO / "testdata" / "ud"
+        transparse.train("arc-eager", fix / "en_ewt-train-150.conllu", fix / "en_ewt-dev-40.conllu",
+                         gold={"epochs": 1}, plain={"epochs": 1, "runs": 1}, taggers={"epochs": 1, "runs": 1},
+                         jackknife_folds=2, morph={"skip": True}, output=path).close()
+    m = transparse.Model.load(path)
+    if not has_segmenter(m):
+        m.close()
+        pytest.skip(f"{path} has no segmenter")
     yield m
     m.close()
 

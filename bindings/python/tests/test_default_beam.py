@@ -81,13 +81,13 @@ def test_same_default_everywhere(beam_model, model, model_file, tmp_path):
             return subprocess.run(cmd, stdin=f, capture_output=True, check=True).stdout.decode("utf-8")
 
     for p, mod, width in ((path, m, 4), (model_file, model, 1)):
-        cli = run([str(CLI), "parse", "-m", str(p), "--format", "conllu", "--confidence"], dev)
+        cli = run([str(CLI), "parse", "-m", str(p), "--input", "conllu", "--confidence"], dev)
         c = run([str(C_EXAMPLE), "-m", str(p), "-c", "-C"], dev)  # tp_options.beam 0
         assert cli == c, "CLI and C differ"
         assert cli == mod.parse_document(doc, confidence=True), "CLI and Python differ"
         assert cli == mod.parse_document(doc, beam=width, confidence=True)
         kb = min(2, width)  # the trees come from the default beam
-        cli = run([str(CLI), "parse", "-m", str(p), "--format", "tokens", "--kbest", str(kb)], tokens)
+        cli = run([str(CLI), "parse", "-m", str(p), "--input", "tokens", "--kbest", str(kb)], tokens)
         c = run([str(C_EXAMPLE), "-m", str(p), "-k", str(kb)], tokens)
         assert cli == c, "CLI and C differ (tokens)"
         assert cli == mod.parse_document(tokens.read_text(encoding="utf-8"), k=kb, input="tokens"), "CLI and Python differ (tokens)"

@@ -64,7 +64,7 @@ def test_plain_tokens_same_everywhere(model, model_file, ewt_test, tmp_path):
     tokens = tmp_path / "tokens.txt"
     tokens.write_text("".join(" ".join(s) + "\n" for s in sents), encoding="utf-8")
 
-    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "tokens"], tokens)
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--input", "tokens"], tokens)
     c = _run([str(C_EXAMPLE), "-m", str(model_file)], tokens)
     out = []
     for i, forms in enumerate(sents, 1):
@@ -78,7 +78,7 @@ def test_plain_tokens_same_everywhere(model, model_file, ewt_test, tmp_path):
 
 
 def test_gold_tags_conllu_same_everywhere(model, model_file, ewt_test):
-    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], EWT_TEST)
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--input", "conllu"], EWT_TEST)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"], EWT_TEST)
     py = model.parse_document(ewt_test).encode("utf-8")
 
@@ -103,7 +103,7 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
     path = tmp_path / "lemma-feats.conllu"
     path.write_text(doc, encoding="utf-8")
 
-    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], path)
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--input", "conllu"], path)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"], path)
     py = model.parse_document(doc).encode("utf-8")
     assert cli == c, "CLI and C differ"
@@ -118,7 +118,7 @@ def test_given_lemma_feats_same_everywhere(model, model_file, ewt_test, tmp_path
                                 "feats": [w[5] for w in s]} for s in gold])
     bare = tmp_path / "lemma-feats-no-misc.conllu"
     bare.write_text("\n".join(bare_lines), encoding="utf-8")
-    cli_bare = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"], bare)
+    cli_bare = _run([str(CLI), "parse", "-m", str(model_file), "--input", "conllu"], bare)
 
     def columns(out):
         return [line.split("\t")[:8] for line in out.decode("utf-8").split("\n") if line.split("\t")[0].isdigit()]
@@ -143,7 +143,7 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
     flags = ["--beam", str(beam), "--kbest", str(kbest), "--confidence"]
     cflags = ["-b", str(beam), "-k", str(kbest), "-C"]
 
-    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "tokens"] + flags, tokens)
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--input", "tokens"] + flags, tokens)
     c = _run([str(C_EXAMPLE), "-m", str(model_file)] + cflags, tokens)
     out, singles = [], []
     for i, forms in enumerate(sents, 1):
@@ -169,7 +169,7 @@ def test_beam_same_everywhere(model, model_file, ewt_test, tmp_path, beam, kbest
         assert [[s.score for s in trees] for trees in batch] == [[s.score for s in trees] for trees in singles]
         assert any(len(trees) < kbest for trees in batch) or kbest == 1, "no sentence with fewer trees than k"
 
-    cli = _run([str(CLI), "parse", "-m", str(model_file), "--format", "conllu"] + flags, EWT_TEST)
+    cli = _run([str(CLI), "parse", "-m", str(model_file), "--input", "conllu"] + flags, EWT_TEST)
     c = _run([str(C_EXAMPLE), "-m", str(model_file), "-c"] + cflags, EWT_TEST)
     py = model.parse_document(ewt_test, beam=beam, k=kbest, confidence=True).encode("utf-8")
     assert cli == c, "CLI and C differ (CoNLL-U)"

@@ -65,8 +65,27 @@ def test_spark_parse_of_tokens_numbers_sentences_over_all_inputs(model, model_fi
     a.write_text("\n".join(lines[:70]) + "\n\n", encoding="utf-8")  # a blank line is no sentence
     b.write_text("\n".join(lines[70:]) + "\n", encoding="utf-8")
     want = model.parse_document("\n".join(lines) + "\n", input="tokens").encode("utf-8")
-    _, got = spark_parse(tmp_path, model_file, [a, b], "--format", "tokens")
+    _, got = spark_parse(tmp_path, model_file, [a, b], "--input", "tokens")
     assert got == want
+
+
+def test_spark_parse_of_text_is_the_cli_parse(text_model, tmp_path):
+    """Raw text files parsed on Spark are what ``transparse parse`` writes
+    for them, sentences numbered across the files; a file without a
+    sentence gives nothing."""
+    need_spark()
+    model_file = tmp_path / "text.tpm"
+    text_model.save(model_file)
+    a, empty, b = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    a.write_text("I don't like it. She left.\n\nA second paragraph.\n", encoding="utf-8")
+    empty.write_text("\n\n", encoding="utf-8")
+    b.write_text("Café owners 😀 said no. Zoë left!", encoding="utf-8")
+    cli = subprocess.run([str(REPO / "bin" / "transparse"), "parse", "-m", str(model_file), str(a), str(empty), str(b)],
+                         capture_output=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    assert cli.stdout.count(b"# newdoc") == 2
+    _, got = spark_parse(tmp_path, model_file, [a, empty, b], "--input", "text")
+    assert got == cli.stdout
 
 
 def test_broadcast_model_checks_the_file_on_the_driver(tmp_path):

@@ -18,14 +18,18 @@ the whole input::
     sents = tps.read_conllu(sc, "corpus/*.conllu")      # one sentence a record
     tps.save_conllu(tps.parse(sents, model), "parsed")  # parsed/part-00000, ...
 
-For plain text, :func:`read_tokens` makes one record per line (one
-pre-tokenized sentence per line, as ``transparse parse --format tokens``
-reads it) and :func:`parse` with ``fmt="tokens"`` numbers the sentences
-(``# sent_id``) across the whole input. ``bindings/python/examples/spark_parse.py``
-is a command-line example.
+For pre-tokenized text, :func:`read_tokens` makes one record per line (one
+sentence per line, as ``transparse parse --input tokens`` reads it) and
+:func:`parse` with ``fmt="tokens"`` numbers the sentences (``# sent_id``)
+across the whole input. For raw text, :func:`read_text` makes one record per
+file and :func:`parse` with ``fmt="text"`` segments, tags and parses each
+file as ``transparse parse --input text`` does, numbering the sentences
+across the whole input (the model needs a segmenter).
+``bindings/python/examples/spark_parse.py`` is a command-line example.
 
 Records are str: a CoNLL-U sentence ends with its blank line ("...\\n\\n"),
-a tokens record is one line without its newline. The executors need this
+a tokens record is one line without its newline, a text record is a file's
+text and its parse the CoNLL-U of all its sentences. The executors need this
 package (with its library) installed, or shipped with ``--py-files``; the
 driver needs the model file.
 
@@ -41,7 +45,7 @@ import uuid
 
 import transparse
 
-__all__ = ["ModelBroadcast", "broadcast_model", "read_conllu", "read_tokens", "parse", "save_conllu"]
+__all__ = ["ModelBroadcast", "broadcast_model", "read_conllu", "read_tokens", "read_text", "parse", "save_conllu"]
 
 #: Sentences per library call inside a partition.
 BATCH = 256
@@ -124,6 +128,13 @@ def read_tokens(sc, path, min_partitions=None):
     return sc.textFile(path, min_partitions).filter(lambda line: line.strip() != "")
 
 
+def read_text(sc, path, min_partitions=None):
+    """An RDD of the raw text of the files at path, one file's whole text a
+    record (``SparkContext.wholeTextFiles``, decoded as UTF-8), in the order
+    Spark lists the files."""
+    return sc.wholeTextFiles(path, min_partitions).values()
+
+
 def _batches(it, n):
     batch = []
     for x in it:
@@ -142,19 +153,29 @@ def _split(out, want, where):
     return [s + "\n\n" for s in sents[:-1]]
 
 
-def parse(rdd, model, fmt="conllu", batch=BATCH):
+def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False):
     """Parse the sentences of rdd with model (a :class:`ModelBroadcast`)
     in the executors; return the RDD of the parsed sentences as CoNLL-U,
     one record per input record, in order.
 
     Args:
-        rdd: records as :func:`read_conllu` (``fmt="conllu"``) or
-            :func:`read_tokens` (``fmt="tokens"``) makes them.
+        rdd: records as :func:`read_conllu` (``fmt="conllu"``),
+            :func:`read_tokens` (``fmt="tokens"``) or :func:`read_text`
+            (``fmt="text"``) makes them.
         fmt: "conllu" (the given tags are used, comments and multiword
-            tokens kept) or "tokens" (the model tags the words; each
+            tokens kept), "tokens" (the model tags the words; each
             sentence gets ``# sent_id = N``, N counting from 1 over the
-            whole RDD, and ``# text``).
-        batch: sentences per library call.
+            whole RDD, and ``# text``) or "text" (each record, a document
+            of raw text, is split into sentences and tokens by the
+            model's segmenter, tagged and parsed, as
+            :meth:`transparse.Model.parse_document` with ``input="text"``
+            does; its output record is the CoNLL-U of all its sentences,
+            ``# sent_id`` counting over the whole RDD; the RDD is computed
+            once and cached to count them, and records without a sentence
+            are left out).
+        batch: sentences per library call (records per call for "text":
+            one).
+        presegmented: with ``fmt="text"``, every line is one sentence.
 
     Errors (:class:`transparse.InputError` for malformed input, naming the
     sentence) fail the Spark job, as any exception in a task does.
@@ -180,7 +201,34 @@ def parse(rdd, model, fmt="conllu", batch=BATCH):
                         raise transparse.InternalError(f"transparse.spark: parse_document wrote {head!r}")
                     yield f"# sent_id = {first + k + 1}\n" + rest
         return rdd.zipWithIndex().mapPartitions(run_tokens, preservesPartitioning=True)
-    raise ValueError(f"transparse.spark.parse: fmt must be 'conllu' or 'tokens', not {fmt!r}")
+    if fmt == "text":
+        return _parse_text(rdd, model, presegmented)
+    raise ValueError(f"transparse.spark.parse: fmt must be 'conllu', 'tokens' or 'text', not {fmt!r}")
+
+
+def _sent_ids(doc):
+    """The number of sentences of the CoNLL-U doc (one ``# sent_id`` each)."""
+    return sum(1 for line in doc.split("\n") if line.startswith("# sent_id = "))
+
+
+def _renumber(doc, first):
+    """doc with each ``# sent_id = N`` made N + first."""
+    return "\n".join(f"# sent_id = {int(line[12:]) + first}" if line.startswith("# sent_id = ") else line
+                     for line in doc.split("\n"))
+
+
+def _parse_text(rdd, model, presegmented):
+    def run(it):
+        m = model.model()
+        for doc in it:
+            yield m.parse_document(doc, input="text", presegmented=presegmented)
+    parsed = rdd.mapPartitions(run, preservesPartitioning=True).cache()
+    # parse_document numbers the sentences of each document from 1:
+    # renumber over the whole input.
+    first = [0]
+    for n in parsed.map(_sent_ids).collect():
+        first.append(first[-1] + n)
+    return parsed.zipWithIndex().map(lambda d: _renumber(d[0], first[d[1]])).filter(bool)
 
 
 def save_conllu(rdd, path):
