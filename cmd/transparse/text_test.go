@@ -261,7 +261,9 @@ func TestBundledModelRawText(t *testing.T) {
 	text := "I don't like it. Dr. Smith arrived at 5 p.m.\nyesterday, didn't he?\n"
 	code, out, stderr = runCmd(t, text, "parse", "-m", model, "--ranges", "bytes")
 	sents = readCoNLLU(t, "parse", out)
-	if code != 0 || len(sents) != 2 || len(sents[0].Multiword) != 1 {
+	// "5 p.m." may end a sentence (EWT splits a final "p.m." into
+	// "p.m" and "."), so two or three sentences.
+	if code != 0 || len(sents) < 2 || len(sents) > 3 || len(sents[0].Multiword) != 1 || sents[1].Words[0].Form != "Dr." {
 		t.Errorf("exit status %d, stderr %q\n%s", code, stderr, out)
 	}
 	tokenRanges(t, text, out, false)
