@@ -124,20 +124,16 @@ func beamDevScore(m *core.Model, dev []*conllu.Sentence, strip bool, k int) (las
 }
 
 // beamFreeze returns how the beam classifier of the gold-tag (gold) or
-// the plain-token parser is frozen: BeamOptions' pruning and weight bits,
-// each defaulting to the parser's minimum updates and the model's weight
-// bits; no weight dropped by size unless BeamOptions.DropWeightsBelow
-// asks (the structured perceptron's weights are not on the greedy
-// parser's scale).
+// the plain-token parser is frozen: BeamOptions' pruning and weight bits
+// (defaults filled in), the minimum updates defaulting to the parser's;
+// no weight dropped by size unless BeamOptions.DropWeightsBelow asks
+// (the structured perceptron's weights are not on the greedy parser's
+// scale).
 func beamFreeze(opt Options, gold bool) linear.FreezeOptions {
 	b := opt.Beam
 	minUpd := b.MinFeatureUpdates
 	if minUpd == 0 {
 		minUpd = opt.parser(gold).MinFeatureUpdates
 	}
-	bits := b.WeightBits
-	if bits == 0 {
-		bits = opt.WeightBits
-	}
-	return linear.FreezeOptions{MinUpdates: max(minUpd, 0), MinAbs: b.DropWeightsBelow, KeyBits: 32, WeightBits: bits}
+	return linear.FreezeOptions{MinUpdates: max(minUpd, 0), MinAbs: b.DropWeightsBelow, KeyBits: 32, WeightBits: b.WeightBits}
 }

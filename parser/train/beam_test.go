@@ -215,6 +215,9 @@ func TestBeamPruning(t *testing.T) {
 		if pruned && (c.Options["beam.drop_weights_below"] != "0.5" || c.Options["beam.min_feature_updates"] != "8" || c.Options["beam.weight_bits"] != "8") {
 			t.Errorf("card options: %v", c.Options)
 		}
+		if !pruned && c.Options["beam.weight_bits"] != "12" {
+			t.Errorf("card beam.weight_bits %q, want the model's 12", c.Options["beam.weight_bits"])
+		}
 		if m.DefaultBeam() != 1 || c.Scores["dev/gold, beam 4/LAS"] == 0 {
 			t.Errorf("default width %d, dev scores %v", m.DefaultBeam(), c.Scores)
 		}

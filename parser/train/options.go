@@ -258,6 +258,9 @@ func (o *Options) defaults() {
 	if o.WeightBits == 0 {
 		o.WeightBits = linear.TrainedWeightBits
 	}
+	if o.Beam.WeightBits == 0 {
+		o.Beam.WeightBits = o.WeightBits
+	}
 	if o.Beam.Epochs == 0 {
 		o.Beam.Epochs = 10
 	}
