@@ -93,7 +93,7 @@ frontier() {
     echo
     echo "The default model at K = 1 (the greedy parser) and at beam widths K over its classifiers trained for the beam (card option \`beam\`, the width they were trained at: ${bw:-none, so K > 1 searches over the greedy classifiers}): LAS on $(basename "$DATA") (\`transparse eval --beam K\`, with gold tags and from plain tokens) and words/s through \`tp_parse\` on one thread (gold tags; tagging: from plain tokens), with the ratio to the peer."
     if [[ $STEP == frontier ]]; then
-        echo "Measured alone (\`scripts/bench.sh --frontier\`) on $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)."
+        echo "Measured alone (\`scripts/bench.sh --frontier\`) on $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)${malt:+; the peer parsed $malt words/s in this measurement}."
     fi
     echo
     echo "| K | LAS gold tags | LAS plain tokens | C 1 thread gold | C 1 thread tagging |"
