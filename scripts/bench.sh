@@ -8,9 +8,15 @@
 #   DATA=... PASSES=3 scripts/bench.sh
 #   scripts/bench.sh --header   print only the header of the results file
 #                               (date, machine, Go version, commit) and exit
+#   scripts/bench.sh --frontier measure only the accuracy/speed frontier (and
+#                               the peer) and replace its section of
+#                               docs/bench-results.md, which says when and
+#                               at which commit it was measured
 #
-# Then words/s of the default model on one thread at beam widths 1, 4, 8
-# and 16 (BEAMS=...), gold tags and with tagging.
+# Then the accuracy/speed frontier of the default model: the greedy parser
+# and beam widths 4 and 8 (BEAMS=...), each with its LAS on DATA with gold
+# tags and from plain tokens (`transparse eval`) and its words/s on one
+# thread through tp_parse, gold tags and with tagging.
 #
 # Columns: words/s through the C API on one thread and on all cores (gold
 # tags, and with the model's own tagging), through the Python binding on one
@@ -59,6 +65,8 @@ if [[ ${1:-} == --header ]]; then
     header
     exit 0
 fi
+STEP=all
+[[ ${1:-} == --frontier ]] && STEP=frontier
 [[ -f $DATA ]] || { echo "bench.sh: no CoNLL-U file at $DATA" >&2; exit 1; }
 [[ -f lib/libtransparse.so.0 && -x bin/transparse ]] || ./build.sh >/dev/null
 export PKG_CONFIG_PATH="$ROOT/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
@@ -76,8 +84,42 @@ fi
 r() { awk -v a="$1" -v b="$malt" 'BEGIN { if (a == "" || a == "-" || b == "") print a; else printf "%s (%.2f×)", a, a / b }'; }
 card() { bin/transparse inspect "$1" | awk -v k="$2" '$1==k && $2=="=" {print $3}'; }
 
+# frontier: the section of the default model's accuracy and speed at each
+# beam width: LAS on DATA with gold tags and from plain tokens, words/s on
+# one thread with gold tags and with tagging, with their ratio to the peer.
+frontier() {
+    local m=models/en_ewt.tpm k c gold plain bw
+    bw=$(card "$m" beam)
+    echo "## Accuracy and speed by beam width"
+    echo
+    echo "The default model at K = 1 (the greedy parser) and at beam widths K over its classifiers trained for the beam (card option \`beam\`, the width they were trained at: ${bw:-none, so K > 1 searches over the greedy classifiers}): LAS on $(basename "$DATA") (\`transparse eval --beam K\`, with gold tags and from plain tokens) and words/s through \`tp_parse\` on one thread (gold tags; tagging: from plain tokens), with the ratio to the peer."
+    if [[ $STEP == frontier ]]; then
+        echo "Measured alone (\`scripts/bench.sh --frontier\`) on $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)${malt:+; the peer parsed $malt words/s in this measurement}."
+    fi
+    echo
+    echo "| K | LAS gold tags | LAS plain tokens | C 1 thread gold | C 1 thread tagging |"
+    echo "|---:|---:|---:|---:|---:|"
+    for k in ${BEAMS:-1 4 8}; do
+        gold=$(printf '%.2f' "$(bin/transparse eval -m "$m" --beam "$k" --json "$DATA" | jq -r '.scores.LAS.f1')")
+        plain=$(printf '%.2f' "$(bin/transparse eval -m "$m" --beam "$k" --no-tags --json "$DATA" | jq -r '.scores.LAS.f1')")
+        c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 -b "$k" -m "$m" "$DATA")
+        echo "| $k | $gold | $plain | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
+    done
+}
+
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
+if [[ $STEP == frontier ]]; then
+    frontier | tee "$tmp"
+    # The section runs from its heading to the next one.
+    awk -v new="$tmp" '
+        /^## Accuracy and speed by beam width$/ || /^## Beam widths$/ { while ((getline l < new) > 0) print l; print ""; skip = 1; next }
+        skip && /^## / { skip = 0 }
+        !skip' "$OUT" >"$OUT.new"
+    mv "$OUT.new" "$OUT"
+    echo "section replaced in $OUT" >&2
+    exit 0
+fi
 {
 header
 echo
@@ -109,17 +151,7 @@ fi
 echo
 echo "Threads: $(nproc) (C: one model shared by pthreads; Python: ThreadPoolExecutor)."
 echo
-echo "## Beam widths"
-echo
-bw=$(card models/en_ewt.tpm beam)
-echo "The default model through \`tp_parse\` (K = 1: the greedy parser), one thread, words/s and the ratio to the peer. Width the model was trained for (card option \`beam\`): ${bw:-none; K > 1 then measures the speed of the search over the greedy classifier, not an accuracy it would reach}."
-echo
-echo "| K | C 1 thread gold | C 1 thread tagging |"
-echo "|---:|---:|---:|"
-for k in ${BEAMS:-1 4 8 16}; do
-    c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 -b "$k" -m models/en_ewt.tpm "$DATA")
-    echo "| $k | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
-done
+frontier
 echo
 scripts/bench_engine.sh
 echo

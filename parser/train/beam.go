@@ -68,9 +68,7 @@ func trainBeam(v *core.Variant, classes *transition.Classes, exs []*beam.Example
 	var lastUAS float64
 	topt := beam.TrainOptions{
 		K: opt.Beam.Width, Epochs: opt.Beam.Epochs, Runs: opt.Beam.Runs, Update: beam.MaxViolation, Seed: opt.Seed,
-		// The structured perceptron's weights are not pruned by size (their
-		// scale is not the greedy parser's).
-		Freeze: linear.FreezeOptions{MinUpdates: max(opt.parser(v.Morph).MinFeatureUpdates, 0), KeyBits: 32, WeightBits: opt.WeightBits},
+		Freeze: beamFreeze(opt, v.Morph),
 		Dev: func(clf *linear.Model) float64 {
 			c := *v
 			c.Beam = clf
@@ -123,4 +121,19 @@ func beamDevScore(m *core.Model, dev []*conllu.Sentence, strip bool, k int) (las
 		return 0, 0
 	}
 	return sc.LAS.F1(), sc.UAS.F1()
+}
+
+// beamFreeze returns how the beam classifier of the gold-tag (gold) or
+// the plain-token parser is frozen: BeamOptions' pruning and weight bits
+// (defaults filled in), the minimum updates defaulting to the parser's;
+// no weight dropped by size unless BeamOptions.DropWeightsBelow asks
+// (the structured perceptron's weights are not on the greedy parser's
+// scale).
+func beamFreeze(opt Options, gold bool) linear.FreezeOptions {
+	b := opt.Beam
+	minUpd := b.MinFeatureUpdates
+	if minUpd == 0 {
+		minUpd = opt.parser(gold).MinFeatureUpdates
+	}
+	return linear.FreezeOptions{MinUpdates: max(minUpd, 0), MinAbs: b.DropWeightsBelow, KeyBits: 32, WeightBits: b.WeightBits}
 }

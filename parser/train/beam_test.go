@@ -191,3 +191,51 @@ func TestBeamRuns(t *testing.T) {
 		t.Fatalf("%d of the classifiers parser.gold and parser.gold.beam found", seen)
 	}
 }
+
+// TestBeamPruning: the beam classifiers' own pruning options
+// (beam.drop_weights_below, beam.min_feature_updates, beam.weight_bits)
+// keep fewer weights and features in the beam classifier and are recorded
+// in the card, while the greedy classifier, trained before it, is
+// byte-identical; a model whose default width is 1 scores dev at the
+// trained width too.
+func TestBeamPruning(t *testing.T) {
+	docs := map[bool]*modelfmt.Model{}
+	for _, pruned := range []bool{false, true} {
+		opt := Options{System: "arc-eager", TrainPath: testenv.Fixture(t, "en_ewt-train-150.conllu"),
+			DevPath: testenv.Fixture(t, "en_ewt-dev-40.conllu"), Gold: ParserOptions{Epochs: 2}, GoldOnly: true,
+			Beam: BeamOptions{Width: 4, DefaultWidth: 1, Epochs: 2, Runs: 1}}
+		if pruned {
+			opt.Beam.DropWeightsBelow, opt.Beam.MinFeatureUpdates, opt.Beam.WeightBits = 0.5, 8, 8
+		}
+		m, err := trainCore(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := m.Card()
+		if pruned && (c.Options["beam.drop_weights_below"] != "0.5" || c.Options["beam.min_feature_updates"] != "8" || c.Options["beam.weight_bits"] != "8") {
+			t.Errorf("card options: %v", c.Options)
+		}
+		if !pruned && c.Options["beam.weight_bits"] != "12" {
+			t.Errorf("card beam.weight_bits %q, want the model's 12", c.Options["beam.weight_bits"])
+		}
+		if m.DefaultBeam() != 1 || c.Scores["dev/gold, beam 4/LAS"] == 0 {
+			t.Errorf("default width %d, dev scores %v", m.DefaultBeam(), c.Scores)
+		}
+		docs[pruned] = m.Document()
+	}
+	a, b := docs[false], docs[true]
+	for i := range a.Classifiers {
+		ca, cb := &a.Classifiers[i], &b.Classifiers[i]
+		switch ca.Name {
+		case "parser.gold":
+			if !bytes.Equal(ca.Blobs["weights"], cb.Blobs["weights"]) || !bytes.Equal(ca.Blobs["keys"], cb.Blobs["keys"]) {
+				t.Error("the beam's pruning changed the greedy classifier")
+			}
+		case "parser.gold.beam":
+			if cb.Params["entries"] >= ca.Params["entries"] || cb.Params["features"] >= ca.Params["features"] || cb.Params["entries"] == 0 {
+				t.Errorf("beam classifier: %d weights, %d features pruned; %d, %d not", cb.Params["entries"], cb.Params["features"],
+					ca.Params["entries"], ca.Params["features"])
+			}
+		}
+	}
+}

@@ -224,6 +224,21 @@ type BeamOptions struct {
 	// ensemble at the decoding cost of one classifier (0 = default 2).
 	// The runs train on up to GOMAXPROCS threads.
 	Runs int `json:"runs"`
+	// MinFeatureUpdates drops the features of a beam classifier updated
+	// fewer times than this when it is frozen (0 = the parser's
+	// min_feature_updates; < 0 = keep all). A beam classifier gets one
+	// update per sentence, fewer than the greedy parser's per word.
+	MinFeatureUpdates int `json:"min_feature_updates"`
+	// DropWeightsBelow drops the averaged weights of a beam classifier
+	// smaller than this in absolute value when it is frozen (0 = keep
+	// all). The structured perceptron's weights are on a scale of their
+	// own, far smaller than the greedy parser's, so the parsers'
+	// thresholds do not carry over: choose it on dev. Fewer weights make
+	// the file smaller and the model faster to load.
+	DropWeightsBelow float32 `json:"drop_weights_below"`
+	// WeightBits is the number of bits of the beam classifiers' stored
+	// weights (2..16; 0 = the model's weight_bits).
+	WeightBits int `json:"weight_bits"`
 }
 
 // DefaultOptions returns the options every front end starts from: the
@@ -265,6 +280,9 @@ func (o *Options) defaults() {
 	}
 	if o.WeightBits == 0 {
 		o.WeightBits = linear.TrainedWeightBits
+	}
+	if o.Beam.WeightBits == 0 {
+		o.Beam.WeightBits = o.WeightBits
 	}
 	if o.Beam.Epochs == 0 {
 		o.Beam.Epochs = 10
@@ -311,8 +329,9 @@ func (p *ParserOptions) defaults(runs int, dropWeightsBelow float32) {
 // jackknife_folds or count of epochs or runs; jackknife_folds 1; a
 // beam.width or beam.default_width above parser.MaxBeam or negative, or
 // a beam.default_width without a beam.width; an explore above 1; a
-// number that is not finite; a negative taggers.drop_weights_below or
-// fast_max_loss; weight_bits outside 2..16 (0 is the default); an empty
+// number that is not finite; a negative taggers.drop_weights_below,
+// beam.drop_weights_below or fast_max_loss; weight_bits or
+// beam.weight_bits outside 2..16 (0 is the default); an empty
 // template list (nil is the system's) or an invalid template, or one that
 // reads word clusters (c, c4, c6) without clusters or in a gold-only
 // model; plain fast templates for a gold-only model; an output path that
@@ -341,8 +360,16 @@ func (o *Options) Check() error {
 	if o.WeightBits != 0 && (o.WeightBits < 2 || o.WeightBits > 16) {
 		return optErr("weight_bits", "%d: want 2..16 (0: the default, 12)", o.WeightBits)
 	}
-	if o.Taggers.DropWeightsBelow < 0 || !finite(float64(o.Taggers.DropWeightsBelow)) {
-		return optErr("taggers.drop_weights_below", "%g: want 0 (the default: keep all) or more", o.Taggers.DropWeightsBelow)
+	if o.Beam.WeightBits != 0 && (o.Beam.WeightBits < 2 || o.Beam.WeightBits > 16) {
+		return optErr("beam.weight_bits", "%d: want 2..16 (0: the model's weight_bits)", o.Beam.WeightBits)
+	}
+	for _, d := range [...]struct {
+		name string
+		v    float32
+	}{{"taggers.drop_weights_below", o.Taggers.DropWeightsBelow}, {"beam.drop_weights_below", o.Beam.DropWeightsBelow}} {
+		if d.v < 0 || !finite(float64(d.v)) {
+			return optErr(d.name, "%g: want 0 (the default: keep all) or more", d.v)
+		}
 	}
 	if o.GoldOnly && o.Plain.FastTemplates != nil {
 		return optErr("plain.fast_templates", "given for a gold-only model (it has no plain-token parser)")

@@ -372,9 +372,15 @@ func (r *run) parts(card modelfmt.Card) core.Parts {
 	return core.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc, Segmenter: r.seg}
 }
 
-// calibrate fits the confidences on dev, the beam's at the default width.
+// calibrate fits the confidences on dev, the beam's at the default width,
+// or at the width the beam classifiers were trained at when the default
+// is the greedy parser.
 func (r *run) calibrate() error {
-	if err := r.model.Calibrate(r.dev, r.model.DefaultBeam()); err != nil {
+	k := r.model.DefaultBeam()
+	if k == 1 {
+		k = max(r.model.TrainedBeam(), 1)
+	}
+	if err := r.model.Calibrate(r.dev, k); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

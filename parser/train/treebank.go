@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,12 +58,15 @@ func annotated(s *conllu.Sentence) bool {
 // scoreInto parses sents with gold morphology and from plain tokens and
 // records the scores in scores: UAS, LAS, CLAS and UPOS, and from plain
 // tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
-// and for a model whose default beam width K is above 1 also at K (the
-// rows "gold, beam K" and "predicted, beam K").
+// and for a model with beam classifiers also at its default width and
+// at the width they were trained at, when above 1 (the rows "gold, beam
+// K" and "predicted, beam K").
 func scoreInto(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	widths := []int{1}
-	if k := m.DefaultBeam(); k > 1 {
-		widths = append(widths, k)
+	for _, k := range []int{m.DefaultBeam(), m.TrainedBeam()} {
+		if k > 1 && !slices.Contains(widths, k) {
+			widths = append(widths, k)
+		}
 	}
 	for _, k := range widths {
 		if err := scoreWidth(m, split, sents, scores, k); err != nil {

@@ -29,6 +29,23 @@ func (m *Model) DefaultBeam() int {
 	return k
 }
 
+// HasBeam reports whether the model has classifiers trained for beam
+// search (Variant.Beam).
+func (m *Model) HasBeam() bool { return m.gold.Beam != nil || m.plain.Beam != nil }
+
+// TrainedBeam is the beam width the model's beam classifiers were trained
+// at (card option TrainedBeamOption, else the default width), 0 for a
+// model without them.
+func (m *Model) TrainedBeam() int {
+	if !m.HasBeam() {
+		return 0
+	}
+	if k, err := strconv.Atoi(m.card.Options[TrainedBeamOption]); err == nil && k >= 1 && k <= MaxBeam {
+		return k
+	}
+	return m.DefaultBeam()
+}
+
 // cardBeam reads the default beam width of a card (1 when it names none)
 // and checks it: a width that is not an integer from 1 to MaxBeam is an
 // error naming the option.
