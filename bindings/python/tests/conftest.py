@@ -73,22 +73,24 @@ def has_segmenter(m):
 
 @pytest.fixture(scope="session")
 def text_model(tmp_path_factory):
-    """A model with a segmenter: $TRANSPARSE_TEXT_MODEL, else one trained
-    on the 150 training and 40 dev sentences of testdata/ud (a few seconds;
-    training learns the segmenter with the rest)."""
-    path = os.environ.get("TRANSPARSE_TEXT_MODEL")
-    if not path:
-        path = tmp_path_factory.mktemp("text") / "text.tpm"
-        fix = REPO / "testdata" / "ud"
-        transparse.train("arc-eager", fix / "en_ewt-train-150.conllu", fix / "en_ewt-dev-40.conllu",
-                         gold={"epochs": 1}, plain={"epochs": 1, "runs": 1}, taggers={"epochs": 1, "runs": 1},
-                         jackknife_folds=2, morph={"skip": True}, output=path).close()
-    m = transparse.Model.load(path)
-    if not has_segmenter(m):
-        m.close()
-        pytest.skip(f"{path} has no segmenter")
+    """A model with a segmenter, trained on the 150 training and 40 dev
+    sentences of testdata/ud (a few seconds; training learns the segmenter
+    with the rest)."""
+    m = transparse.Model.load(train_small(tmp_path_factory.mktemp("text") / "text.tpm"))
+    assert has_segmenter(m)
     yield m
     m.close()
+
+
+def train_small(path, **options):
+    """Trains a small model on the 150 training and 40 dev sentences of
+    testdata/ud into path (a few seconds) and returns path; options are
+    added to transparse.train's."""
+    fix = REPO / "testdata" / "ud"
+    transparse.train("arc-eager", fix / "en_ewt-train-150.conllu", fix / "en_ewt-dev-40.conllu",
+                     gold={"epochs": 1}, plain={"epochs": 1, "runs": 1}, taggers={"epochs": 1, "runs": 1},
+                     jackknife_folds=2, morph={"skip": True}, output=path, **options).close()
+    return path
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Raw text in: Model.parse_text, Model.tokenize, parse_document and stream
 with input="text", on a small model with a segmenter trained here on the
-committed EWT slices (or $TRANSPARSE_TEXT_MODEL), and the bundled model when
+committed EWT slices, and the bundled model when
 it has a segmenter. The CLI, the C API and Python give the same CoNLL-U."""
 
 import io
@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 import transparse
-from conftest import c_test_program, has_segmenter, model_path
+from conftest import c_test_program, has_segmenter, model_path, train_small
 
 TEXT = ("I don't like it. Dr. Smith arrived at 5 p.m.\nyesterday, didn't he?\n\n"
         "Café owners 😀 said: “naïve résumés” cost 5 €!  Zoë left.\n")
@@ -130,13 +130,9 @@ def test_on_error_skip(text_model):
     assert all(s.error is None and None not in s.heads for s in sents if s is not bad[0])
 
 
-def test_model_without_segmenter():
-    path = model_path()
-    if not path.exists():
-        pytest.skip(f"no model at {path}")
-    with transparse.Model.load(path) as m:
-        if has_segmenter(m):
-            pytest.skip(f"{path} has a segmenter")
+def test_model_without_segmenter(tmp_path):
+    with transparse.Model.load(train_small(tmp_path / "plain.tpm", segment={"skip": True})) as m:
+        assert not has_segmenter(m)
         for call in (lambda: m.parse_text("Hi."), lambda: m.tokenize("Hi."),
                      lambda: m.parse_document("Hi.", input="text")):
             with pytest.raises(transparse.ArgumentError, match="no segmenter.*InputTokens"):

@@ -1461,11 +1461,11 @@ class Model:
                 a str; the message gives the byte offset); a sentence the
                 parser rejects, with ``on_error="stop"``.
 
-        >>> with Model.load("models/en_ewt.tpm") as model:  # doctest: +SKIP
+        >>> with Model.load("models/en_ewt.tpm") as model:
         ...     sents = model.parse_text("I don't like it. She left.")
-        >>> [[tok.form for tok in s.tokens] for s in sents]  # doctest: +SKIP
+        >>> [[tok.form for tok in s.tokens] for s in sents]
         [['I', "don't", 'like', 'it', '.'], ['She', 'left', '.']]
-        >>> [w.form for w in sents[0]], sents[0].tokens[1].start  # doctest: +SKIP
+        >>> [w.form for w in sents[0]], sents[0].tokens[1].start
         (['I', 'do', "n't", 'like', 'it', '.'], 2)
         """
         opts = _options("parse_text", beam, k, confidence, None, "text", on_error, False, presegmented,
