@@ -246,12 +246,11 @@ func (c repeatByte) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// The bundled model parses README's first command when it has a
-// segmenter.
+// The bundled model has a segmenter and parses README's first command.
 func TestBundledModelRawText(t *testing.T) {
 	model := bundledModel(t)
 	if !hasSegmenter(t, model) {
-		t.Skipf("%s has no segmenter yet (this runs once the bundled model is trained with one)", model)
+		t.Fatalf("%s has no segmenter", model)
 	}
 	code, out, stderr := runCmd(t, "The quick brown fox jumps over the lazy dog.\n", "parse", "-m", model)
 	sents := readCoNLLU(t, "parse", out)

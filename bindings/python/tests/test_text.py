@@ -144,8 +144,7 @@ def test_bundled_model_parses_text():
     if not path.exists():
         pytest.skip(f"no model at {path}")
     with transparse.Model.load(path) as m:
-        if not has_segmenter(m):
-            pytest.skip(f"{path} has no segmenter yet (it runs once the bundled model is trained with one)")
+        assert has_segmenter(m), f"{path} has no segmenter"
         text = "I don't like it. Dr. Smith arrived at 5 p.m.\nyesterday, didn't he?\n"
         sents = m.parse_text(text)
         check_tokens(text, sents)
