@@ -222,7 +222,7 @@ FUZZ_TARGETS=(
     ./modelfmt:FuzzDecode:100000x ./modelfmt:FuzzDocument:60000x
     ./parser:FuzzParse:4000x ./parser:FuzzParseCoNLLU:8000x
     ./parser:FuzzLoadBytes:35000x ./parser:FuzzLoadDocument:5000x
-    ./cmd/transparse:FuzzSniffFormat:100000x
+    ./cmd/transparse:FuzzSniffInput:100000x
 )
 t_go_fuzz() {
     local spec pkg target budget rc=0

@@ -45,8 +45,10 @@ func readOptions(o *C.tp_options) (callOptions, error) {
 	case C.TP_INPUT_CONLLU:
 	case C.TP_INPUT_TOKENS:
 		co.doc.Input = parser.InputTokens
+	case C.TP_INPUT_TEXT:
+		co.doc.Input = parser.InputText
 	default:
-		return co, argErr("options->input is %d: want TP_INPUT_CONLLU or TP_INPUT_TOKENS", int(o.input))
+		return co, argErr("options->input is %d: want TP_INPUT_CONLLU, TP_INPUT_TOKENS or TP_INPUT_TEXT", int(o.input))
 	}
 	switch o.on_error {
 	case C.TP_ON_ERROR_STOP:
@@ -60,20 +62,44 @@ func readOptions(o *C.tp_options) (callOptions, error) {
 	}
 	co.doc.NoTags = o.no_tags != 0
 	co.doc.Workers = int(o.threads)
+	if uint64(o.size) < C.sizeof_tp_options { // a 0.2.0 struct: the members of raw text are 0
+		return co, nil
+	}
+	switch o.ranges {
+	case C.TP_RANGES_NONE:
+	case C.TP_RANGES_BYTES:
+		co.doc.Ranges = parser.RangesBytes
+	case C.TP_RANGES_CODEPOINTS:
+		co.doc.Ranges = parser.RangesCodePoints
+	default:
+		return co, argErr("options->ranges is %d: want TP_RANGES_NONE, TP_RANGES_BYTES or TP_RANGES_CODEPOINTS", int(o.ranges))
+	}
+	co.doc.Presegmented = o.presegmented != 0
+	co.doc.TokenizeOnly = o.tokenize_only != 0
 	return co, nil
 }
 
-// checkSize refuses an options->size below this version's struct (the
-// smallest accepted) or above maxOptionsSize, and nonzero bytes past the
-// members this library knows.
+// size020 is the size of the tp_options of version 0.2.0, the smallest
+// accepted: the struct up to its first member of raw text.
+const size020 = uint64(unsafe.Offsetof(C.tp_options{}.presegmented))
+
+// checkSize refuses an options->size other than that of the 0.2.0 struct
+// (size020, the smallest accepted) below this version's struct, or above
+// maxOptionsSize, and nonzero bytes past the members this library knows.
 func checkSize(o *C.tp_options) error {
 	const known = C.sizeof_tp_options
 	size := uint64(o.size)
-	if size < known {
-		return argErr("options->size is %d, less than sizeof(tp_options) (%d), the smallest accepted: initialise options with TP_OPTIONS_INIT", size, known)
+	if size < size020 {
+		return argErr("options->size is %d, less than %d (the size of tp_options of version 0.2.0, the smallest accepted): initialise options with TP_OPTIONS_INIT", size, size020)
+	}
+	if size > size020 && size < known {
+		return argErr("options->size is %d: want %d (version 0.2.0) or sizeof(tp_options) (%d): initialise options with TP_OPTIONS_INIT", size, size020, known)
 	}
 	if size > maxOptionsSize {
 		return argErr("options->size is %d, more than %d", size, maxOptionsSize)
+	}
+	if size < known {
+		return nil
 	}
 	for i, b := range unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(o), known)), size-known) {
 		if b != 0 {

@@ -166,7 +166,7 @@ extern "C" {
  * ====================================================================== */
 
 #define TP_VERSION_MAJOR 0
-#define TP_VERSION_MINOR 2
+#define TP_VERSION_MINOR 3
 #define TP_VERSION_PATCH 0
 
 /* MAJOR*10000 + MINOR*100 + PATCH, e.g. 0.1.0 -> 100 (zstd convention). */
@@ -571,6 +571,13 @@ typedef struct tp_result {
  * (tp_options.input). Values are stable; more kinds may be added. */
 #define TP_INPUT_CONLLU 0 /* CoNLL-U */
 #define TP_INPUT_TOKENS 1 /* pre-tokenized text: see tp_parse_document */
+#define TP_INPUT_TEXT 2   /* raw text, segmented by the model: see tp_parse_document */
+
+/* The offsets each token of raw text gets (tp_options.ranges): none, or
+ * TokenRange=START:END in MISC, in bytes or in Unicode code points. */
+#define TP_RANGES_NONE 0
+#define TP_RANGES_BYTES 1
+#define TP_RANGES_CODEPOINTS 2
 
 /* What tp_parse_document and tp_stream_open do with a sentence they
  * cannot parse (tp_options.on_error). */
@@ -584,7 +591,8 @@ typedef struct tp_result {
  * default beam width (tp_model_default_beam; 1, the greedy parser, for
  * every model without classifiers trained for the beam), nothing more
  * than the tree, CoNLL-U input, stop at the first error, tags used as
- * given, one thread. Initialise with TP_OPTIONS_INIT, then set what you
+ * given, one thread; raw text split into sentences by the model, without
+ * token offsets, tagged and parsed. Initialise with TP_OPTIONS_INIT, then set what you
  * need:
  *
  *     tp_options o = TP_OPTIONS_INIT;
@@ -597,12 +605,15 @@ typedef struct tp_result {
  * refuse (TP_ERR_ARGUMENT).
  *
  *   size         sizeof(tp_options) as the caller compiled it (bytes):
- *                future versions append members (other input kinds among
- *                them), and a library reads only the members that size
- *                covers; bytes past the members it knows must be 0. Less
- *                than sizeof(tp_options) of this version (the smallest
- *                size accepted; the message gives it) or more than 4096
- *                is TP_ERR_ARGUMENT.
+ *                versions append members, and a library reads only the
+ *                members that size covers; bytes past the members it
+ *                knows must be 0. The smallest size accepted is that of
+ *                the struct of version 0.2.0, which ends before
+ *                presegmented (offsetof(tp_options, presegmented)): a
+ *                caller compiled against 0.2.0 keeps working, its options
+ *                read with presegmented, ranges and tokenize_only 0. Less
+ *                than that (the message gives it) or more than 4096 is
+ *                TP_ERR_ARGUMENT.
  *
  * Sentence members (all functions):
  *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
@@ -649,7 +660,8 @@ typedef struct tp_result {
  *                other punctuation. NULL: the spacing is unknown.
  *
  * Document members (tp_parse_document, tp_stream_open):
- *   input        TP_INPUT_CONLLU or TP_INPUT_TOKENS.
+ *   input        TP_INPUT_CONLLU, TP_INPUT_TOKENS or TP_INPUT_TEXT (see
+ *                tp_parse_document).
  *   on_error     TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP. With SKIP, a
  *                sentence the parser rejects (e.g. more than TP_MAX_WORDS
  *                words) is written as it was given, unparsed, and the
@@ -665,6 +677,23 @@ typedef struct tp_result {
  *   threads      tp_parse_document: the number of threads parsing, 0 or
  *                more (0 or 1: the calling thread); the output is the
  *                same for any number. Ignored by tp_stream_open.
+ *
+ * Document members of raw text (TP_INPUT_TEXT only; nonzero with another
+ * input is TP_ERR_ARGUMENT), appended in 0.3.0:
+ *   presegmented nonzero: every line break ends a sentence (one sentence
+ *                a line; a blank line still ends a paragraph); the
+ *                tokens and multiword tokens are still the segmenter's.
+ *                0: the segmenter decides where sentences end.
+ *   ranges       TP_RANGES_NONE, TP_RANGES_BYTES or TP_RANGES_CODEPOINTS:
+ *                with BYTES or CODEPOINTS each token gets
+ *                "TokenRange=START:END" in MISC (a multiword token on its
+ *                range line, its words none): the offsets of the token in
+ *                the whole input, START inclusive, END exclusive, counted
+ *                in bytes or in Unicode code points (as a Python str is
+ *                indexed).
+ *   tokenize_only nonzero: segment only, no tagging or parsing: every
+ *                column but ID, FORM and MISC is "_" (HEAD and DEPREL
+ *                included), so the model needs only its segmenter.
  *
  * A confidence is a number in [0, 1] per word for its head and deprel
  * together. With the default temperature and a model that has confidence
@@ -685,7 +714,7 @@ typedef struct tp_result {
  * Bad options are TP_ERR_ARGUMENT, with the member named ("tp_parse:
  * invalid parse options: beam width 65: want 1 to 64 (0: the model's
  * default, 1)", "tp_parse_document: options->input is 7: want
- * TP_INPUT_CONLLU or TP_INPUT_TOKENS").
+ * TP_INPUT_CONLLU, TP_INPUT_TOKENS or TP_INPUT_TEXT").
  */
 typedef struct tp_options {
     size_t size;
@@ -700,11 +729,15 @@ typedef struct tp_options {
     int on_error;
     int no_tags;
     int threads;
+    /* document members of raw text, appended in 0.3.0 */
+    int presegmented;
+    int ranges;
+    int tokenize_only;
 } tp_options;
 
 #define TP_OPTIONS_INIT                                                      \
     {sizeof(tp_options), 0, 0, 0, 0.0, NULL, TP_INPUT_CONLLU,                \
-     TP_ON_ERROR_STOP, 0, 0}
+     TP_ON_ERROR_STOP, 0, 0, 0, TP_RANGES_NONE, 0}
 
 /*
  * tp_parse parses one tokenized sentence.
@@ -852,6 +885,28 @@ TP_API void tp_result_free(tp_result *result);
  *    tokens (the model predicts UPOS, XPOS, LEMMA and FEATS as far as it
  *    has the components); each sentence gets "# sent_id = N" (1, 2, ...)
  *    and "# text" comments.
+ *  - TP_INPUT_TEXT: raw UTF-8 text, split into paragraphs (a blank line
+ *    ends one), sentences, tokens and multiword tokens by the model's
+ *    segmenter (tp_model_card_json: the model has a part "segmenter";
+ *    `transparse train` learns one unless told not to), then tagged and
+ *    parsed from plain tokens. The text is read as it streams: memory
+ *    does not grow with its size, whatever it holds (a 10 MB run without
+ *    whitespace included). Per sentence, the comments are "# newdoc" (the
+ *    first sentence of the text only), "# newpar" (the first sentence of
+ *    each paragraph), "# sent_id = N" (1, 2, ...) and "# text = ..." (the
+ *    sentence's text, each run of whitespace between its tokens written
+ *    as one space); a sentence cut at the segmenter's limit of tokens
+ *    also gets "# transparse_cut = ..." saying so. MISC keeps the
+ *    spacing, so that the text can be rebuilt from the output byte for
+ *    byte: "SpaceAfter=No" where no whitespace follows a token,
+ *    "SpacesAfter=..." where the whitespace after it (up to the next
+ *    token, across sentences and paragraphs; after the last token, up to
+ *    the end of the text) is anything but one space, "SpacesBefore=..."
+ *    on the first token when whitespace precedes it, escaped as UDPipe
+ *    does ("\s" space, "\t", "\r", "\n", "\p" for '|', "\\"); then
+ *    "TokenRange=START:END" when options->ranges asks for it. With
+ *    options->presegmented each line is one sentence; with
+ *    options->tokenize_only nothing is tagged or parsed (see tp_options).
  *
  * In every output, DEPS is "_" on each word parsed (no enhanced graph is
  * predicted) and a parsed sentence has no empty nodes (they are nodes of
@@ -881,9 +936,11 @@ TP_API void tp_result_free(tp_result *result);
  *   err        out, may be NULL.
  *
  * Errors: TP_ERR_ARGUMENT (model, text or out_text is NULL; model freed;
- * bad options), TP_ERR_INPUT (malformed input: the message gives the
- * line, e.g. "tp_parse_document: conllu: text:12: invalid UTF-8 at byte
- * 7"; a NUL byte in the text is malformed: "conllu: text:3: line contains
+ * bad options; TP_INPUT_TEXT given to a model without a segmenter, the
+ * message saying how to get one; presegmented, ranges or tokenize_only
+ * with another input), TP_ERR_INPUT (malformed input: the message gives
+ * the line, e.g. "tp_parse_document: conllu: text:12: invalid UTF-8 at
+ * byte 7", or for raw text the byte offset of invalid UTF-8 in the text; a NUL byte in the text is malformed: "conllu: text:3: line contains
  * a NUL byte at byte 5"; messages quote at most 40 bytes of a value; a
  * sentence the parser rejects: the message names the sentence by its
  * sent_id or first word, e.g. "tp_parse_document: text: sentence

@@ -75,6 +75,17 @@ const (
 	// tokens; each sentence is written with a "# sent_id = N" (from
 	// DocOptions.First+1 on) and a "# text" comment.
 	InputTokens
+	// InputText is raw UTF-8 text, segmented into paragraphs, sentences,
+	// tokens and syntactic words by the model's segmenter
+	// (Model.HasSegmenter; parser/segment), read as a stream: memory is
+	// bounded whatever the size of the input. Each sentence is then tagged
+	// and parsed as a CoNLL-U sentence without tags would be (the
+	// plain-token parser; SpaceAfter=No in MISC is read by the XPOS tagger
+	// as usual). The output keeps every byte of the input: see the
+	// package documentation, "Raw text", for its comments and MISC
+	// attributes, and conllu.RebuildText for the way back. A model
+	// without a segmenter gives an error wrapping ErrOptions.
+	InputText
 )
 
 // DocOptions are the options of a document parse (ParseDocument,
@@ -101,9 +112,28 @@ type DocOptions struct {
 	// words and empty nodes, before parsing, so that the model predicts
 	// the tags (conllu.Sentence.StripTags). Pre-tokenized text has none.
 	NoTags bool
-	// First numbers the sentences of pre-tokenized text: the first gets
-	// "# sent_id = First+1".
+	// First numbers the sentences of pre-tokenized and raw text: the
+	// first gets "# sent_id = First+1".
 	First int
+	// Presegmented, with InputText, makes every line break end a
+	// sentence: one sentence a line (a blank line still ends a paragraph
+	// too); the segmenter still decides the tokens and multiword tokens
+	// but never ends a sentence inside a line (except at
+	// segment.MaxTokens tokens). With another input it is an error
+	// wrapping ErrOptions.
+	Presegmented bool
+	// Ranges, with InputText, adds TokenRange=START:END to the MISC of
+	// every token (of the multiword-token line for a multiword token):
+	// the token's offsets in the whole input, END exclusive, in bytes
+	// (RangesBytes) or Unicode code points (RangesCodePoints). With
+	// another input anything but RangesNone is an error wrapping
+	// ErrOptions.
+	Ranges Ranges
+	// TokenizeOnly, with InputText, segments without tagging or parsing:
+	// the same sentences, comments and MISC, with every column but ID,
+	// FORM and MISC "_" (HEAD and DEPREL too); Parse is then checked but
+	// not used. With another input it is an error wrapping ErrOptions.
+	TokenizeOnly bool
 	// Parse is how each sentence is parsed (see Model.Parse). With
 	// Parse.Confidence every word parsed gets its confidence in MISC as
 	// "Confidence=0.931" (three decimals; an attribute Confidence given
@@ -140,13 +170,18 @@ func (m *Model) source(r io.Reader, o DocOptions) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
+	if err := m.checkTextOptions(o); err != nil {
+		return source{}, err
+	}
 	switch o.Input {
 	case InputCoNLLU:
 		return conlluSource(r, o, opt), nil
 	case InputTokens:
 		return tokenSource(r, o, opt), nil
+	case InputText:
+		return m.textSource(r, o, opt), nil
 	}
-	return source{}, fmt.Errorf("%w: input format %d: want InputCoNLLU or InputTokens", ErrOptions, o.Input)
+	return source{}, fmt.Errorf("%w: input format %d: want InputCoNLLU, InputTokens or InputText", ErrOptions, o.Input)
 }
 
 // docItem is one sentence of a document: s to parse (failing with fail),
@@ -161,9 +196,10 @@ type docItem struct {
 // source returns the sentences of a document one by one (io.EOF at its
 // end); skip reports the option SkipOnError.
 type source struct {
-	next func() (docItem, error)
-	skip bool
-	opt  core.Options
+	next     func() (docItem, error)
+	skip     bool
+	tokenize bool // DocOptions.TokenizeOnly: the sentences are not parsed
+	opt      core.Options
 }
 
 // errorComment returns the comment line that SkipOnError puts before a
@@ -312,7 +348,7 @@ func (d *docParse) read() *streamJob {
 func (d *docParse) parse(j *streamJob) {
 	var r core.Result
 	for i := range j.items {
-		if j.items[i].s == nil {
+		if j.items[i].s == nil || d.src.tokenize {
 			continue
 		}
 		if err := d.m.parseItem(&j.items[i], d.src.opt, &r); err != nil {
@@ -572,7 +608,7 @@ func (s *Stream) Next() ([]byte, error) {
 	it, err := s.src.next()
 	if err == nil {
 		var perr error
-		if it.s != nil {
+		if it.s != nil && !s.src.tokenize {
 			perr = s.m.parseItem(&it, s.src.opt, &s.r)
 		}
 		err = writeItem(&s.buf, it, perr, s.src.skip, &s.st)

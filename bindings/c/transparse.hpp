@@ -124,10 +124,13 @@ struct Tags {
 // beam), kbest the number of trees asked for (0 to the beam width),
 // confidence asks for a confidence per word, temperature (0: the
 // library's default) scales the confidences. Document members (for
-// parse_document and stream): input (TP_INPUT_CONLLU or TP_INPUT_TOKENS),
-// on_error (TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP), no_tags, threads
-// (parse_document only). Bad values throw Error with TP_ERR_ARGUMENT from
-// the parse.
+// parse_document and stream): input (TP_INPUT_CONLLU, TP_INPUT_TOKENS or
+// TP_INPUT_TEXT), on_error (TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP),
+// no_tags, threads (parse_document only); for raw text (TP_INPUT_TEXT)
+// presegmented (one sentence a line), ranges (TP_RANGES_NONE,
+// TP_RANGES_BYTES or TP_RANGES_CODEPOINTS: TokenRange=START:END in MISC)
+// and tokenize_only (segment without tagging or parsing). Bad values throw
+// Error with TP_ERR_ARGUMENT from the parse.
 struct Options {
     int beam = 0;
     int kbest = 0;
@@ -137,6 +140,9 @@ struct Options {
     int on_error = TP_ON_ERROR_STOP;
     bool no_tags = false;
     int threads = 0;
+    bool presegmented = false;
+    int ranges = TP_RANGES_NONE;
+    bool tokenize_only = false;
 
     tp_options to_c() const {
         tp_options o = TP_OPTIONS_INIT;
@@ -148,6 +154,9 @@ struct Options {
         o.on_error = on_error;
         o.no_tags = no_tags ? 1 : 0;
         o.threads = threads;
+        o.presegmented = presegmented ? 1 : 0;
+        o.ranges = ranges;
+        o.tokenize_only = tokenize_only ? 1 : 0;
         return o;
     }
 };
@@ -447,8 +456,8 @@ public:
         return parse_sentences(sentences, tags, o);
     }
 
-    // parse_document parses a document, CoNLL-U or pre-tokenized text as
-    // options.input says (tp_parse_document), and returns it as CoNLL-U;
+    // parse_document parses a document, CoNLL-U, pre-tokenized or raw text
+    // as options.input says (tp_parse_document), and returns it as CoNLL-U;
     // *skipped, when not null, receives the number of sentences copied
     // through unparsed (TP_ON_ERROR_SKIP).
     std::string parse_document(const std::string &text, const Options &options = Options(),

@@ -8,14 +8,16 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
-// FuzzSniffFormat checks parse's format detection on arbitrary input: the
-// reader it returns yields the input unchanged; input whose first non-blank
-// line starts with '#' or contains a tab is CoNLL-U; and input that the
+// FuzzSniffInput checks parse's detection of the kind of input on
+// arbitrary input: the reader it returns yields the input unchanged;
+// input whose first line that is neither blank nor a comment is a word
+// line (isWordLine) is CoNLL-U, other input raw text; and input that the
 // CoNLL-U reader reads without error (at least one sentence) is never
-// taken for tokens.
-func FuzzSniffFormat(f *testing.F) {
+// taken for text.
+func FuzzSniffInput(f *testing.F) {
 	for _, s := range []string{
-		"The cat sat .\n",
+		"The cat sat.\n",
+		"#MeToo is a hashtag.\n",
 		"# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n\n",
 		"1\ta\t_\t_\t_\t_\t0\troot\t_\n\n",
 		"1 a _ _ _ _ 0 root _ _\n",
@@ -25,7 +27,7 @@ func FuzzSniffFormat(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		format, r, err := sniffFormat(bytes.NewReader(data))
+		input, r, err := sniffInput(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,18 +36,17 @@ func FuzzSniffFormat(f *testing.F) {
 			t.Fatalf("input changed: %q -> %q", data, all)
 		}
 		var first []byte
-		for _, l := range bytes.Split(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")), []byte("\n")) {
-			if len(bytes.TrimSpace(l)) > 0 {
+		for _, l := range bytes.Split(bytes.TrimPrefix(data, []byte(bom)), []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 && l[0] != '#' {
 				first = l
 				break
 			}
 		}
-		looks := bytes.HasPrefix(bytes.TrimLeft(first, " \t"), []byte("#")) || bytes.IndexByte(first, '\t') >= 0
-		if looks && len(first) < 4000 && format != formatCoNLLU {
-			t.Fatalf("first line %q looks like CoNLL-U, detected %s", first, format)
+		if want := map[bool]string{true: inputCoNLLU, false: inputText}[isWordLine(first)]; len(data) < 60000 && input != want {
+			t.Fatalf("first line %q: detected %s, want %s", first, input, want)
 		}
-		if sents, err := conllu.ReadAll(bytes.NewReader(data), "fuzz"); err == nil && len(sents) > 0 && format != formatCoNLLU {
-			t.Fatalf("valid CoNLL-U detected as %s", format)
+		if sents, err := conllu.ReadAll(bytes.NewReader(data), "fuzz"); err == nil && len(sents) > 0 && input != inputCoNLLU {
+			t.Fatalf("valid CoNLL-U detected as %s", input)
 		}
 	})
 }

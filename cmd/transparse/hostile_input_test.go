@@ -27,9 +27,11 @@ func wordLine(id, form, head, deprel string) string {
 	return id + "\t" + form + "\t_\tX\t_\t_\t" + head + "\t" + deprel + "\t_\t_\n"
 }
 
-// Malformed CoNLL-U is never read as tokens: a *.conllu file, or a file
-// whose first line has tabs, gets CoNLL-U's error (the one --format conllu
-// gives), whatever its columns.
+// Malformed CoNLL-U is never read as text: a *.conllu file, or a file
+// whose first line that is not a comment starts with an ID and a tab, gets
+// CoNLL-U's error (the one --input conllu gives), whatever its columns;
+// when auto detection chose CoNLL-U the error says how to read the input
+// as text.
 func TestParseNeverGuessesTokens(t *testing.T) {
 	model := bundledModel(t)
 	dir := t.TempDir()
@@ -43,13 +45,16 @@ func TestParseNeverGuessesTokens(t *testing.T) {
 		{"late.conllu", good + "\n\n\n" + "1\tHi\t_\tX\t_\t_\t0\troot\t_\n\n", ":5: line has 9 columns, want 10"},
 	} {
 		path := writeFile(t, dir, c.name, c.text)
-		for _, format := range []string{"auto", "conllu"} {
-			code, _, stderr := runCmd(t, "", "parse", "-m", model, "--format", format, path)
+		for _, input := range []string{"auto", "conllu"} {
+			code, _, stderr := runCmd(t, "", "parse", "-m", model, "--input", input, path)
 			if code != 1 || !strings.Contains(stderr, "conllu: "+path+c.msg) {
-				t.Errorf("%s --format %s: exit %d, stderr %q; want %q", c.name, format, code, stderr, c.msg)
+				t.Errorf("%s --input %s: exit %d, stderr %q; want %q", c.name, input, code, stderr, c.msg)
+			}
+			if hint := strings.Contains(stderr, "give --input text to read it as raw text"); hint != (input == "auto") {
+				t.Errorf("%s --input %s: the hint to give --input text is there: %v; stderr %q", c.name, input, hint, stderr)
 			}
 		}
-		code, _, stderr := runCmd(t, c.text, "parse", "-m", model, "--format", "conllu")
+		code, _, stderr := runCmd(t, c.text, "parse", "-m", model, "--input", "conllu")
 		if code != 1 || !strings.Contains(stderr, "conllu: <stdin>"+c.msg) {
 			t.Errorf("%s from stdin: exit %d, stderr %q", c.name, code, stderr)
 		}
@@ -57,9 +62,9 @@ func TestParseNeverGuessesTokens(t *testing.T) {
 			t.Errorf("eval %s: exit %d, stderr %q", c.name, code, stderr)
 		}
 	}
-	// Plain text still reads as tokens.
+	// Pre-tokenized text reads as tokens when told.
 	path := writeFile(t, dir, "plain.txt", "Hello world .\n")
-	code, stdout, stderr := runCmd(t, "", "parse", "-m", model, path)
+	code, stdout, stderr := runCmd(t, "", "parse", "-m", model, "--input", "tokens", path)
 	if code != 0 || len(readCoNLLU(t, "tokens", stdout)) != 1 {
 		t.Errorf("plain text: exit %d, stderr %q", code, stderr)
 	}
@@ -94,12 +99,12 @@ func TestParseErrorPlaces(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, nul+":3: line contains a NUL byte at byte 4") || strings.Contains(stdout, "\x00") {
 		t.Errorf("NUL in CoNLL-U: exit %d, stderr %q", code, stderr)
 	}
-	code, stdout, stderr = runCmd(t, "a b\nc\x00d\n", "parse", "-m", model, "--format", "tokens")
+	code, stdout, stderr = runCmd(t, "a b\nc\x00d\n", "parse", "-m", model, "--input", "tokens")
 	if code != 1 || !strings.Contains(stderr, "<stdin>:2: line contains a NUL byte at byte 2") || strings.Contains(stdout, "\x00") {
 		t.Errorf("NUL in tokens: exit %d, stderr %q", code, stderr)
 	}
 	huge := strings.Repeat("z", 1000000)
-	code, _, stderr = runCmd(t, huge+" .\n", "parse", "-m", model)
+	code, _, stderr = runCmd(t, huge+" .\n", "parse", "-m", model, "--input", "tokens")
 	if code != 1 || len(stderr) > 400 || !strings.Contains(stderr, "<stdin>:1: sentence 1:") {
 		t.Errorf("1 MB token: exit %d, stderr of %d bytes: %.400q", code, len(stderr), stderr)
 	}
@@ -147,7 +152,7 @@ func TestParseOutputHasNoGoldAnnotation(t *testing.T) {
 		"2\tsee\tsee\tVERB\tVBP\t_\t0\troot\t0:root\tGloss=x\n" +
 		"2.1\tsee\tsee\tVERB\tVB\tVerbForm=Inf\t_\t_\t0:root\tCopyOf=2\n\n"
 	in := readCoNLLU(t, "input", doc)[0]
-	code, stdout, stderr := runCmd(t, "I see\n", "parse", "-m", model, "--format", "tokens")
+	code, stdout, stderr := runCmd(t, "I see\n", "parse", "-m", model, "--input", "tokens")
 	if code != 0 {
 		t.Fatalf("tokens: exit %d, stderr %q", code, stderr)
 	}
@@ -371,7 +376,7 @@ func TestHostileRenderLongSentence(t *testing.T) {
 // sentence a line, as with LF or CRLF.
 func TestHostileTokensCRLineEnds(t *testing.T) {
 	model := bundledModel(t)
-	code, stdout, stderr := runCmd(t, "The cat sleeps .\rDogs bark .\r\nBirds sing .\r", "parse", "-m", model)
+	code, stdout, stderr := runCmd(t, "The cat sleeps .\rDogs bark .\r\nBirds sing .\r", "parse", "-m", model, "--input", "tokens")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}

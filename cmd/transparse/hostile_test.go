@@ -102,11 +102,11 @@ func TestParseModelDevZero(t *testing.T) {
 func TestParseModelFromPipe(t *testing.T) {
 	model := needModel(t)
 	input := writeFile(t, t.TempDir(), "in.txt", "The cat sat on the mat .\n")
-	code, want, stderr := runCmd(t, "", "parse", "-m", model, input)
+	code, want, stderr := runCmd(t, "", "parse", "-m", model, "--input", "tokens", input)
 	if code != 0 {
 		t.Fatalf("from the file: %d %s", code, stderr)
 	}
-	code, got, stderr, _, _ := cliProcess(t, model, "parse", "-m", "/dev/stdin", input)
+	code, got, stderr, _, _ := cliProcess(t, model, "parse", "-m", "/dev/stdin", "--input", "tokens", input)
 	if code != 0 || got != want {
 		t.Errorf("from a pipe: exit status %d, stderr %q\ngot  %q\nwant %q", code, stderr, got, want)
 	}
@@ -137,12 +137,12 @@ func TestParseModelTruncated(t *testing.T) {
 func TestParseThreadsCapped(t *testing.T) {
 	model := needModel(t)
 	const in = "The cat sat .\nDogs bark .\n"
-	code, want, stderr := runCmd(t, in, "parse", "-m", model, "-t", "1")
+	code, want, stderr := runCmd(t, in, "parse", "-m", model, "--input", "tokens", "-t", "1")
 	if code != 0 {
 		t.Fatalf("-t 1: %d %s", code, stderr)
 	}
 	for _, n := range []string{"1000000000", "9223372036854775807"} {
-		code, got, stderr := runCmd(t, in, "parse", "-m", model, "-t", n)
+		code, got, stderr := runCmd(t, in, "parse", "-m", model, "--input", "tokens", "-t", n)
 		if code != 0 || got != want {
 			t.Errorf("-t %s: exit status %d, stderr %q\ngot  %q\nwant %q", n, code, stderr, got, want)
 		}
@@ -174,8 +174,10 @@ func TestEmptyInputEveryCommand(t *testing.T) {
 			[]string{"parse", "-m", model},
 			[]string{"parse", "-m", model, "-"},
 			[]string{"parse", "-m", model, empty},
-			[]string{"parse", "-m", model, "--format", "conllu", empty},
-			[]string{"parse", "-m", model, "--format", "tokens"},
+			[]string{"parse", "-m", model, "--input", "conllu", empty},
+			[]string{"parse", "-m", model, "--input", "tokens"},
+			[]string{"parse", "-m", model, "--input", "text"},
+			[]string{"tokenize", "-m", model},
 			[]string{"parse", "-m", model, "--no-tags", empty},
 			[]string{"parse", "-m", model, "-t", "4", empty},
 			[]string{"eval", "-m", model, empty},

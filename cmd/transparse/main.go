@@ -4,7 +4,8 @@
 // Usage:
 //
 //	transparse train   --train T.conllu --dev D.conllu -o model.tpm   train a model
-//	transparse parse   [-m MODEL] [FILE...]                            parse to CoNLL-U
+//	transparse parse   [-m MODEL] [FILE...]                            parse raw text or CoNLL-U to CoNLL-U
+//	transparse tokenize [-m MODEL] [FILE...]                           split raw text into sentences and tokens
 //	transparse eval    GOLD PRED | [-m MODEL] GOLD                     score (UAS, LAS, CLAS, ...)
 //	transparse calibrate -m MODEL DEV -o OUT                           fit the confidences to DEV
 //	transparse inspect [MODEL]                                         print a model card
@@ -119,7 +120,7 @@ func newRootCmd() *cobra.Command {
 		Use:   "transparse",
 		Short: "Transition-based dependency parser",
 		Long: `transparse is a transition-based dependency parser for Universal
-Dependencies. It trains models on CoNLL-U treebanks, parses CoNLL-U or
+Dependencies. It trains models on CoNLL-U treebanks, parses raw text, CoNLL-U or
 pre-tokenized text to CoNLL-U, and scores parses with the CoNLL 2018 shared
 task metrics (UAS, LAS, CLAS, MLAS, BLEX, ...).
 
@@ -145,7 +146,7 @@ Errors are printed as "transparse: <message>". Exit status: 0 on success,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().Bool("version", false, "print the version (as the version command does)")
 	root.AddCommand(newTrainCmd(), newParseCmd(), newEvalCmd(), newCalibrateCmd(), newInspectCmd(), newVersionCmd(), newStatsCmd(), newPruneCmd(),
-		newGenManCmd(), newRenderCmd())
+		newGenManCmd(), newRenderCmd(), newTokenizeCmd())
 	return root
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
+	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
 	"github.com/transparse/transparse/parser/train"
 )
@@ -67,7 +68,14 @@ func TestUsageErrors(t *testing.T) {
 	noDefaultModel(t)
 	for _, args := range [][]string{
 		{"bogus"},
-		{"parse", "--format", "xml"},
+		{"parse", "--input", "xml"},
+		{"parse", "--format", "tokens"},
+		{"parse", "--strip-tags"},
+		{"parse", "--ranges", "words"},
+		{"parse", "--input", "tokens", "--presegmented"},
+		{"parse", "--input", "conllu", "--ranges", "bytes"},
+		{"tokenize", "--output", "xml"},
+		{"tokenize", "--output", "tokens", "--ranges", "bytes"},
 		{"parse", "--threads", "0"},
 		{"parse", "--beam", "-1"},
 		{"parse", "--beam", "65"},
@@ -387,32 +395,44 @@ func TestEvalErrors(t *testing.T) {
 	wantContains(t, "stderr", stderr, "transparse: conllu: "+bad+":1:")
 }
 
-func TestSniffFormat(t *testing.T) {
+func TestSniffInput(t *testing.T) {
+	word := "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n"
 	for _, c := range []struct{ in, want string }{
-		{"The cat sat .\n", formatTokens},
-		{"\n\n  \nThe cat sat .\n", formatTokens},
-		{"# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n\n", formatCoNLLU},
-		{"\xEF\xBB\xBF# text = a\n", formatCoNLLU},
-		{"\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\n", formatCoNLLU},
-		{"1\ta\tb\n", formatCoNLLU}, // malformed CoNLL-U, reported as such
-		{"1\ta\t_\t_\t_\t_\t0\troot\t_\n", formatCoNLLU},
-		{"1 a _ _ _ _ 0 root _ _\n", formatTokens},
-		{"#hashtag sentence\n", formatCoNLLU},
-		{"", formatTokens},
-		{"\n\n", formatTokens},
-		{"no newline at end", formatTokens},
-		{strings.Repeat("x ", 5000) + "\n", formatTokens},
+		{"The cat sat.\n", inputText},
+		{"\n\n  \nThe cat sat .\n", inputText},
+		{"#MeToo is a hashtag.\n", inputText},
+		{"# 1 reason to go.\n", inputText},
+		{"# 1 reason to go.\n# and another\n\nThe end.\n", inputText},
+		{"  # indented\n" + word, inputText},
+		{"# sent_id = 1\n# text = a\n" + word + "\n", inputCoNLLU},
+		{"\xEF\xBB\xBF# text = a\n" + word, inputCoNLLU},
+		{"\xEF\xBB\xBF" + word, inputCoNLLU},
+		{"\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\n", inputCoNLLU},
+		{"1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n", inputCoNLLU},
+		{"0.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n", inputCoNLLU},
+		{"1\ta\tb\n", inputCoNLLU}, // malformed CoNLL-U, reported as such
+		{"1\ta\t_\t_\t_\t_\t0\troot\t_\n", inputCoNLLU},
+		{"1 a _ _ _ _ 0 root _ _\n", inputText},
+		{"a\tb\n", inputText},
+		{"1.\tFirst point\n", inputText},
+		{"# only a comment\n", inputText},
+		{"#" + strings.Repeat("x", 200000) + "\n" + word, inputCoNLLU}, // a comment longer than the buffer
+		{strings.Repeat("#\n", maxSniff) + word, inputText},            // bounded look-ahead
+		{"", inputText},
+		{"\n\n", inputText},
+		{"no newline at end", inputText},
+		{strings.Repeat("x ", 50000) + "\n", inputText},
 	} {
-		got, r, err := sniffFormat(strings.NewReader(c.in))
+		got, r, err := sniffInput(strings.NewReader(c.in))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != c.want {
-			t.Errorf("sniffFormat(%.30q) = %s, want %s", c.in, got, c.want)
+			t.Errorf("sniffInput(%.30q) = %s, want %s", c.in, got, c.want)
 		}
 		all, _ := io.ReadAll(r)
 		if string(all) != c.in {
-			t.Errorf("sniffFormat(%.30q) lost input: got %.30q", c.in, all)
+			t.Errorf("sniffInput(%.30q) lost input: got %.30q", c.in, all)
 		}
 	}
 }
@@ -470,6 +490,16 @@ func absPath(t *testing.T, p string) string {
 	return a
 }
 
+// hasSegmenter reports whether the model file has a segmenter.
+func hasSegmenter(t *testing.T, model string) bool {
+	t.Helper()
+	m, err := parser.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.HasSegmenter()
+}
+
 // readCoNLLU parses CoNLL-U output of a command.
 func readCoNLLU(t *testing.T, what, s string) []*conllu.Sentence {
 	t.Helper()
@@ -504,7 +534,7 @@ func exerciseModel(t *testing.T, model string) {
 	}
 
 	// Tokens from standard input.
-	code, stdout, stderr := runCmd(t, "The cat sat on the mat .\n\nDogs bark .\n", "parse", "-m", model)
+	code, stdout, stderr := runCmd(t, "The cat sat on the mat .\n\nDogs bark .\n", "parse", "-m", model, "--input", "tokens")
 	if code != 0 {
 		t.Fatalf("parse tokens: exit status %d, stderr %q", code, stderr)
 	}
@@ -526,16 +556,13 @@ func exerciseModel(t *testing.T, model string) {
 		}
 	}
 
-	// A first line starting with '#' is CoNLL-U unless --format says tokens.
-	code, stdout, stderr = runCmd(t, "#tag is a word\n", "parse", "-m", model, "--format", "tokens")
+	// A line starting with '#' is a word of tokens input.
+	code, stdout, stderr = runCmd(t, "#tag is a word\n", "parse", "-m", model, "--input", "tokens")
 	if code != 0 {
-		t.Fatalf("parse --format tokens: exit status %d, stderr %q", code, stderr)
+		t.Fatalf("parse --input tokens: exit status %d, stderr %q", code, stderr)
 	}
-	if sents := readCoNLLU(t, "parse --format tokens", stdout); len(sents) != 1 || sents[0].Words[0].Form != "#tag" {
-		t.Errorf("parse --format tokens:\n%s", stdout)
-	}
-	if code, _, _ = runCmd(t, "#tag is a word\n", "parse", "-m", model); code != 1 {
-		t.Errorf("parse of '#tag is a word' as CoNLL-U: exit status %d, want 1", code)
+	if sents := readCoNLLU(t, "parse --input tokens", stdout); len(sents) != 1 || sents[0].Words[0].Form != "#tag" {
+		t.Errorf("parse --input tokens:\n%s", stdout)
 	}
 
 	// CoNLL-U with gold tags, and the same with --no-tags; then a
@@ -571,12 +598,22 @@ func exerciseModel(t *testing.T, model string) {
 			}
 		}
 	}
-	code, stdout, stderr = runCmd(t, "Dogs bark .\n", "parse", "-m", model, gold, "-")
-	if code != 0 {
-		t.Fatalf("parse FILE -: exit status %d, stderr %q", code, stderr)
-	}
-	if n := len(readCoNLLU(t, "parse FILE -", stdout)); n != 4 {
-		t.Errorf("parse FILE - gave %d sentences, want 4", n)
+	// A CoNLL-U file (by its name), then raw text on standard input (by
+	// its first line), which needs a segmenter.
+	code, stdout, stderr = runCmd(t, "Dogs bark.\n", "parse", "-m", model, gold, "-")
+	if hasSegmenter(t, model) {
+		if code != 0 {
+			t.Fatalf("parse FILE -: exit status %d, stderr %q", code, stderr)
+		}
+		if n := len(readCoNLLU(t, "parse FILE -", stdout)); n != 4 {
+			t.Errorf("parse FILE - gave %d sentences, want 4", n)
+		}
+	} else {
+		if code != 1 || len(readCoNLLU(t, "parse FILE -", stdout)) != 3 {
+			t.Errorf("parse FILE - without a segmenter: exit status %d, want 1 after the 3 sentences of FILE", code)
+		}
+		wantContains(t, "stderr", stderr, "<stdin>: read as raw text (its first line that is not a comment is not a CoNLL-U word line), but the model has no segmenter",
+			"--input tokens")
 	}
 
 	// eval parses GOLD itself.

@@ -2,30 +2,22 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/transparse/transparse/internal/gcpolicy"
 	"github.com/transparse/transparse/parser"
-)
-
-// Input formats of parse.
-const (
-	formatAuto   = "auto"
-	formatCoNLLU = "conllu"
-	formatTokens = "tokens"
+	"github.com/transparse/transparse/parser/conllu"
 )
 
 type parseOptions struct {
 	model      string
-	format     string
+	input      string
+	text       textOptions
 	noTags     bool
 	threads    int
 	onError    string
@@ -37,11 +29,14 @@ type parseOptions struct {
 func newParseCmd() *cobra.Command {
 	var o parseOptions
 	cmd := &cobra.Command{
-		Use:   "parse [-m MODEL] [--format auto|conllu|tokens] [--no-tags] [--beam K] [--confidence] [--kbest N] [flags] [FILE...]",
-		Short: "Parse CoNLL-U or pre-tokenized text to CoNLL-U",
+		Use:   "parse [-m MODEL] [--input auto|conllu|text|tokens] [--presegmented] [--ranges bytes|chars] [--no-tags] [--beam K] [--confidence] [--kbest N] [flags] [FILE...]",
+		Short: "Parse raw text, CoNLL-U or pre-tokenized text to CoNLL-U",
 		Long:  parseHelp + modelHelp,
-		Example: `  # Parse pre-tokenized text, one sentence per line:
-  echo "The cat sat on the mat ." | transparse parse
+		Example: `  # Parse raw text (the model splits it into sentences and tokens):
+  echo "The quick brown fox jumps over the lazy dog." | transparse parse
+
+  # Parse pre-tokenized text, one sentence per line:
+  echo "The cat sat on the mat ." | transparse parse --input tokens
 
   # Re-parse a treebank with its gold tags, with a given model:
   transparse parse -m en_ewt.tpm en_ewt-ud-test.conllu > pred.conllu
@@ -56,9 +51,9 @@ func newParseCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
-	f.StringVar(&o.format, "format", formatAuto, "input format: auto, conllu or tokens")
+	f.StringVar(&o.input, "input", inputAuto, "kind of input: auto, conllu, text (raw text) or tokens (pre-tokenized)")
+	o.text.flags(f)
 	f.BoolVar(&o.noTags, "no-tags", false, "blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input so that the model predicts them (as far as it has the components)")
-	f.BoolVar(&o.noTags, "strip-tags", false, "same as --no-tags")
 	f.IntVarP(&o.threads, "threads", "t", runtime.NumCPU(), "sentences parsed at once (the output keeps the input order)")
 	f.StringVar(&o.onError, "on-error", "stop", "a sentence that cannot be parsed: stop, or skip (copy it through unparsed with a comment)")
 	f.IntVar(&o.beam, "beam", 0, "beam width K (1: the greedy parser; 0: the model's default, default_beam in inspect)")
@@ -72,22 +67,36 @@ const parseHelp = `Parse reads sentences from each FILE in turn, or from standar
 FILE is given or FILE is "-", parses them and writes CoNLL-U to standard
 output.
 
-Input formats (--format):
+Kinds of input (--input):
 
+  text    Raw UTF-8 text. The model's segmenter splits it into paragraphs
+          (a blank line ends one), sentences, tokens and multiword tokens
+          ("don't": "do" "n't"), then each sentence is tagged and parsed.
+          Each sentence gets "# sent_id = N" and "# text = ..." ("# newdoc"
+          and "# newpar" where a document and a paragraph start), and MISC
+          keeps the spacing (SpaceAfter=No, SpacesAfter, SpacesBefore), so
+          that nothing of the input is lost. Needs a model with a
+          segmenter ("transparse train" learns one unless given
+          --no-segmenter). --presegmented makes every line one sentence;
+          --ranges bytes or --ranges chars adds each token's offsets in the
+          input to MISC as TokenRange=START:END (END exclusive), in bytes
+          or in Unicode code points.
   conllu  CoNLL-U. Comments and multiword tokens are kept, and the
           LEMMA, UPOS, XPOS and FEATS given are used and kept; the model
           predicts them only where they are missing ("_"). HEAD and DEPREL
           are replaced.
-  tokens  One pre-tokenized sentence per line, tokens separated by spaces.
-          The output has ID, FORM, the predicted LEMMA, UPOS, XPOS and
-          FEATS, HEAD and DEPREL; DEPS and MISC are "_".
+  tokens  One pre-tokenized sentence per line, tokens separated by spaces
+          (as "transparse tokenize --output tokens" writes it). The output
+          has ID, FORM, the predicted LEMMA, UPOS, XPOS and FEATS, HEAD and
+          DEPREL; DEPS and MISC are "_".
   auto    (default) Decided per input: a file named *.conllu is CoNLL-U;
-          otherwise its first non-blank line decides: CoNLL-U if it starts
-          with '#' or contains a tab, tokens otherwise. Malformed CoNLL-U
-          (9 or 11 columns, spaces for tabs, CoNLL-2009) is reported as
-          such, never read as tokens. Use --format tokens for text whose
-          first sentence starts with '#' or whose tokens are separated by
-          tabs.
+          otherwise the first line that is neither blank nor a comment
+          (a line starting with '#') decides: CoNLL-U if it is a CoNLL-U
+          word line (an ID such as 1, 2-3 or 4.1, then a tab), raw text
+          otherwise. Text starting with "#MeToo" or "# 1 reason" is text;
+          malformed CoNLL-U (9 or 11 columns, CoNLL-2009) gets CoNLL-U's
+          error, which says to give --input text if the guess was wrong.
+          Pre-tokenized text needs --input tokens.
 
 Sentences are parsed --threads at a time (default: the number of CPUs); the
 output keeps the input order, and an error stops the parse where one thread
@@ -106,7 +115,7 @@ it in memory: "skip" writes its comments and a "# transparse_dropped =
 lines A-B ..." comment naming the lines not copied. Errors that end the
 input (an unreadable file, a line over 1 MiB) stop either way.
 
---no-tags (or --strip-tags) blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
+--no-tags blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input (words and empty nodes) before parsing, so that the model annotates
 the words itself: the way to measure parsing from plain tokens on a
 treebank. Tokens input has no tags to blank.
@@ -144,10 +153,17 @@ and a file with empty nodes but no enhanced graph is not valid CoNLL-U.
 
 // runParse runs parse with the options o on the inputs args.
 func runParse(cmd *cobra.Command, args []string, o parseOptions) error {
-	switch o.format {
-	case formatAuto, formatCoNLLU, formatTokens:
+	switch o.input {
+	case inputAuto, inputText:
+	case inputCoNLLU, inputTokens:
+		if o.text.given() {
+			return usage("--presegmented and --ranges are for raw text: not with --input %s", o.input)
+		}
 	default:
-		return usage("invalid --format %q: want auto, conllu or tokens", o.format)
+		return usage("invalid --input %q: want auto, conllu, text or tokens", o.input)
+	}
+	if err := o.text.check(); err != nil {
+		return err
 	}
 	if o.threads < 1 {
 		return usage("invalid --threads %d: want 1 or more", o.threads)
@@ -196,7 +212,7 @@ type parseRun struct {
 	opt     parseOptions
 	onError parser.OnError
 	out     io.Writer
-	sents   int // sentences written in tokens format, for sent_id
+	sents   int // sentences of text and tokens written, for sent_id
 }
 
 // file parses the input called name ("-" for standard input).
@@ -206,76 +222,48 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 		return err
 	}
 	defer closeInput()
-	format := p.opt.format
-	if format == formatAuto && isCoNLLUName(name) {
-		format = formatCoNLLU
-	}
-	if format == formatAuto {
-		format, r, err = sniffFormat(r)
+	input, why := p.opt.input, ""
+	switch {
+	case input == inputAuto && isCoNLLUName(name):
+		input, why = inputCoNLLU, "its name ends in .conllu"
+	case input == inputAuto:
+		input, r, err = sniffInput(r)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", display, err)
+		}
+		why = "its first line that is not a comment is a CoNLL-U word line"
+	}
+	if input == inputText {
+		if err := needSegmenter(p.model, display, why != ""); err != nil {
+			return err
 		}
 	}
 	o := parser.DocOptions{Name: display, Workers: p.opt.threads, OnError: p.onError, NoTags: p.opt.noTags, First: p.sents,
 		Parse: parser.Options{Beam: p.opt.beam, KBest: p.opt.kbest, Confidence: p.opt.confidence}}
-	if format == formatTokens {
+	switch input {
+	case inputTokens:
 		o.Input = parser.InputTokens
+	case inputText:
+		p.opt.text.apply(&o)
 	}
 	st, err := p.model.ParseDocument(r, p.out, o)
-	if format == formatTokens {
+	if input != inputCoNLLU {
 		p.sents += st.Sentences
 	}
 	if st.Skipped > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d of %d sentences copied through unparsed (--on-error skip)\n",
 			display, st.Skipped, st.Sentences)
 	}
-	return err
+	return wrongGuess(err, input, why)
 }
 
-// isCoNLLUName reports whether a file name says CoNLL-U (*.conllu).
-func isCoNLLUName(name string) bool {
-	return strings.EqualFold(filepath.Ext(name), ".conllu")
-}
-
-// sniffFormat decides between CoNLL-U and tokens from the first non-blank
-// line of r (see classifyLine). It returns a reader that still yields all
-// of r.
-func sniffFormat(r io.Reader) (string, io.Reader, error) {
-	br := bufio.NewReader(r)
-	var seen bytes.Buffer
-	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: decide on its beginning.
-			seen.Write(line)
-			return classifyLine(line), io.MultiReader(&seen, br), nil
-		}
-		seen.Write(line)
-		if err != nil && err != io.EOF {
-			return "", nil, err
-		}
-		t := line
-		if seen.Len() == len(line) { // a byte order mark only counts at the start
-			t = bytes.TrimPrefix(t, []byte("\xEF\xBB\xBF"))
-		}
-		if t = bytes.TrimSpace(t); len(t) > 0 {
-			return classifyLine(line), io.MultiReader(&seen, br), nil
-		}
-		if err == io.EOF {
-			return formatTokens, &seen, nil // nothing but blank lines
-		}
+// wrongGuess adds to an error of malformed CoNLL-U how to read the input
+// as raw text when auto detection chose CoNLL-U (why says why; "" when
+// --input said conllu).
+func wrongGuess(err error, input, why string) error {
+	var ce *conllu.Error
+	if input != inputCoNLLU || why == "" || !errors.As(err, &ce) || ce.LimitExceeded {
+		return err
 	}
-}
-
-// classifyLine applies the auto-detection rule to the first non-blank line:
-// CoNLL-U if it starts with '#' (after spaces) or contains a tab, so that
-// malformed CoNLL-U (9 or 11 columns, CoNLL-2009) gets CoNLL-U's error
-// instead of being read as tokens.
-func classifyLine(line []byte) string {
-	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
-	line = bytes.TrimRight(line, "\r\n")
-	if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) || bytes.IndexByte(line, '\t') >= 0 {
-		return formatCoNLLU
-	}
-	return formatTokens
+	return fmt.Errorf("%w (read as CoNLL-U because %s; give --input text to read it as raw text)", err, why)
 }

@@ -32,9 +32,9 @@ func TestParseOutputValidates(t *testing.T) {
 		}{
 			{"tags", "", []string{file}},
 			{"no-tags", "", []string{"--no-tags", file}},
-			{"tokens", tokens, []string{"--format", "tokens"}},
+			{"tokens", tokens, []string{"--input", "tokens"}},
 			{"beam", "", []string{"--beam", "4", "--confidence", "--kbest", "3", file}},
-			{"beam-tokens", tokens, []string{"--format", "tokens", "--beam", "8", "--confidence", "--kbest", "2"}},
+			{"beam-tokens", tokens, []string{"--input", "tokens", "--beam", "8", "--confidence", "--kbest", "2"}},
 		} {
 			if file != files[0] && c.name != "no-tags" {
 				continue

@@ -105,10 +105,12 @@ type proc struct {
 	low     []byte
 	sent    Sentence
 	newPar  bool
-	state   int // uniseg's state after the cluster before pos
-	pos     int // p.text[:pos] is segmented
-	base    int // offset of p.text in the input
-	lastEnd int // end of the last token handed to fn
+	state   int  // uniseg's state after the cluster before pos
+	pos     int  // p.text[:pos] is segmented
+	base    int  // offset of p.text in the input
+	lastEnd int  // end of the last token handed to fn
+	runes   int  // code points of the input before base
+	perLine bool // every line break ends a sentence, nothing else does
 }
 
 // feed segments p.text[p.pos:limit]; limit is the end of the text or
@@ -126,11 +128,11 @@ func (p *proc) feed(limit int) error {
 			}
 			i, p.state = end, st
 		}
-		if lineBreaks(text, ws, i) >= 2 {
+		if n := lineBreaks(text, ws, i); n >= 2 || n == 1 && p.perLine {
 			if err := p.flush(); err != nil {
 				return err
 			}
-			p.newPar = true
+			p.newPar = p.newPar || n >= 2
 		}
 		p.run = p.run[:0]
 		for i < limit {
@@ -221,7 +223,7 @@ func (p *proc) decide(end bool) error {
 		}
 		cut := i+1 >= MaxTokens
 		stop := cut || (end && last)
-		if !stop {
+		if !stop && !p.perLine {
 			p.feats = sentFeats(p.pending, i, i+1, p.feats[:0])
 			stop = p.m.sent.score(p.feats) > p.m.SentThreshold
 		}

@@ -26,7 +26,7 @@ import (
 )
 
 // Version is recorded in model cards.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // MaxTrainingWords is the longest training sentence (in words) the parser
 // learns from. Longer ones are skipped, counted in the log and in the

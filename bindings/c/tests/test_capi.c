@@ -127,11 +127,11 @@ static int loader_missing(int rc, tp_error *err) {
 /* ------------------------------------------------------------------ */
 
 static void test_version(void) {
-    CHECK(TP_VERSION_MAJOR == 0 && TP_VERSION_MINOR == 2 && TP_VERSION_PATCH == 0);
-    CHECK(TP_VERSION_NUMBER == 200);
+    CHECK(TP_VERSION_MAJOR == 0 && TP_VERSION_MINOR == 3 && TP_VERSION_PATCH == 0);
+    CHECK(TP_VERSION_NUMBER == 300);
     CHECK(tp_version_number() == TP_VERSION_NUMBER);
     CHECK(strcmp(tp_version(), TP_VERSION_STRING) == 0);
-    CHECK(strcmp(tp_version(), "0.2.0") == 0);
+    CHECK(strcmp(tp_version(), "0.3.0") == 0);
 }
 
 static void test_status_and_errors(void) {
@@ -2555,7 +2555,8 @@ static void test_parse_options(tp_model *m) {
      * members) is refused; the message gives the smallest size accepted. */
     bad.size = offsetof(tp_options, input);
     char want_min[64];
-    snprintf(want_min, sizeof want_min, "less than sizeof(tp_options) (%zu)", sizeof(tp_options));
+    snprintf(want_min, sizeof want_min, "less than %zu (the size of tp_options of version 0.2.0",
+             offsetof(tp_options, presegmented));
     EXPECT_ERR(tp_parse(m, forms, n, NULL, &bad, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse: options->size is",
                want_min);
     bad.size = 0;
@@ -2725,8 +2726,8 @@ static void test_spacing(tp_model *m, const char *path) {
     first.size = sizeof first;
     CHECK(sizeof first == offsetof(tp_options, space_after));
     char want_msg[96];
-    snprintf(want_msg, sizeof want_msg, "options->size is %zu, less than sizeof(tp_options) (%zu)", sizeof first,
-             sizeof(tp_options));
+    snprintf(want_msg, sizeof want_msg, "options->size is %zu, less than %zu (the size of tp_options of version 0.2.0",
+             sizeof first, offsetof(tp_options, presegmented));
     r = NULL;
     EXPECT_ERR(tp_parse(m, forms, n, NULL, (const tp_options *)(const void *)&first, &r, &err), err,
                TP_ERR_ARGUMENT, want_msg);

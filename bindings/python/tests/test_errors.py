@@ -18,8 +18,8 @@ def test_library_found_next_to_package():
 
 
 def test_version():
-    assert transparse.library_version() == transparse.__version__ == "0.2.0"
-    assert _lib.tp_version_number() == 200
+    assert transparse.library_version() == transparse.__version__ == "0.3.0"
+    assert _lib.tp_version_number() == 300
 
 
 def test_every_function_declared():

@@ -137,7 +137,8 @@ def test_structs_have_the_header_members():
 
 def test_constants_have_the_header_values():
     text = header_text()
-    for name in ("TP_INPUT_CONLLU", "TP_INPUT_TOKENS", "TP_ON_ERROR_STOP", "TP_ON_ERROR_SKIP"):
+    for name in ("TP_INPUT_CONLLU", "TP_INPUT_TOKENS", "TP_INPUT_TEXT", "TP_ON_ERROR_STOP", "TP_ON_ERROR_SKIP",
+                 "TP_RANGES_NONE", "TP_RANGES_BYTES", "TP_RANGES_CODEPOINTS"):
         m = re.search(r"#define %s (\d+)" % name, text)
         assert m and int(m.group(1)) == getattr(_lib, name), name
     for name, value in re.findall(r"\b(TP_(?:OK|ERR_[A-Z_]+)) = (\d+)", text):

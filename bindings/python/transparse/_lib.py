@@ -103,11 +103,19 @@ class tp_options(ctypes.Structure):
         ("on_error", ctypes.c_int),
         ("no_tags", ctypes.c_int),
         ("threads", ctypes.c_int),
+        # Document members of raw text, appended in 0.3.0.
+        ("presegmented", ctypes.c_int),
+        ("ranges", ctypes.c_int),
+        ("tokenize_only", ctypes.c_int),
     ]
 
 
 TP_INPUT_CONLLU = 0
 TP_INPUT_TOKENS = 1
+TP_INPUT_TEXT = 2
+TP_RANGES_NONE = 0
+TP_RANGES_BYTES = 1
+TP_RANGES_CODEPOINTS = 2
 TP_ON_ERROR_STOP = 0
 TP_ON_ERROR_SKIP = 1
 

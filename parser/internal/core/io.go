@@ -70,6 +70,7 @@ func (m *Model) Document() *modelfmt.Model {
 	if m.taggers.XPOSTable != nil {
 		addMorph(doc, "xpos", m.taggers.XPOSTable.Data())
 	}
+	addSegmenter(doc, m.seg)
 	return doc
 }
 
@@ -267,6 +268,11 @@ func assembleDecoded(doc *modelfmt.Model, d *decoder, p Parts) (*Model, error) {
 			return nil, corrupt("%v", err)
 		}
 	}
+	seg, err := readSegmenter(d.byName)
+	if err != nil {
+		return nil, err
+	}
+	p.Segmenter = seg
 	if s, ok := doc.SystemOptions["pseudo_projective"]; ok {
 		enc, err := pseudoproj.Parse(s)
 		if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/transparse/transparse/parser/form"
 	"github.com/transparse/transparse/parser/linear"
 	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/segment"
 	"github.com/transparse/transparse/parser/transition"
 	"github.com/transparse/transparse/parser/tree"
 )
@@ -90,6 +91,7 @@ type Model struct {
 	// pproj is the pseudo-projective encoding the deprels carry (Baseline:
 	// none); parse undoes it.
 	pproj pseudoproj.Encoding
+	seg   *segment.Model         // nil: the model reads no raw text
 	pool  freelist.List[scratch] // per-call scratch; kept across GCs
 }
 
@@ -103,13 +105,19 @@ type Parts struct {
 	// PseudoProjective is the encoding of lifted arcs the deprels carry
 	// (Nivre & Nilsson 2005); Parse undoes it on every parse.
 	PseudoProjective pseudoproj.Encoding
+	// Segmenter, when not nil, segments raw text into sentences, tokens
+	// and words (parser/segment).
+	Segmenter *segment.Model
 }
 
 // Assemble returns the model made of p. The model is immutable: a new card
 // (training records its scores in one) means a new model.
 func Assemble(p Parts) *Model {
-	return &Model{card: p.Card, classes: p.Classes, gold: p.Gold, plain: p.Plain, taggers: p.Taggers, pproj: p.PseudoProjective}
+	return &Model{card: p.Card, classes: p.Classes, gold: p.Gold, plain: p.Plain, taggers: p.Taggers, pproj: p.PseudoProjective, seg: p.Segmenter}
 }
+
+// Segmenter returns the model's segmenter, nil when it has none.
+func (m *Model) Segmenter() *segment.Model { return m.seg }
 
 // Input names one of a model's two parsers by the input it is for.
 type Input int
