@@ -67,7 +67,7 @@ ratios=""
 [[ -n $malt ]] && ratios="; (N×): the ratio to MaltParser's words/s with gold tags ($malt)"
 echo "## Raw text"
 echo
-echo "Data: the raw text of $(basename "$DATA") ($(stat -c %s "$work/test.txt") bytes, \`scripts/ud_text.py\`) and the same sentences pre-tokenized (the FORMs of their words, one sentence a line). One thread, in-process, best of $PASSES passes after an untimed one; words: the syntactic words of each output. Scores: F1 of the CoNLL 2018 shared task's scorer (\`udeval\`) against $(basename "$DATA")$ratios."
+echo "Model: $(basename "$MODEL"). Data: the raw text of $(basename "$DATA") ($(stat -c %s "$work/test.txt") bytes, \`scripts/ud_text.py\`) and the same sentences pre-tokenized (the FORMs of their words, one sentence a line). One thread, in-process, best of $PASSES passes after an untimed one; words: the syntactic words of each output. Scores: F1 of the CoNLL 2018 shared task's scorer (\`udeval\`) against $(basename "$DATA")$ratios."
 echo
 echo "| system | input → output | words/s | Tokens | Sentences | Words | UPOS | LAS |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
