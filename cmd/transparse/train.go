@@ -94,6 +94,7 @@ func (o *trainFlags) addFlags(cmd *cobra.Command) {
 	f.IntVar(&o.Taggers.Epochs, "tagger-epochs", d.Taggers.Epochs, "training epochs of the taggers (0: the trainer's default, 12) [taggers.epochs]")
 	f.BoolVar(&o.GoldOnly, "gold-only", d.GoldOnly, "train only the gold-tag parser (no taggers, no plain-token parser): for comparing transition systems [gold_only]")
 	f.BoolVar(&o.Morph.Skip, "no-morph", d.Morph.Skip, "train no lemmatizer and FEATS tagger: the model leaves LEMMA and FEATS as given [morph.skip]")
+	f.BoolVar(&o.Segment.Skip, "no-segmenter", d.Segment.Skip, "train no segmenter: the model then parses CoNLL-U and pre-tokenized text only, not raw text [segment.skip]")
 	f.StringVar(&o.PseudoProjective, "pseudo-projective", d.PseudoProjective, "label encoding of lifted arcs for trees outside the system's class (Nivre & Nilsson 2005): baseline, head, path or head+path (default baseline: lift only) [pseudo_projective]")
 	f.StringVar(&o.goldTemplates, "gold-templates", "", "file of feature templates for the gold-tag parser, one per line (default: the system's) [gold.templates]")
 	f.StringVar(&o.plainTemplates, "plain-templates", "", "file of feature templates for the plain-token parser, one per line (default: the system's) [plain.templates]")

@@ -54,6 +54,9 @@ func (r *run) card() error {
 			return err
 		}
 	}
+	for k, v := range r.segScores {
+		card.Scores["dev/text/"+k] = v
+	}
 	if !reproducible {
 		card.Options["training_seconds"] = fmt.Sprintf("%.0f", time.Since(opt.start).Seconds())
 	}

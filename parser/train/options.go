@@ -72,11 +72,12 @@ type Options struct {
 	// (noted in the log and recorded in the card).
 	JackknifeFolds int `json:"jackknife_folds"`
 
-	Gold    ParserOptions `json:"gold"`    // the parser of sentences given with their tags
-	Plain   ParserOptions `json:"plain"`   // the parser of plain tokens, reading predicted tags
-	Taggers TaggerOptions `json:"taggers"` // the UPOS and XPOS taggers
-	Morph   MorphOptions  `json:"morph"`   // the lemmatizer and the FEATS tagger
-	Beam    BeamOptions   `json:"beam"`    // classifiers for beam search
+	Gold    ParserOptions  `json:"gold"`    // the parser of sentences given with their tags
+	Plain   ParserOptions  `json:"plain"`   // the parser of plain tokens, reading predicted tags
+	Taggers TaggerOptions  `json:"taggers"` // the UPOS and XPOS taggers
+	Morph   MorphOptions   `json:"morph"`   // the lemmatizer and the FEATS tagger
+	Beam    BeamOptions    `json:"beam"`    // classifiers for beam search
+	Segment SegmentOptions `json:"segment"` // the segmenter of raw text
 
 	// Progress, if not nil, receives training progress (see Progress):
 	// one call at a time, from training goroutines. A non-nil error stops
@@ -174,6 +175,18 @@ type MorphOptions struct {
 	// model's lemmatizer (docs/decisions.md, "Lemmas by classifying
 	// lemma rules").
 	LemmaRankWithoutShape bool `json:"lemma_rank_without_shape"`
+}
+
+// SegmentOptions configures the model's segmenter of raw text
+// (parser/segment), which parser.InputText needs.
+type SegmentOptions struct {
+	// Skip trains no segmenter: the model then reads CoNLL-U and
+	// pre-tokenized text only. By default the segmenter is trained on
+	// the training treebank's text (its forms, SpaceAfter=No and
+	// "# newpar"/"# newdoc" comments), its epochs and thresholds chosen
+	// on dev's, in seconds, and the card records its dev F1 as
+	// "dev/text/Tokens", "dev/text/Words" and "dev/text/Sentences".
+	Skip bool `json:"skip"`
 }
 
 // BeamOptions configures the classifiers for beam search.

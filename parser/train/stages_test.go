@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -39,7 +40,7 @@ func TestStageOrder(t *testing.T) {
 	for _, st := range stages {
 		names = append(names, st.name)
 	}
-	want := []string{"read", "encode", "taggers", "jackknife", "parsers", "beam", "tune", "card", "calibrate", "save"}
+	want := []string{"read", "segment", "encode", "taggers", "jackknife", "parsers", "beam", "tune", "card", "calibrate", "save"}
 	if !slices.Equal(names, want) {
 		t.Errorf("stages %q, want %q", names, want)
 	}
@@ -56,6 +57,30 @@ func TestStageRead(t *testing.T) {
 	}
 	if r.opt.JackknifeFolds != 3 || r.notes["folds_requested"] != "5" {
 		t.Errorf("folds %d, note %q", r.opt.JackknifeFolds, r.notes["folds_requested"])
+	}
+}
+
+// segment: a segmenter that segments dev's text well enough, its dev
+// scores kept for the card, the same bytes each time; none with
+// Segment.Skip.
+func TestStageSegment(t *testing.T) {
+	r := stageRun(t, small(), "segment")
+	if r.seg == nil || r.segScores["Tokens"] < 90 || r.segScores["Words"] < 90 || r.segScores["Sentences"] < 30 {
+		t.Fatalf("segmenter %v, dev scores %v", r.seg != nil, r.segScores)
+	}
+	again := stageRun(t, small(), "segment")
+	a, err := r.seg.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := again.seg.Encode()
+	if err != nil || !bytes.Equal(a, b) {
+		t.Errorf("two trainings give different segmenters (%v)", err)
+	}
+	o := small()
+	o.Segment.Skip = true
+	if r := stageRun(t, o, "segment"); r.seg != nil || r.segScores != nil {
+		t.Error("Segment.Skip: a segmenter trained")
 	}
 }
 
@@ -173,8 +198,12 @@ func TestStageCalibrateSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Card().Name != "m" || m.Card().Scores["dev/gold/LAS"] != r.model.Card().Scores["dev/gold/LAS"] {
+	if m.Card().Name != "m" || m.Card().Scores["dev/gold/LAS"] != r.model.Card().Scores["dev/gold/LAS"] ||
+		m.Card().Scores["dev/text/Tokens"] != r.segScores["Tokens"] || m.Card().Options["segment.skip"] != "false" {
 		t.Errorf("saved card %+v", m.Card())
+	}
+	if !m.HasSegmenter() {
+		t.Error("the saved model has no segmenter")
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/transparse/transparse/parser/feature"
 	"github.com/transparse/transparse/parser/morph"
 	"github.com/transparse/transparse/parser/pseudoproj"
+	"github.com/transparse/transparse/parser/segment"
 	"github.com/transparse/transparse/parser/tagger"
 	"github.com/transparse/transparse/parser/transition"
 )
@@ -74,6 +75,7 @@ type stage struct {
 // classifiers without a beam width).
 var stages = []stage{
 	{"read", (*run).read},           // the treebanks and the word clusters
+	{"segment", (*run).segment},     // the segmenter of raw text
 	{"encode", (*run).encode},       // pseudo-projective trees, deprels, the gold-tag parser's examples
 	{"taggers", (*run).taggers},     // taggers, XPOS table, lemmatizer and FEATS tagger on all the data
 	{"jackknife", (*run).jackknife}, // predicted training tags for the plain-token parser
@@ -102,8 +104,10 @@ type run struct {
 	syntax                *morph.Syntax      // the FEATS tagger's choice from the tree, until dev decides
 	agree                 *morph.Agreement   // verbs' Person and Number from their subjects, until dev decides
 	gold, plain           core.Variant
-	model                 *core.Model   // the model the stages assemble
-	saved                 *parser.Model // the model handed back (save)
+	seg                   *segment.Model     // the segmenter (nil: Segment.Skip)
+	segScores             map[string]float64 // its dev Tokens, Words and Sentences F1, by metric
+	model                 *core.Model        // the model the stages assemble
+	saved                 *parser.Model      // the model handed back (save)
 }
 
 // newRun checks opt and returns the run of a training with it, its
@@ -351,7 +355,7 @@ func (r *run) tune() error {
 
 // parts returns the model's parts with card.
 func (r *run) parts(card modelfmt.Card) core.Parts {
-	return core.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc}
+	return core.Parts{Card: card, Classes: r.classes, Gold: r.gold, Plain: r.plain, Taggers: r.tg, PseudoProjective: r.enc, Segmenter: r.seg}
 }
 
 // calibrate fits the confidences on dev, the beam's at the default width.

@@ -2801,6 +2801,291 @@ static void test_spacing(tp_model *m, const char *path) {
     free_treebank(&tb);
 }
 
+/* ------------------------------------------------------------------ */
+/* Raw text (TP_INPUT_TEXT), through small models trained here on the
+ * committed EWT slices: one with a segmenter (training learns it by
+ * default), one without. */
+
+/* train_small trains a model on testdata/ud in a few seconds (tp_train
+ * with few epochs); extra is appended to the JSON options. NULL on
+ * failure (reported). */
+static tp_model *train_small(const char *extra) {
+    char opts[1024];
+    snprintf(opts, sizeof opts,
+             "{\"system\":\"arc-eager\",\"train\":\"testdata/ud/en_ewt-train-150.conllu\","
+             "\"dev\":\"testdata/ud/en_ewt-dev-40.conllu\",\"gold\":{\"epochs\":1},"
+             "\"plain\":{\"epochs\":1,\"runs\":1},\"taggers\":{\"epochs\":1,\"runs\":1},"
+             "\"jackknife_folds\":2,\"morph\":{\"skip\":true}%s}",
+             extra);
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    int rc = tp_train(opts, &m, &err);
+    CHECKF(rc == TP_OK, "tp_train %s: %s", opts, tp_error_message(err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return NULL;
+    }
+    return m;
+}
+
+/* field copies the i-th (0-based) tab-separated field of line (ending at
+ * '\n' or NUL) into buf. */
+static void field(const char *line, int i, char *buf, size_t cap) {
+    for (; i > 0 && *line && *line != '\n'; line++)
+        if (*line == '\t')
+            i--;
+    size_t n = 0;
+    while (line[n] && line[n] != '\t' && line[n] != '\n')
+        n++;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, line, n);
+    buf[n] = '\0';
+}
+
+/* check_ranges checks the TokenRange=START:END (bytes) of every token of
+ * the CoNLL-U out against text: text[START:END] is the token's FORM, and
+ * the tokens come in order. Returns the number of tokens, -1 on a
+ * mismatch (reported). */
+static long check_ranges(const char *text, size_t len, const char *out) {
+    long tokens = 0;
+    unsigned long mwt_end = 0, prev_end = 0;
+    for (const char *line = out; *line; line = strchr(line, '\n') + 1) {
+        if (*line == '\n')
+            mwt_end = 0; /* the next sentence's IDs start at 1 */
+        if (*line == '#' || *line == '\n')
+            continue;
+        char id[32], form[1100], misc[2048];
+        field(line, 0, id, sizeof id);
+        field(line, 1, form, sizeof form);
+        field(line, 9, misc, sizeof misc);
+        unsigned long a, b;
+        char *dash = strchr(id, '-');
+        if (dash == NULL && strtoul(id, NULL, 10) <= mwt_end) {
+            CHECKF(strstr(misc, "TokenRange=") == NULL, "a word of a multiword token has a range: %s", misc);
+            continue;
+        }
+        if (dash != NULL)
+            mwt_end = strtoul(dash + 1, NULL, 10);
+        const char *r = strstr(misc, "TokenRange=");
+        if (r == NULL || sscanf(r, "TokenRange=%lu:%lu", &a, &b) != 2 || b > len || a > b || a < prev_end ||
+            b - a != strlen(form) || memcmp(text + a, form, b - a) != 0) {
+            CHECKF(0, "token %s %s: MISC %s", id, form, misc);
+            return -1;
+        }
+        prev_end = b;
+        tokens++;
+    }
+    return tokens;
+}
+
+/* count counts the occurrences of s in text. */
+static int count(const char *text, const char *s) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, s)) != NULL; p += strlen(s))
+        n++;
+    return n;
+}
+
+/* A read callback of n bytes c, handed out as asked: 10 MB without the
+ * caller holding them. */
+struct repeat_src {
+    size_t left;
+    char c;
+};
+
+static ptrdiff_t repeat_read(void *ctx, char *buf, size_t cap) {
+    struct repeat_src *s = ctx;
+    size_t n = s->left < cap ? s->left : cap;
+    memset(buf, s->c, n);
+    s->left -= n;
+    return (ptrdiff_t)n;
+}
+
+static void test_text_hostile(tp_model *m) {
+    tp_options o = TP_OPTIONS_INIT;
+    o.input = TP_INPUT_TEXT;
+    char *out = NULL;
+    size_t len = 0;
+    tp_error *err = NULL;
+    EXPECT_ERR(tp_parse_document(m, "Good \xff text.", 12, &o, &out, NULL, NULL, &err), err, TP_ERR_INPUT,
+               "tp_parse_document: ", "invalid UTF-8 at byte offset 5");
+    CHECK(out == NULL);
+    EXPECT_ERR(tp_parse_document(m, "Oh. \0 x", 7, &o, &out, NULL, NULL, &err), err, TP_ERR_INPUT,
+               "NUL byte at byte offset 4");
+    /* Only line breaks: no sentence. */
+    size_t nl = 100000;
+    char *breaks = malloc(nl);
+    memset(breaks, '\n', nl);
+    int rc = tp_parse_document(m, breaks, nl, &o, &out, &len, NULL, &err);
+    CHECKF(rc == TP_OK && len == 0 && out && *out == '\0', "line breaks: %s", rc ? tp_error_message(err) : out);
+    if (rc == TP_OK)
+        tp_string_free(out);
+    else
+        tp_error_free(err);
+    free(breaks);
+    /* 10 MB without whitespace, streamed: sentences cut at the segmenter's
+     * limit of tokens, each refused by the parser and, with
+     * TP_ON_ERROR_SKIP, copied through with a comment; bounded time. */
+    o.on_error = TP_ON_ERROR_SKIP;
+    struct repeat_src src = {10u << 20, 'a'};
+    tp_stream *st = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(tp_stream_open(m, repeat_read, &src, &o, &st, NULL) == TP_OK);
+    const char *sent;
+    size_t n, cuts = 0, sents = 0;
+    while ((rc = tp_stream_next(st, &sent, &n, &err)) == TP_OK && sent != NULL) {
+        sents++;
+        cuts += strstr(sent, "# transparse_cut") != NULL;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECKF(rc == TP_OK && sents >= 2 && cuts >= 1 && t1.tv_sec - t0.tv_sec < 120,
+           "10 MB run: rc %d (%s), %zu sentences, %zu cut, %ld s", rc, rc ? tp_error_message(err) : "",
+           sents, cuts, (long)(t1.tv_sec - t0.tv_sec));
+    if (rc != TP_OK)
+        tp_error_free(err);
+    size_t skipped = 0;
+    CHECK(tp_stream_stats(st, NULL, &skipped, NULL) == TP_OK && skipped == sents);
+    CHECK(tp_stream_free(st) == TP_OK);
+}
+
+static void test_text(void) {
+    if (access("testdata/ud/en_ewt-train-150.conllu", R_OK) != 0) {
+        skip("raw text", "run from the repository root (testdata/ud)");
+        return;
+    }
+    tp_model *m = train_small("");
+    if (m == NULL)
+        return;
+    static const char text[] = "I don't like it. Dr. Smith arrived at 5 p.m.\nyesterday, didn't he?\n\n"
+                               "Caf\xc3\xa9 owners \xf0\x9f\x98\x80 left.\n";
+    size_t len = sizeof text - 1;
+    tp_options o = TP_OPTIONS_INIT;
+    o.input = TP_INPUT_TEXT;
+    o.ranges = TP_RANGES_BYTES;
+    char *out = NULL, *plain = NULL;
+    size_t out_len = 0;
+    tp_error *err = NULL;
+    int rc = tp_parse_document(m, text, len, &o, &out, &out_len, NULL, &err);
+    CHECKF(rc == TP_OK, "raw text: %s", tp_error_message(err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        tp_model_free(m);
+        return;
+    }
+    CHECK(strlen(out) == out_len);
+    CHECKF(strncmp(out, "# newdoc\n# newpar\n# sent_id = 1\n# text = I don't like it.\n", 56) == 0, "%s", out);
+    CHECKF(strstr(out, "\n2-3\tdon't\t_\t") && strstr(out, "\n2\tdo\t") && strstr(out, "\n3\tn't\t"), "%s", out);
+    CHECK(check_ranges(text, len, out) >= 20);
+    CHECK(count(out, "# newpar\n") == 2 && count(out, "# newdoc") == 1);
+    /* A stream gives the same. */
+    size_t skipped = 1;
+    char *streamed = stream_all(m, text, len, &o, 7, &rc, &err, &skipped);
+    CHECKF(streamed && strcmp(streamed, out) == 0 && skipped == 0, "stream: %s", streamed);
+    free(streamed);
+
+    /* Options of the 0.2.0 size (up to threads): the members of raw text
+     * read as 0. A size between that and this version's is refused. */
+    tp_options full = TP_OPTIONS_INIT;
+    full.input = TP_INPUT_TEXT;
+    rc = tp_parse_document(m, text, len, &full, &plain, NULL, NULL, &err);
+    CHECK(rc == TP_OK && strstr(plain, "TokenRange") == NULL);
+    tp_options *old = malloc(offsetof(tp_options, presegmented)); /* exactly the 0.2.0 struct */
+    memcpy(old, &full, offsetof(tp_options, presegmented));
+    old->size = offsetof(tp_options, presegmented);
+    char *from_old = NULL;
+    rc = tp_parse_document(m, text, len, old, &from_old, NULL, NULL, &err);
+    CHECKF(rc == TP_OK && plain && strcmp(from_old, plain) == 0, "0.2.0 options: %s", rc ? tp_error_message(err) : "");
+    tp_string_free(from_old);
+    if (rc != TP_OK)
+        tp_error_free(err);
+    old->input = TP_INPUT_CONLLU;
+    tp_result *r = NULL;
+    const char *forms[] = {"Dogs", "bark"};
+    CHECK(tp_parse(m, forms, 2, NULL, old, &r, NULL) == TP_OK && r != NULL);
+    tp_result_free(r);
+    free(old);
+    full.size = offsetof(tp_options, presegmented) + sizeof(int);
+    char want[96];
+    snprintf(want, sizeof want, "want %zu (version 0.2.0) or sizeof(tp_options) (%zu)",
+             offsetof(tp_options, presegmented), sizeof(tp_options));
+    tp_string_free(plain);
+    EXPECT_ERR(tp_parse_document(m, text, len, &full, &plain, NULL, NULL, &err), err, TP_ERR_ARGUMENT, want);
+
+    /* presegmented: one sentence a line. */
+    static const char lines[] = "One sentence here. Still the same line\nSecond line.\n";
+    tp_options p = TP_OPTIONS_INIT;
+    p.input = TP_INPUT_TEXT;
+    p.presegmented = 1;
+    char *seg = NULL;
+    rc = tp_parse_document(m, lines, sizeof lines - 1, &p, &seg, NULL, NULL, &err);
+    CHECKF(rc == TP_OK && count(seg, "# sent_id = ") == 2 &&
+               strstr(seg, "# text = One sentence here. Still the same line\n") &&
+               strstr(seg, "# text = Second line.\n"),
+           "presegmented: %s", rc ? tp_error_message(err) : seg);
+    tp_string_free(seg);
+    if (rc != TP_OK)
+        tp_error_free(err);
+
+    /* tokenize_only: ID, FORM and MISC, the rest "_". */
+    p.presegmented = 0;
+    p.tokenize_only = 1;
+    rc = tp_parse_document(m, text, len, &p, &seg, NULL, NULL, &err);
+    CHECKF(rc == TP_OK, "tokenize_only: %s", tp_error_message(err));
+    if (rc == TP_OK) {
+        CHECK(count(seg, "# sent_id = ") == count(out, "# sent_id = "));
+        int words = 0, blank = 0;
+        for (const char *line = seg; *line; line = strchr(line, '\n') + 1) {
+            if (*line == '#' || *line == '\n')
+                continue;
+            words++;
+            char f[64];
+            int all = 1;
+            for (int i = 2; i <= 8; i++) {
+                field(line, i, f, sizeof f);
+                all &= strcmp(f, "_") == 0;
+            }
+            blank += all;
+        }
+        CHECK(words > 20 && blank == words);
+        tp_string_free(seg);
+    } else
+        tp_error_free(err);
+
+    /* Raw-text members with another input, and an unknown unit, are
+     * refused. */
+    tp_options bad = TP_OPTIONS_INIT;
+    bad.presegmented = 1;
+    EXPECT_ERR(tp_parse_document(m, "1\tHi\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 22, &bad, &seg, NULL, NULL, &err), err,
+               TP_ERR_ARGUMENT, "Presegmented needs InputText");
+    bad = (tp_options)TP_OPTIONS_INIT;
+    bad.input = TP_INPUT_TEXT;
+    bad.ranges = 7;
+    EXPECT_ERR(tp_parse_document(m, text, len, &bad, &seg, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+               "options->ranges is 7: want TP_RANGES_NONE, TP_RANGES_BYTES or TP_RANGES_CODEPOINTS");
+    test_text_hostile(m);
+    tp_string_free(out);
+    CHECK(tp_model_free(m) == TP_OK);
+
+    /* A model without a segmenter refuses raw text, saying how to get one. */
+    tp_model *none = train_small(",\"segment\":{\"skip\":true}");
+    if (none != NULL) {
+        EXPECT_ERR(tp_parse_document(none, text, len, &o, &seg, NULL, NULL, &err), err, TP_ERR_ARGUMENT,
+                   "the model has no segmenter", "InputTokens");
+        tp_stream *st = NULL;
+        struct str_src src = {text, len, len, -1};
+        rc = tp_stream_open(none, str_read, &src, &o, &st, &err);
+        if (rc == TP_OK) {
+            const char *sent = NULL;
+            rc = tp_stream_next(st, &sent, NULL, &err);
+            CHECK(tp_stream_free(st) == TP_OK);
+        }
+        EXPECT_ERR(rc, err, TP_ERR_ARGUMENT, "the model has no segmenter");
+        CHECK(tp_model_free(none) == TP_OK);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
         return exec_child(argv[2]);
@@ -2820,6 +3105,7 @@ int main(int argc, char **argv) {
     test_load_errors();
     test_train_and_save(ewt);
     test_train_progress(ewt);
+    test_text();
     test_fork(model, self);
     test_default_model_path(self);
     if (access(model, R_OK) == 0) {

@@ -1,5 +1,7 @@
 import os
 import pathlib
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -22,6 +24,22 @@ def need_file(path):
             pytest.fail(f"{path} is missing (needed in CI)")
         pytest.skip(f"{path} is missing")
     return pathlib.Path(path)
+
+
+def c_test_program(tmp_path, name):
+    """Compile bindings/c/tests/NAME.c against the library the package
+    loaded, into tmp_path; return its path and bin/transparse's. Skip the
+    test without a C compiler or bin/transparse (./build.sh)."""
+    cli = REPO / "bin" / "transparse"
+    lib = pathlib.Path(transparse.library_path).parent
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if not cli.exists() or cc is None:
+        pytest.skip("needs bin/transparse (./build.sh) and a C compiler")
+    prog = tmp_path / name
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO / 'include'}",
+                    str(REPO / "bindings" / "c" / "tests" / (name + ".c")), "-o", str(prog),
+                    f"-L{lib}", f"-Wl,-rpath,{lib}", "-l:libtransparse.so.0"], check=True)
+    return prog, cli
 
 
 def model_path():

@@ -2,15 +2,13 @@
 tp_model_save): the same library calls as C."""
 import json
 import os
-import pathlib
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 import transparse
-from conftest import EWT_TEST, REPO, need_file
+from conftest import EWT_TEST, REPO, c_test_program, need_file
 
 # The committed slices of UD English EWT (testdata/ud/README.md).
 FIX_TRAIN = REPO / "testdata" / "ud" / "en_ewt-train-150.conllu"
@@ -120,15 +118,7 @@ def _front_ends(tmp_path):
     compiled here) and Python, each run as a command with JSON options, in
     a fresh process (SOURCE_DATE_EPOCH must be set before the library
     starts)."""
-    cli = REPO / "bin" / "transparse"
-    lib = pathlib.Path(transparse.library_path).parent
-    cc = shutil.which(os.environ.get("CC", "cc"))
-    if not cli.exists() or cc is None:
-        pytest.skip("needs bin/transparse (./build.sh) and a C compiler")
-    prog = tmp_path / "train_options"
-    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO / 'include'}",
-                    str(REPO / "bindings" / "c" / "tests" / "train_options.c"), "-o", str(prog),
-                    f"-L{lib}", f"-Wl,-rpath,{lib}", "-l:libtransparse.so.0"], check=True)
+    prog, cli = c_test_program(tmp_path, "train_options")
 
     def options_file(opts):
         path = tmp_path / "options.json"

@@ -92,6 +92,8 @@ __all__ = [
     "render_svg",
     "Sentence",
     "Token",
+    "TextSentence",
+    "TextToken",
     "DocumentStream",
     "SkippedSentencesWarning",
     "Error",
@@ -112,7 +114,7 @@ __all__ = [
     "MAX_BEAM",
 ]
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Maximum number of words in one sentence.
 MAX_WORDS = _lib.MAX_WORDS
@@ -128,7 +130,7 @@ library_path = _lib.path
 
 
 def library_version():
-    """Return the version of the loaded libtransparse, e.g. ``"0.2.0"``."""
+    """Return the version of the loaded libtransparse, e.g. ``"0.3.0"``."""
     return _lib.tp_version().decode()
 
 
@@ -562,6 +564,56 @@ class Sentence(collections.abc.Sequence):
         return '<div class="transparse-tree">' + self.to_svg() + "</div>"
 
 
+@dataclasses.dataclass(frozen=True)
+class TextToken:
+    """One token of raw text (see :meth:`Model.parse_text`): a span of the
+    text between whitespace, or part of one ("it" and "." of "it.").
+
+    Attributes:
+        form: the token as it is in the text.
+        start, end: its offsets in the text given, in code points (indices
+            of the str, as the library computes them): ``text[start:end]``
+            is the token; end is exclusive.
+        words: the syntactic words (:class:`Token`) of the token, one for
+            most, two or more for a multiword token ("don't": "do", "n't").
+    """
+
+    form: str
+    start: int
+    end: int
+    words: tuple
+
+
+class TextSentence(Sentence):
+    """A sentence of raw text (see :meth:`Model.parse_text`): a
+    :class:`Sentence` of its syntactic words, with the text and tokens it
+    came from.
+
+    Attributes:
+        text: the sentence's text (``# text``: each run of whitespace
+            between its tokens written as one space).
+        tokens: tuple of :class:`TextToken`.
+        comments: the comment lines of its CoNLL-U (``# sent_id = 3``, ...).
+        error: None, or with ``on_error="skip"`` the message of the error
+            that left the sentence unparsed.
+    """
+
+    __slots__ = ("text", "tokens", "comments", "error", "_conllu")
+
+    def __init__(self, words, score, text, tokens, comments, error, conllu):
+        super().__init__(words, score)
+        self.text, self.tokens, self.comments, self.error, self._conllu = text, tokens, comments, error, conllu
+
+    def __repr__(self):
+        return "TextSentence(%r)" % (self.text,)
+
+    def to_conllu(self):
+        """Return the sentence as the library wrote it: its comments,
+        multiword tokens and MISC included (the spacing, TokenRange in code
+        points), then the blank line that ends it."""
+        return self._conllu
+
+
 def render_svg(conllu):
     """Return the picture of the tree of one CoNLL-U sentence (str) as an
     SVG document; see :meth:`Sentence.to_svg`. The HEAD, DEPREL and UPOS
@@ -692,26 +744,27 @@ def _sentence(forms, heads, deprels, upos, xpos, lemma, feats, start, end, conf=
     ], score)
 
 
-_INPUT = {"conllu": _lib.TP_INPUT_CONLLU, "tokens": _lib.TP_INPUT_TOKENS}
+_INPUT = {"conllu": _lib.TP_INPUT_CONLLU, "tokens": _lib.TP_INPUT_TOKENS, "text": _lib.TP_INPUT_TEXT}
 _ON_ERROR = {"stop": _lib.TP_ON_ERROR_STOP, "skip": _lib.TP_ON_ERROR_SKIP}
+_RANGES = {None: _lib.TP_RANGES_NONE, "bytes": _lib.TP_RANGES_BYTES, "codepoints": _lib.TP_RANGES_CODEPOINTS}
 
 
 def _options(name, beam=None, k=None, confidence=False, space_after=None, input="conllu", on_error="stop",
-             no_tags=False):
+             no_tags=False, presegmented=False, ranges=None, tokenize_only=False):
     """The tp_options of a method's keyword arguments (beam None: 0, the
     model's default width; space_after: a C byte array or None), or None
     (NULL: the defaults) when every argument is its default. The library
-    checks the parse values (ArgumentError); name starts the messages of
-    the checks made here."""
+    checks the parse values and which members go with which input
+    (ArgumentError); name starts the messages of the checks made here."""
     if (beam is None and k is None and not confidence and space_after is None and input == "conllu"
-            and on_error == "stop" and not no_tags):
+            and on_error == "stop" and not no_tags and not presegmented and ranges is None and not tokenize_only):
         return None
     for arg, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
             raise TypeError(f"transparse: {arg} must be an int, not {type(v).__name__}")
     if k is not None and k < 1 and name in ("parse", "parse_batch"):  # k=None asks for one tree, not a list
         raise ArgumentError(f"{name}: k is {k}: want 1 or more (None for the best tree only)", _lib.TP_ERR_ARGUMENT)
-    for arg, v, known in (("input", input, _INPUT), ("on_error", on_error, _ON_ERROR)):
+    for arg, v, known in (("input", input, _INPUT), ("on_error", on_error, _ON_ERROR), ("ranges", ranges, _RANGES)):
         if v not in known:
             want = " or ".join(repr(x) for x in known)
             raise ArgumentError(f"{name}: {arg} is {v!r}: want {want}", _lib.TP_ERR_ARGUMENT)
@@ -725,6 +778,9 @@ def _options(name, beam=None, k=None, confidence=False, space_after=None, input=
     o.input = _INPUT[input]
     o.on_error = _ON_ERROR[on_error]
     o.no_tags = 1 if no_tags else 0
+    o.presegmented = 1 if presegmented else 0
+    o.ranges = _RANGES[ranges]
+    o.tokenize_only = 1 if tokenize_only else 0
     return o
 
 
@@ -763,6 +819,62 @@ def _forms(words, encoded):
     if all(type(w) is str for w in words):
         return words
     return [b.decode("utf-8", "replace") for b in encoded]
+
+
+def _comment(comments, key):
+    """The value of the comment "# key = value" among comments, or None."""
+    prefix = "# " + key + " = "
+    for c in comments:
+        if c.startswith(prefix):
+            return c[len(prefix):]
+    return None
+
+
+def _text_sentence(block):
+    """The TextSentence of one CoNLL-U sentence of raw text (block: its
+    lines with the blank line that ends it). TokenRange is in code points."""
+    comments, words, tokens, mwt = [], [], [], None  # mwt: [form, start, end, last id, words]
+    for line in block.split("\n"):
+        if not line:
+            continue
+        if line[0] == "#":
+            comments.append(line)
+            continue
+        cols = line.split("\t")
+        rng = next((a[len("TokenRange="):] for a in cols[9].split("|") if a.startswith("TokenRange=")), None)
+        start, end = (int(x) for x in rng.split(":")) if rng else (None, None)
+        if "-" in cols[0]:
+            mwt = [cols[1], start, end, int(cols[0].split("-")[1]), []]
+            continue
+        conf = next((float(a[len("Confidence="):]) for a in cols[9].split("|") if a.startswith("Confidence=")), None)
+        w = _token(int(cols[0]), cols[1], cols[2], cols[3], cols[4], cols[5],
+                   None if cols[6] == "_" else int(cols[6]), cols[7], conf)
+        words.append(w)
+        if mwt is None:
+            tokens.append(TextToken(w.form, start, end, (w,)))
+        else:
+            mwt[4].append(w)
+            if w.id == mwt[3]:
+                tokens.append(TextToken(mwt[0], mwt[1], mwt[2], tuple(mwt[4])))
+                mwt = None
+    score = _comment(comments, "kbest_score")
+    return TextSentence(words, None if score is None else float(score), _comment(comments, "text"), tuple(tokens),
+                        tuple(comments), _comment(comments, "transparse_error"), block)
+
+
+def _text_sentences(out, kbest):
+    """The TextSentences of the CoNLL-U out of raw text; with kbest, grouped
+    into lists: a sentence and the trees after it (``# kbest_rank``)."""
+    sents = [_text_sentence(b + "\n\n") for b in out.split("\n\n") if b.strip("\n")]
+    if not kbest:
+        return sents
+    groups = []
+    for st in sents:
+        if _comment(st.comments, "kbest_rank") is None:
+            groups.append([st])
+        else:
+            groups[-1].append(st)
+    return groups
 
 
 def _free_model(handle):
@@ -1209,15 +1321,23 @@ class Model:
         return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1], space(j)) for j in range(ns)]
 
     def parse_document(self, text, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None,
-                       confidence=False):
+                       confidence=False, presegmented=False, ranges=None):
         """Parse every sentence of a document (``tp_parse_document``; one
         library call, the GIL released throughout).
 
         Args:
             text: the document (str, or UTF-8 bytes).
-            input: ``"conllu"`` (CoNLL-U) or ``"tokens"`` (pre-tokenized
+            input: ``"conllu"`` (CoNLL-U), ``"tokens"`` (pre-tokenized
                 text: one sentence per line, tokens separated by spaces or
-                tabs, blank lines ignored).
+                tabs, blank lines ignored) or ``"text"`` (raw text, split
+                into sentences, tokens and multiword tokens by the model's
+                segmenter; see :meth:`parse_text` for the same as objects).
+            presegmented: with ``input="text"``: every line is one
+                sentence (the segmenter still finds the tokens).
+            ranges: with ``input="text"``: None, ``"bytes"`` or
+                ``"codepoints"``: each token gets ``TokenRange=START:END``
+                in MISC, its offsets in the whole text (END exclusive) in
+                UTF-8 bytes or in code points (indices of the str).
             on_error: ``"stop"`` (raise at the first sentence that cannot be
                 parsed) or ``"skip"`` (copy it through unparsed, after a
                 ``# transparse_error = ...`` comment naming the error and
@@ -1248,7 +1368,11 @@ class Model:
             out of the parsed sentences. From tokens: each sentence with
             ``# sent_id = N`` and ``# text``, its words with the predicted
             LEMMA, UPOS, XPOS and FEATS (``_`` for a column the model has
-            no component for), HEAD and DEPREL:
+            no component for), HEAD and DEPREL. From text: the same, with
+            ``# newdoc`` and ``# newpar`` comments, multiword tokens and
+            the spacing in MISC (``SpaceAfter=No``, ``SpacesAfter``,
+            ``SpacesBefore``: the text is rebuilt from them byte for byte;
+            see ``tp_parse_document`` in transparse.h):
 
             >>> with Model.load("models/en_ewt.tpm") as model:
             ...     print(model.parse_document("She left .\\n", input="tokens"), end="")
@@ -1260,13 +1384,21 @@ class Model:
             <BLANKLINE>
 
         Raises:
-            InputError: malformed input (a NUL byte included) or a sentence
-                the parser rejects (the message gives the line).
-            ArgumentError: an unknown ``input`` or ``on_error``; bad parse
-                options.
+            InputError: malformed input (a NUL byte included; text that is
+                not valid UTF-8, the message giving the byte offset) or a
+                sentence the parser rejects (the message gives the line).
+            ArgumentError: an unknown ``input``, ``on_error`` or
+                ``ranges``; bad parse options; ``input="text"`` with a
+                model without a segmenter (the message says how to get
+                one); ``presegmented`` or ``ranges`` with another input.
         """
-        opts = _options("parse_document", beam, k, confidence, None, input, on_error, no_tags)
-        data = _text_bytes("parse_document", text)
+        opts = _options("parse_document", beam, k, confidence, None, input, on_error, no_tags, presegmented, ranges)
+        return self._document("parse_document", text, opts)
+
+    def _document(self, name, text, opts):
+        """tp_parse_document of text (str or bytes) with the options opts:
+        the CoNLL-U as str; warns SkippedSentencesWarning."""
+        data = _text_bytes(name, text)
         skipped = ctypes.c_size_t()
         h = self._acquire()
         try:
@@ -1282,18 +1414,88 @@ class Model:
         finally:
             self._release()
         if skipped.value:
-            warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=2)
+            warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
         return result.decode("utf-8", "surrogateescape")
 
-    def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False):
+    def parse_text(self, text, *, presegmented=False, beam=None, k=None, confidence=False, on_error="stop"):
+        """Split raw text into sentences, tokens and words with the model's
+        segmenter, then tag and parse every sentence (one library call,
+        ``tp_parse_document`` with ``TP_INPUT_TEXT``; the GIL released
+        throughout).
+
+        Args:
+            text: the text (str; UTF-8 bytes are read as the str they
+                decode to).
+            presegmented: True: every line is one sentence (the segmenter
+                still finds the tokens); False: the segmenter decides where
+                sentences end. A blank line always ends a paragraph and its
+                sentence.
+            beam, k, confidence: as for :meth:`parse`.
+            on_error: ``"stop"`` or ``"skip"``, as for
+                :meth:`parse_document`: a sentence the parser rejects is
+                then returned unparsed (its words' ``head`` None, ``deprel``
+                ``"_"``) with :attr:`TextSentence.error` set.
+
+        Returns:
+            A list of :class:`TextSentence`, in the order of the text (with
+            ``k``: a list with one list per sentence of up to ``k``
+            TextSentences, best first, as :meth:`parse` gives them; only
+            the trees after the best have a :attr:`Sentence.score`). Each
+            is a :class:`Sentence` of its syntactic words (:class:`Token`,
+            with their predicted LEMMA, UPOS, XPOS, FEATS, HEAD and DEPREL)
+            and has :attr:`~TextSentence.text` and
+            :attr:`~TextSentence.tokens`: the :class:`TextToken` of the
+            text, each with its ``start`` and ``end`` in code points,
+            ``text[tok.start:tok.end]`` being the token.
+
+        Raises:
+            ArgumentError: the model has no segmenter (the message says
+                how to get one); bad parse options; closed model.
+            InputError: text that is not valid UTF-8 (a lone surrogate in
+                a str; the message gives the byte offset); a sentence the
+                parser rejects, with ``on_error="stop"``.
+
+        >>> with Model.load("models/en_ewt.tpm") as model:  # doctest: +SKIP
+        ...     sents = model.parse_text("I don't like it. She left.")
+        >>> [[tok.form for tok in s.tokens] for s in sents]  # doctest: +SKIP
+        [['I', "don't", 'like', 'it', '.'], ['She', 'left', '.']]
+        >>> [w.form for w in sents[0]], sents[0].tokens[1].start  # doctest: +SKIP
+        (['I', 'do', "n't", 'like', 'it', '.'], 2)
+        """
+        opts = _options("parse_text", beam, k, confidence, None, "text", on_error, False, presegmented,
+                        "codepoints")
+        return _text_sentences(self._document("parse_text", text, opts), k is not None)
+
+    def tokenize(self, text, *, presegmented=False):
+        """Split raw text into sentences, tokens and words with the model's
+        segmenter, without tagging or parsing (``tp_options.tokenize_only``).
+
+        Args:
+            text, presegmented: as for :meth:`parse_text`.
+
+        Returns:
+            A list of :class:`TextSentence`, as :meth:`parse_text` gives
+            them, whose words have only ``id`` and ``form``: LEMMA, UPOS,
+            XPOS, FEATS and DEPREL are ``"_"`` and ``head`` is None.
+
+        Raises:
+            ArgumentError, InputError: as for :meth:`parse_text`.
+        """
+        opts = _options("tokenize", None, None, False, None, "text", "stop", False, presegmented, "codepoints", True)
+        return _text_sentences(self._document("tokenize", text, opts), False)
+
+    def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False,
+               presegmented=False, ranges=None):
         """Parse a document sentence by sentence, reading it as it goes
         (``tp_stream_open``): memory does not grow with the document.
 
         Args:
             file: a path (str or os.PathLike), or a file object whose
                 ``read(n)`` returns bytes (UTF-8) or str.
-            input, on_error, no_tags, beam, k, confidence: as for
-                :meth:`parse_document`.
+            input, on_error, no_tags, beam, k, confidence, presegmented,
+                ranges: as for :meth:`parse_document`. Raw text
+                (``input="text"``) is segmented as it is read: memory
+                stays bounded whatever the text holds.
 
         Returns:
             A :class:`DocumentStream`: an iterator of the parsed sentences,
@@ -1308,7 +1510,8 @@ class Model:
             ready), ``TypeError`` when it returns anything but bytes or
             str.
         """
-        return DocumentStream(self, file, _options("stream", beam, k, confidence, None, input, on_error, no_tags))
+        return DocumentStream(self, file, _options("stream", beam, k, confidence, None, input, on_error, no_tags,
+                                                   presegmented, ranges))
 
 
 def _text_bytes(name, text):
