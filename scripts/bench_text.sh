@@ -81,7 +81,7 @@ else
     echo "| transparse C API, \`TP_INPUT_TOKENS\` | pre-tokenized → CoNLL-U | $(r "$(get tokens_words_per_s "$tp")") | | | | | |"
 fi
 if [[ -n $udp ]]; then
-    echo "| UDPipe 1.4.0 (peer), morphodita_parsito, default options | raw text → CoNLL-U | $(r "$(get udpipe_words_per_s "$udp")") | $(get udpipe_tokens "$udp") | $(get udpipe_sentences "$udp") | $(get udpipe_words "$udp") | $(get udpipe_upos "$udp") | $(get udpipe_las "$udp") |"
+    echo "| UDPipe 1.4.0 (peer), morphodita_parsito, options: $(sed -n 's/^udpipe_options //p' <<<"$udp") | raw text → CoNLL-U | $(r "$(get udpipe_words_per_s "$udp")") | $(get udpipe_tokens "$udp") | $(get udpipe_sentences "$udp") | $(get udpipe_words "$udp") | $(get udpipe_upos "$udp") | $(get udpipe_las "$udp") |"
     echo "| UDPipe 1.4.0 (peer), tokenizer alone | raw text → segmentation | $(get udpipe_tokenize_words_per_s "$udp") | | | | | |"
 fi
 echo

@@ -16,9 +16,12 @@
 #           training file and the contents of train and dev (HASH), so that
 #           another release trains anew; .training_seconds beside it holds
 #           the wall-clock seconds of the training call, .train.log its log
-# The first call installs and trains (about an hour on one core: the
-# tokenizer's 100 epochs, the tagger, the parser); later calls reuse the
-# cache. --setup stops after that. --train-bg starts the training niced in
+# The first call installs and trains (an hour or more on one core: the
+# tokenizer's 100 epochs, the tagger's 20 iterations, the parser's 10);
+# later calls reuse the cache. UDPIPE_TOKENIZER_OPTIONS, UDPIPE_TAGGER_OPTIONS
+# and UDPIPE_PARSER_OPTIONS (UDPipe's option strings, e.g. "epochs=20";
+# default empty: UDPipe's defaults) change the training; the options are
+# part of HASH. --setup stops after that. --train-bg starts the training niced in
 # the background (log in the cache) and returns at once; a call made while
 # it runs waits for it.
 #
@@ -36,7 +39,8 @@
 #   udpipe_tokens, udpipe_sentences, udpipe_words, udpipe_upos, udpipe_uas,
 #   udpipe_las             the scorer's F1 of the full pipeline's output
 #   udpipe_load_ms (Model.load), udpipe_model_mb (the model file),
-#   udpipe_training_s (when this cache trained it)
+#   udpipe_training_s (when this cache trained it), udpipe_options (the
+#   training options: "default", or the three option strings)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -45,6 +49,8 @@ CACHE=${TRANSPARSE_UDPIPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/transparse/udpi
 UD=${TRANSPARSE_UD_DIR:-$ROOT/../shared/data/ud}
 TRAIN=${UDPIPE_TRAIN:-$UD/en_ewt-ud-train.conllu}
 DEV=${UDPIPE_DEV:-$UD/en_ewt-ud-dev.conllu}
+OPTS=("${UDPIPE_TOKENIZER_OPTIONS:-}" "${UDPIPE_TAGGER_OPTIONS:-}" "${UDPIPE_PARSER_OPTIONS:-}")
+all_opts=${OPTS[0]}${OPTS[1]}${OPTS[2]}
 PASSES=${PASSES:-3}
 PYTHON=${PYTHON:-python3}
 
@@ -84,15 +90,24 @@ helper=("$venv/bin/python" "$ROOT/scripts/udpipe/udpipe_bench.py")
 
 # 2. The model, trained once per training data. A lock keeps a second call
 # from training the same model again; it waits for the first instead.
-hash=$(cat "$TRAIN" "$DEV" | sha256sum | cut -c1-12)
+hash=$( (cat "$TRAIN" "$DEV"; [[ -z $all_opts ]] || printf '%s\n' "${OPTS[@]}") | sha256sum | cut -c1-12)
 name=$(basename "$TRAIN" .conllu)-morphodita_parsito-$hash
 model=$CACHE/$name.udpipe
+# options: the training options, for people.
+options() {
+    if [[ -z $all_opts ]]; then
+        echo default
+    else
+        echo "tokenizer ${OPTS[0]:-default}; tagger ${OPTS[1]:-default}; parser ${OPTS[2]:-default}"
+    fi
+}
 train() {
     exec 9>"$CACHE/$name.lock"
     flock 9
     [[ -f $model ]] && return 0
-    echo "peer.sh: training UDPipe $UDPIPE_VERSION (morphodita_parsito, default options) on $TRAIN; about an hour; log: $CACHE/$name.train.log" >&2
-    nice -n 19 "${helper[@]}" train "$TRAIN" "$DEV" "$model" >"$CACHE/$name.train.log" 2>&1 ||
+    echo "peer.sh: training UDPipe $UDPIPE_VERSION (morphodita_parsito, options: $(options)) on $TRAIN; an hour or more; log: $CACHE/$name.train.log" >&2
+    nice -n 19 "${helper[@]}" train --tokenizer "${OPTS[0]}" --tagger "${OPTS[1]}" --parser "${OPTS[2]}" \
+        "$TRAIN" "$DEV" "$model" >"$CACHE/$name.train.log" 2>&1 ||
         { tail -20 "$CACHE/$name.train.log" >&2; die "UDPipe training failed"; }
 }
 if [[ ! -f $model ]]; then
@@ -120,6 +135,7 @@ echo "udpipe_tokenize_words_per_s $(get words_per_s "$tok")"
 echo "udpipe_load_ms $(get load_ms "$full")"
 echo "udpipe_model_mb $(awk -v b="$(stat -c %s "$model")" 'BEGIN { printf "%.2f", b / 1e6 }')"
 echo "udpipe_training_s $(cat "$CACHE/$name.udpipe.training_seconds" 2>/dev/null || echo -)"
+echo "udpipe_options $(options)"
 # The scorer's table: "Metric | Precision | Recall | F1 Score | AligndAcc".
 "$udeval" -v "$TEST" "$work/out.conllu" | awk -F'|' '
     { gsub(/ /, "", $1); gsub(/ /, "", $4) }

@@ -2,11 +2,12 @@
 training with its defaults, and timed passes of its pipeline over raw text.
 Run by scripts/udpipe/peer.sh inside the venv that holds ufal.udpipe.
 
-    udpipe_bench.py train TRAIN DEV MODEL
-        Trains "morphodita_parsito" with the default tokenizer, tagger and
-        parser options on TRAIN, tuned on DEV (both CoNLL-U), writes MODEL
-        and MODEL.training_seconds (the wall-clock seconds of the training
-        call, an integer).
+    udpipe_bench.py train [--tokenizer O] [--tagger O] [--parser O] TRAIN DEV MODEL
+        Trains "morphodita_parsito" on TRAIN, tuned on DEV (both CoNLL-U),
+        with the tokenizer, tagger and parser options O (UDPipe's option
+        strings, e.g. "epochs=20"; default "": UDPipe's defaults), writes
+        MODEL and MODEL.training_seconds (the wall-clock seconds of the
+        training call, an integer).
     udpipe_bench.py parse MODEL TEXT OUT [-p PASSES]
         Runs the whole pipeline (tokenizer, tagger, parser; CoNLL-U out) over
         the raw text TEXT in this process on one thread, PASSES times after
@@ -49,7 +50,7 @@ def train(args):
     print(f"udpipe_bench.py: training on {len(train_s)} sentences, tuning on {len(dev_s)}", file=sys.stderr, flush=True)
     err = ProcessingError()
     start = time.monotonic()
-    model = Trainer.train("morphodita_parsito", train_s, dev_s, "", "", "", err)
+    model = Trainer.train("morphodita_parsito", train_s, dev_s, args.tokenizer, args.tagger, args.parser, err)
     seconds = time.monotonic() - start
     if err.occurred():
         sys.exit(f"udpipe_bench.py: training failed: {err.message}")
@@ -111,6 +112,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train")
+    t.add_argument("--tokenizer", default="")
+    t.add_argument("--tagger", default="")
+    t.add_argument("--parser", default="")
     t.add_argument("train")
     t.add_argument("dev")
     t.add_argument("model")
