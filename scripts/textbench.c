@@ -11,9 +11,11 @@
  * the same sentences pre-tokenized (one sentence a line, words separated by
  * spaces). After one untimed pass of each, PASSES (default 3) timed passes
  * of each, raw text, its segmentation alone (tp_options.tokenize_only) and
- * pre-tokenized alternating, one thread (tp_options.threads = 1); the best
- * pass of each in words per second, the words being the syntactic words of
- * that call's CoNLL-U output (lines whose ID is an integer). -o writes the
+ * pre-tokenized alternating (every other round in the reverse order, so
+ * that each kind follows the others alike), one thread (tp_options.threads
+ * = 1); the best pass of each in words per second, the words being the
+ * syntactic words of that call's CoNLL-U output (lines whose ID is an
+ * integer). -o writes the
  * CoNLL-U of the last raw-text pass to OUT. Prints "key value" lines:
  *   text_words_per_s, text_words, text_sentences     raw text -> CoNLL-U
  *   tokenize_words_per_s                             segmentation only
@@ -140,7 +142,8 @@ static int speed(tp_model *m, int passes, const char *out_path, const char *text
     size_t out_len[KINDS], words[KINDS] = {0}, sentences[KINDS] = {0};
     double best[KINDS] = {0};
     for (int p = 0; p <= passes; p++)
-        for (int k = 0; k < KINDS; k++) {
+        for (int i = 0; i < KINDS; i++) {
+            int k = p % 2 ? KINDS - 1 - i : i; /* every other pass in reverse */
             tp_error *err = NULL;
             double s;
             int rc = parse_doc(m, in[k], len[k], k == TOKENS ? TP_INPUT_TOKENS : TP_INPUT_TEXT, k == TOKENIZE,
