@@ -28,7 +28,7 @@
 # Then raw text (scripts/bench_text.sh): transparse from raw text and from
 # the same sentences pre-tokenized through the C API, and the raw-text peer
 # UDPipe 1 (scripts/udpipe/peer.sh; the first run installs and trains it,
-# about an hour; UDPIPE=0 leaves it out): words/s and the CoNLL 2018
+# hours; UDPIPE=0 leaves it out): words/s and the CoNLL 2018
 # scorer's Tokens, Sentences, Words, UPOS and LAS.
 #
 # DATA defaults to en_ewt-ud-test.conllu in the UD directory

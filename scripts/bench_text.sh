@@ -17,7 +17,7 @@
 # segmenter. Ratios (N×) are to MaltParser's words/s with gold tags
 # (MALT_WORDS_PER_S, else measured here by scripts/malt/peer.sh; PEER=0: no
 # ratios). UDPIPE=0 leaves UDPipe out (its first run installs and trains it,
-# about an hour). A library or model that cannot parse raw text gives rows
+# hours with UDPipe's defaults). A library or model that cannot parse raw text gives rows
 # that say so instead of figures.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
