@@ -32,6 +32,12 @@
 # minutes). Its row states its words/s and LAS; every words/s of ours is
 # followed by its ratio to the peer's. PEER=0 leaves the peer out.
 #
+# Then raw text (scripts/bench_text.sh): transparse from raw text and from
+# the same sentences pre-tokenized through the C API, and the raw-text peer
+# UDPipe 1 (scripts/udpipe/peer.sh; the first run installs and trains it,
+# hours; UDPIPE=0 leaves it out): words/s and the CoNLL 2018
+# scorer's Tokens, Sentences, Words, UPOS and LAS.
+#
 # DATA defaults to en_ewt-ud-test.conllu in the UD directory
 # ($TRANSPARSE_UD_DIR, else ../shared/data/ud beside the repository, as for
 # the tests).
@@ -150,6 +156,8 @@ if [[ -n $malt ]]; then
 fi
 echo
 echo "Threads: $(nproc) (C: one model shared by pthreads; Python: ThreadPoolExecutor)."
+echo
+MALT_WORDS_PER_S=$malt PEER=0 PASSES=$PASSES scripts/bench_text.sh "$DATA"
 echo
 frontier
 echo

@@ -14,10 +14,26 @@ size (VmRSS of /proc/self/status); at the end
 
 The exit status is 0 if every parse succeeded and the growth is below 5 %
 (--max-growth), 1 otherwise. scripts/longrun.sh runs it after the C driver.
+
+    scripts/longrun.py --text [--cli BIN] MODEL TEXT
+
+streams the raw text TEXT once instead, through Model.stream(file,
+input="text") (with --cli: through the command-line program BIN, as
+``BIN parse --input text -m MODEL TEXT``, its output read from a pipe), and
+watches the peak resident set size (VmHWM of the process that parses):
+
+    peak RSS after the first sentence: X MB; at the end: Y MB; growth Z MB
+
+(MB: 10^6 bytes.)
+The exit status is 0 if the stream succeeded and the growth is below
+--max-growth-mb (default 50), 1 otherwise; 3 when raw text cannot be parsed
+(a binding, program or model without raw-text input), with the reason.
 """
 
 import argparse
+import os
 import pathlib
+import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +54,73 @@ def rss_kib():
     return -1
 
 
+def hwm_kib(pid="self"):
+    """The peak resident set size (VmHWM) of a process, in KiB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return -1
+
+
+def count_words(sentence):
+    """The syntactic words (integer IDs) of a sentence of CoNLL-U."""
+    return sum(1 for line in sentence.splitlines() if line.split("\t", 1)[0].isdigit())
+
+
+def stream_binding(args):
+    """Streams args.conllu (raw text) through Model.stream: (base, peak, sentences, words)."""
+    model = transparse.Model.load(args.model)
+    base, sentences, words = -1, 0, 0
+    try:
+        stream = model.stream(args.conllu, input="text")
+        for sent in stream:
+            sentences += 1
+            words += count_words(sent)
+            if base < 0:
+                base = hwm_kib()
+    except (ValueError, transparse.Error) as e:
+        if sentences == 0:
+            print(f"longrun.py: raw text refused: {e}", file=sys.stderr)
+            sys.exit(3)
+        raise
+    return base, hwm_kib(), sentences, words
+
+
+def stream_cli(args):
+    """Streams args.conllu (raw text) through BIN parse --input text: (base, peak, sentences, words)."""
+    cmd = [args.cli, "parse", "--input", "text", "-m", args.model, args.conllu]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base, sentences, words = -1, 0, 0
+    for line in proc.stdout:
+        if line == "\n":
+            sentences += 1
+            if base < 0:
+                base = hwm_kib(proc.pid)
+        elif line.split("\t", 1)[0].isdigit():
+            words += 1
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        print(f"longrun.py: {' '.join(cmd)}: exit {proc.returncode}: {err.strip()}", file=sys.stderr)
+        sys.exit(3 if sentences == 0 else 1)
+    return base, usage.ru_maxrss, sentences, words
+
+
+def text_main(args):
+    size = os.path.getsize(args.conllu)
+    start = time.perf_counter()
+    base, peak, sentences, words = (stream_cli if args.cli else stream_binding)(args)
+    took = time.perf_counter() - start
+    growth = (peak - base) * 1024 / 1e6
+    print(f"{'CLI' if args.cli else 'Python'}: {size} bytes of raw text, {sentences} sentences, {words} words "
+          f"in {took:.1f} s ({words / took:.0f} words/s)")
+    print(f"peak RSS after the first sentence: {base * 1024 / 1e6:.1f} MB; at the end: {peak * 1024 / 1e6:.1f} MB; "
+          f"growth {growth:.1f} MB")
+    return 0 if growth < args.max_growth_mb else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model")
@@ -48,7 +131,13 @@ def main(argv=None):
     ap.add_argument("--many", action="store_true", help="parse batches of 64 sentences with parse_batch")
     ap.add_argument("--conllu", dest="whole", action="store_true", help="parse the whole file with parse_document")
     ap.add_argument("--max-growth", type=float, default=5.0, help="the largest RSS growth in %% that passes")
+    ap.add_argument("--text", action="store_true", help="stream the raw text file given as CONLLU once (Model.stream)")
+    ap.add_argument("--cli", metavar="BIN", help="with --text: stream through BIN parse --input text instead")
+    ap.add_argument("--max-growth-mb", type=float, default=50.0, help="with --text: the largest peak RSS growth "
+                    "in MB (10^6 bytes) that passes")
     args = ap.parse_args(argv)
+    if args.text:
+        return text_main(args)
 
     sents = read_words(args.conllu)
     text = pathlib.Path(args.conllu).read_text(encoding="utf-8")
