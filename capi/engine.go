@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -19,6 +20,7 @@ import (
 // systemEntry is a transition system with its class table. It is
 // read-only after tp_system_new, so calls on it need no lock.
 type systemEntry struct {
+	name    string // as given to tp_system_new, with its encoding suffix
 	classes *transition.Classes
 	// With a pseudo-projective encoding (pp), the class table's deprels
 	// are the caller's base ones, then pseudoproj.Labels; gold trees are
@@ -99,7 +101,7 @@ func goStrings(arr **C.char, n C.size_t, what string) ([]string, error) {
 }
 
 //export tpgo_system_new
-func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, flags C.uint, out *C.uintptr_t, msg **C.char) C.int {
+func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, out *C.uintptr_t, msg **C.char) C.int {
 	return call("tp_system_new", msg, C.TP_ERR_INTERNAL, func() error {
 		if name == nil || out == nil {
 			return argErr("name or system is NULL")
@@ -108,7 +110,7 @@ func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, flags C.uint, o
 		if err != nil {
 			return err
 		}
-		e, err := newSystemEntry(C.GoString(name), ls, flags)
+		e, err := newSystemEntry(C.GoString(name), ls)
 		if err != nil {
 			return err
 		}
@@ -117,18 +119,18 @@ func tpgo_system_new(name *C.char, deprels **C.char, n C.size_t, flags C.uint, o
 	})
 }
 
-// newSystemEntry makes the system name over the deprels ls with the
-// tp_system_new flags.
-func newSystemEntry(name string, ls []string, flags C.uint) (*systemEntry, error) {
-	e := &systemEntry{base: len(ls)}
-	if flags&^C.TP_SYSTEM_PSEUDOPROJ_MASK != 0 {
-		return nil, argErr("unknown flags 0x%x", uint(flags&^C.TP_SYSTEM_PSEUDOPROJ_MASK))
-	}
-	if pp := flags & C.TP_SYSTEM_PSEUDOPROJ_MASK; pp != 0 {
-		if int(pp) > len(pseudoproj.Encodings()) {
-			return nil, argErr("unknown pseudo-projective encoding %d in flags", uint(pp))
+// newSystemEntry makes the system name over the deprels ls. name is
+// "SYSTEM" or "SYSTEM/ENCODING", ENCODING a pseudo-projective encoding
+// (pseudoproj.Parse).
+func newSystemEntry(name string, ls []string) (*systemEntry, error) {
+	e := &systemEntry{name: name, base: len(ls)}
+	sysName, encName, pp := strings.Cut(name, "/")
+	if pp {
+		enc, err := pseudoproj.Parse(encName)
+		if err != nil {
+			return nil, argErr("system %q: %v", name, err)
 		}
-		e.pp, e.enc = true, pseudoproj.Encodings()[pp-1]
+		e.pp, e.enc = true, enc
 		encoded, err := pseudoproj.Labels(ls, "root", e.enc)
 		if err != nil {
 			return nil, argErr("%v", err)
@@ -146,7 +148,7 @@ func newSystemEntry(name string, ls []string, flags C.uint) (*systemEntry, error
 	if !ok {
 		return nil, argErr("deprels has no \"root\" (the deprel of arcs from node 0)")
 	}
-	sys, err := transition.Lookup(name)
+	sys, err := transition.Lookup(sysName)
 	if err != nil {
 		return nil, argErr("%v", err)
 	}
@@ -502,7 +504,7 @@ func tpgo_state_cost(h C.uintptr_t, heads, deprels *C.int32_t, n C.size_t, k C.s
 			c := st.sys.classes
 			dyn, ok := c.Sys.(transition.DynamicSystem)
 			if !ok {
-				return argErr("%s has no dynamic oracle (arc-eager, arc-hybrid and covington-nonprojective have one)", c.Sys.Name())
+				return argErr("%s has no dynamic oracle (arc-eager, arc-hybrid and covington-nonprojective have one)", st.sys.name)
 			}
 			if int(n) != st.state.N {
 				return argErr("the tree has %d words, the state %d", n, st.state.N)

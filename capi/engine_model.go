@@ -36,7 +36,7 @@ func withModelState(hm, hs C.uintptr_t, forms **C.char, tags *C.tp_tags, n C.siz
 		return withState(hs, func(st *stateEntry) error {
 			mc, c := e.model.Classes(), st.sys.classes
 			if mc.Sys.Name() != c.Sys.Name() || !slices.Equal(mc.Deprels, c.Deprels) {
-				return argErr("the state is not of the model's system: make its system with tp_system_new(%q, the deprels of tp_model_deprels, ..., 0, ...)", mc.Sys.Name())
+				return argErr("the state is not of the model's system: make its system with tp_system_new(%q, the deprels of tp_model_deprels, ...)", mc.Sys.Name())
 			}
 			return f(e.model, st, in.words)
 		})

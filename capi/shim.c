@@ -464,14 +464,13 @@ int tp_render_svg(const char *text, size_t len, char **out_svg, size_t *out_len,
 /* ---- the transition systems as an engine ------------------------------ */
 
 int tp_system_new(const char *name, const char *const *deprels,
-                  size_t n_deprels, unsigned flags, tp_system **system,
-                  tp_error **err) {
+                  size_t n_deprels, tp_system **system, tp_error **err) {
     if (system != NULL)
         *system = NULL;
     TP__FORK_CHECK(err);
     uintptr_t h = 0;
     char *msg = NULL;
-    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels, flags,
+    int rc = tpgo_system_new((char *)name, (char **)deprels, n_deprels,
                              system ? &h : NULL, &msg);
     if (rc == TP_OK)
         *system = (tp_system *)h;

@@ -1345,47 +1345,45 @@ TP_API int tp_render_svg(const char *text, size_t len, char **out_svg,
 typedef struct tp_system tp_system;
 typedef struct tp_state tp_state;
 
-/* Flags of tp_system_new. The low three bits choose a pseudo-projective
- * encoding (Nivre & Nilsson 2005; docs/engine.md), at most one: */
-#define TP_SYSTEM_PSEUDOPROJ_BASELINE 1  /* lift, labels unchanged */
-#define TP_SYSTEM_PSEUDOPROJ_HEAD 2      /* l|h on a lifted arc */
-#define TP_SYSTEM_PSEUDOPROJ_PATH 3      /* l| lifted, p% on the path */
-#define TP_SYSTEM_PSEUDOPROJ_HEAD_PATH 4 /* both */
-#define TP_SYSTEM_PSEUDOPROJ_MASK 7
-
 /*
  * tp_system_new makes the system called name over the caller's deprels.
  *
- *   name       a system name: "arc-standard", "arc-eager", "arc-hybrid",
+ *   name       "SYSTEM" or "SYSTEM/ENCODING". SYSTEM is a system name:
+ *              "arc-standard", "arc-eager", "arc-hybrid",
  *              "covington-nonprojective", "covington-projective",
  *              "swap-eager", "swap-lazy", "planar", "2-planar",
  *              "3-planar", "two-registers", "two-registers-literal"
  *              (tp_systems lists them; the message of an unknown name
- *              too).
+ *              too). ENCODING adds a pseudo-projective encoding (Nivre &
+ *              Nilsson 2005; docs/engine.md), one of the values of
+ *              `transparse train --pseudo-projective`: "baseline" (lift,
+ *              labels unchanged), "head" (l|h on a lifted arc), "path"
+ *              (l| lifted, p% on the path) or "head+path" (both), e.g.
+ *              "arc-eager/head+path". With an encoding, the system's
+ *              deprels are the n_deprels given (indices 0..n_deprels-1;
+ *              none may hold '|' or '%') and then the encoded labels the
+ *              encoding can give (for each deprel l but root, in order:
+ *              head l|h for each h but root; path l|, l%, l|%; head+path
+ *              l|h and l|h% for each h, then l%; baseline none): the class
+ *              table covers them all. The gold trees of tp_system_oracle,
+ *              tp_system_oracle_document and tp_state_cost are then given
+ *              over the n_deprels deprels, and one outside the system's
+ *              class is projectivized first, the lifts encoded in its
+ *              labels, as the parser's trainer does; tp_system_decode
+ *              undoes the encoding on a derived tree. Messages that name
+ *              the system give the whole name, suffix included.
  *   deprels    n_deprels NUL-terminated strings, copied, no two equal;
  *              one must be "root": arcs from node 0 take exactly that
  *              deprel, and no other arc takes it (the parser's root rule).
- *   flags      0, or one TP_SYSTEM_PSEUDOPROJ_* encoding. With an
- *              encoding, the system's deprels are the n_deprels given
- *              (indices 0..n_deprels-1; none may hold '|' or '%') and then
- *              the encoded labels the encoding can give (for each deprel l
- *              but root, in order: HEAD l|h for each h but root; PATH l|,
- *              l%, l|%; HEAD_PATH l|h and l|h% for each h, then l%;
- *              BASELINE none): the class table covers them all. The gold
- *              trees of tp_system_oracle, tp_system_oracle_document and
- *              tp_state_cost are then given over the n_deprels deprels,
- *              and one outside the system's class is projectivized first,
- *              the lifts encoded in its labels, as the parser's trainer
- *              does; tp_system_decode undoes the encoding on a derived
- *              tree. Other bits are reserved and must be 0.
  *   system     out: the new system; free with tp_system_free.
  *
- * Errors: TP_ERR_ARGUMENT (NULL argument, unknown name, no "root", a
- * deprel twice, unknown flags, a deprel with '|' or '%' with an
- * encoding), TP_ERR_FORK, TP_ERR_INTERNAL. Thread-safe.
+ * Errors: TP_ERR_ARGUMENT (NULL argument, unknown system name, unknown
+ * encoding (the message lists the valid ones), no "root", a deprel twice,
+ * a deprel with '|' or '%' with an encoding), TP_ERR_FORK,
+ * TP_ERR_INTERNAL. Thread-safe.
  */
 TP_API int tp_system_new(const char *name, const char *const *deprels,
-                         size_t n_deprels, unsigned flags, tp_system **system,
+                         size_t n_deprels, tp_system **system,
                          tp_error **err);
 
 /* tp_system_free frees a system. NULL is ignored. Errors: TP_ERR_ARGUMENT
@@ -1592,8 +1590,8 @@ TP_API int tp_state_apply_deprel(tp_state *state, size_t k, int32_t deprel,
  * nothing is tagged, so give UPOS, XPOS, LEMMA and FEATS as the gold-tag
  * parser reads them (a column left out reads as "_"). state must be a
  * configuration of the model's system over the model's deprels, in
- * order (tp_system_new with the system of the model's card and
- * tp_model_deprels, flags 0) for n_words words.
+ * order (tp_system_new with the system of the model's card, no encoding
+ * suffix, and tp_model_deprels) for n_words words.
  *
  * Errors: TP_ERR_ARGUMENT (NULL, unknown scorer, no fast classifier, a
  * state of another system or length, capacity too small: *len still

@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     tp_oracle_doc *r = NULL;
     char *names = NULL;
     tp_error *err = NULL;
-    if (tp_system_new(system, (const char *const *)deprels, n_deprels, 0, &sys, &err) != TP_OK ||
+    if (tp_system_new(system, (const char *const *)deprels, n_deprels, &sys, &err) != TP_OK ||
         tp_system_classes(sys, &names, &err) != TP_OK ||
         tp_system_oracle_document(sys, tb.text, tb.text_len, &r, &err) != TP_OK) {
         fprintf(stderr, "bench_engine: %s\n", tp_error_message(err));

@@ -94,7 +94,7 @@ static void test_systems(void) {
     int derived = 0, outside = 0;
     for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
         tp_system *sys = NULL;
-        CHECK(tp_system_new(name, deprels, 4, 0, &sys, NULL) == TP_OK);
+        CHECK(tp_system_new(name, deprels, 4, &sys, NULL) == TP_OK);
         char *classes = NULL;
         CHECK(tp_system_classes(sys, &classes, NULL) == TP_OK);
         size_t n_classes = 0;
@@ -131,11 +131,11 @@ static void test_systems(void) {
 static void test_errors(void) {
     tp_system *sys = NULL;
     EXPECT(TP_ERR_ARGUMENT, "unknown transition system",
-           tp_system_new("arc-greedy", deprels, 4, 0, &sys, &err));
+           tp_system_new("arc-greedy", deprels, 4, &sys, &err));
     CHECK(sys == NULL);
     EXPECT(TP_ERR_ARGUMENT, "no \"root\"",
-           tp_system_new("arc-eager", deprels + 1, 3, 0, &sys, &err));
-    CHECK(tp_system_new("arc-eager", deprels, 4, 0, &sys, NULL) == TP_OK);
+           tp_system_new("arc-eager", deprels + 1, 3, &sys, &err));
+    CHECK(tp_system_new("arc-eager", deprels, 4, &sys, NULL) == TP_OK);
     tp_state *st = NULL;
     CHECK(tp_state_new(sys, N, &st, NULL) == TP_OK);
     EXPECT(TP_ERR_INPUT, "REDUCE) is not legal",
@@ -183,7 +183,7 @@ static void test_document(void) {
     CHECK(tp_systems(&names, NULL) == TP_OK);
     for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
         tp_system *sys = NULL;
-        CHECK(tp_system_new(name, deprels, 4, 0, &sys, NULL) == TP_OK);
+        CHECK(tp_system_new(name, deprels, 4, &sys, NULL) == TP_OK);
         tp_oracle_doc *r = NULL;
         CHECK(tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, NULL) ==
               TP_OK);
@@ -206,7 +206,7 @@ static void test_document(void) {
     }
     tp_string_free(names);
     tp_system *sys = NULL;
-    CHECK(tp_system_new("arc-eager", deprels + 0, 3, 0, &sys, NULL) == TP_OK);
+    CHECK(tp_system_new("arc-eager", deprels + 0, 3, &sys, NULL) == TP_OK);
     tp_oracle_doc *r = NULL;
     EXPECT(TP_ERR_INPUT, "text:1: sentence 1: word 3 has deprel \"advmod\"",
            tp_system_oracle_document(sys, doc, sizeof doc - 1, &r, &err));
@@ -219,43 +219,77 @@ static void test_document(void) {
     tp_system_free(sys);
 }
 
-/* With a pseudo-projective encoding, arc-eager derives the crossing tree
- * (projectivized: 5 lifted from 1 to 2, advmod|nsubj under HEAD), and
- * tp_system_decode turns the derived tree back into the gold one. */
+/* derive: the tree (h, l) sys derives from the gold crossing tree with
+ * its static oracle; 1 if every call succeeds. */
+static int derive(const tp_system *sys, int32_t h[N], int32_t l[N]) {
+    int32_t seq[64];
+    size_t len = 0, nh = 0, nl = 0;
+    tp_state *st = NULL;
+    int ok = tp_system_oracle(sys, heads, labels, N, seq, 64, &len, NULL) == TP_OK &&
+             tp_state_new(sys, N, &st, NULL) == TP_OK;
+    for (size_t i = 0; ok && i < len; i++)
+        ok = tp_state_apply(st, (size_t)seq[i], NULL) == TP_OK;
+    ok = ok && tp_state_view(st, TP_VIEW_HEADS, h, N, &nh, NULL) == TP_OK &&
+         tp_state_view(st, TP_VIEW_DEPRELS, l, N, &nl, NULL) == TP_OK;
+    tp_state_free(st);
+    return ok;
+}
+
+/* With a pseudo-projective encoding (the name's suffix), arc-eager derives
+ * the crossing tree (projectivized: 5 lifted from 1 to 2, advmod|nsubj
+ * under head), and tp_system_decode turns the derived tree back into the
+ * gold one. */
 static void test_pseudo_projective(void) {
-    static const unsigned encs[] = {
-        TP_SYSTEM_PSEUDOPROJ_HEAD, TP_SYSTEM_PSEUDOPROJ_PATH,
-        TP_SYSTEM_PSEUDOPROJ_HEAD_PATH};
+    static const char *const names[] = {"arc-eager/head", "arc-eager/path",
+                                        "arc-eager/head+path"};
+    int32_t h[N], l[N], seq[64];
+    size_t len = 0;
     for (size_t e = 0; e < 3; e++) {
         tp_system *sys = NULL;
-        CHECK(tp_system_new("arc-eager", deprels, 4, encs[e], &sys, NULL) ==
-              TP_OK);
-        int32_t seq[64], h[N], l[N];
-        size_t len = 0, nh = 0, nl = 0;
-        CHECK(tp_system_oracle(sys, heads, labels, N, seq, 64, &len, NULL) ==
-              TP_OK);
-        tp_state *st = NULL;
-        CHECK(tp_state_new(sys, N, &st, NULL) == TP_OK);
-        for (size_t i = 0; i < len; i++)
-            CHECK(tp_state_apply(st, (size_t)seq[i], NULL) == TP_OK);
-        CHECK(tp_state_view(st, TP_VIEW_HEADS, h, N, &nh, NULL) == TP_OK);
-        CHECK(tp_state_view(st, TP_VIEW_DEPRELS, l, N, &nl, NULL) == TP_OK);
+        CHECK(tp_system_new(names[e], deprels, 4, &sys, NULL) == TP_OK);
+        CHECK(derive(sys, h, l));
         CHECK(h[4] == 2 && l[4] >= 4); /* lifted, an encoded deprel */
         CHECK(tp_system_decode(sys, h, l, N, h, l, NULL) == TP_OK);
         CHECK(memcmp(h, heads, sizeof h) == 0 && memcmp(l, labels, sizeof l) == 0);
-        tp_state_free(st);
         tp_system_free(sys);
     }
-    tp_system *sys = NULL;
-    CHECK(tp_system_new("arc-eager", deprels, 4, 0, &sys, NULL) == TP_OK);
-    int32_t h[N], l[N];
-    EXPECT(TP_ERR_ARGUMENT, "no pseudo-projective encoding",
-           tp_system_decode(sys, heads, labels, N, h, l, &err));
+    /* baseline lifts without marking: the class table is the plain one,
+     * and the oracle derives the crossing tree lifted. */
+    tp_system *sys = NULL, *plain = NULL;
+    char *names_b = NULL, *names_p = NULL;
+    CHECK(tp_system_new("arc-eager/baseline", deprels, 4, &sys, NULL) == TP_OK);
+    CHECK(tp_system_new("arc-eager", deprels, 4, &plain, NULL) == TP_OK);
+    CHECK(tp_system_classes(sys, &names_b, NULL) == TP_OK &&
+          tp_system_classes(plain, &names_p, NULL) == TP_OK &&
+          strcmp(names_b, names_p) == 0);
+    tp_string_free(names_b);
+    tp_string_free(names_p);
+    CHECK(derive(sys, h, l));
+    CHECK(h[4] == 2 && memcmp(l, labels, sizeof l) == 0); /* lifted, unmarked */
+    EXPECT(TP_ERR_INPUT, "outside the class of",
+           tp_system_oracle(plain, heads, labels, N, seq, 64, &len, &err));
     tp_system_free(sys);
-    EXPECT(TP_ERR_ARGUMENT, "unknown flags",
-           tp_system_new("arc-eager", deprels, 4, 8, &sys, &err));
-    EXPECT(TP_ERR_ARGUMENT, "unknown pseudo-projective encoding",
-           tp_system_new("arc-eager", deprels, 4, 5, &sys, &err));
+    EXPECT(TP_ERR_ARGUMENT, "no pseudo-projective encoding",
+           tp_system_decode(plain, heads, labels, N, h, l, &err));
+    tp_system_free(plain);
+    /* The name keeps its suffix in messages. */
+    CHECK(tp_system_new("arc-standard/path", deprels, 4, &sys, NULL) == TP_OK);
+    tp_state *st = NULL;
+    CHECK(tp_state_new(sys, N, &st, NULL) == TP_OK);
+    int cost = 0;
+    EXPECT(TP_ERR_ARGUMENT, "arc-standard/path has no dynamic oracle",
+           tp_state_cost(st, heads, labels, N, 0, &cost, &err));
+    tp_state_free(st);
+    tp_system_free(sys);
+    EXPECT(TP_ERR_ARGUMENT, "unknown encoding \"lift\" (known: baseline, head, path, head+path)",
+           tp_system_new("arc-eager/lift", deprels, 4, &sys, &err));
+    CHECK(sys == NULL);
+    EXPECT(TP_ERR_ARGUMENT, "unknown encoding \"\"",
+           tp_system_new("arc-eager/", deprels, 4, &sys, &err));
+    EXPECT(TP_ERR_ARGUMENT, "unknown encoding \"head/path\"",
+           tp_system_new("arc-eager/head/path", deprels, 4, &sys, &err));
+    EXPECT(TP_ERR_ARGUMENT, "unknown transition system \"arc-greedy\"",
+           tp_system_new("arc-greedy/head", deprels, 4, &sys, &err));
 }
 
 /* ---- the parser through the engine ------------------------------------ */
@@ -282,7 +316,7 @@ static int engine_model_open(engine_model *em, const tp_model *model) {
         sscanf(p + 10, "%63[^\"]", system);
     tp_string_free(card);
     if (tp_model_deprels(model, &em->deprels, &em->n_deprels, NULL) != TP_OK ||
-        tp_system_new(system, em->deprels, em->n_deprels, 0, &em->sys, NULL) != TP_OK ||
+        tp_system_new(system, em->deprels, em->n_deprels, &em->sys, NULL) != TP_OK ||
         tp_system_classes(em->sys, &names, NULL) != TP_OK)
         return 0;
     for (const char *q = names; *q; q++)
@@ -452,7 +486,7 @@ static void test_engine_parses_as_tp_parse(const tp_model *model, const treebank
     tp_state_free(st);
     tp_system *other = NULL;
     const char *other_name = strcmp(em.system, "arc-hybrid") ? "arc-hybrid" : "arc-standard";
-    CHECK(tp_system_new(other_name, em.deprels, em.n_deprels, 0, &other, NULL) == TP_OK);
+    CHECK(tp_system_new(other_name, em.deprels, em.n_deprels, &other, NULL) == TP_OK);
     CHECK(tp_state_new(other, s->n, &st, NULL) == TP_OK);
     EXPECT(TP_ERR_ARGUMENT, "not of the model's system",
            tp_state_features(model, TP_SCORER_GOLD, st, s->forms, &tags, s->n, a, 512, &na, &err));

@@ -276,7 +276,12 @@ def test_pseudo_projective_oracle_and_decode(encoding):
         assert list(doc.classes[doc.offsets[i] : doc.offsets[i + 1]]) == system.oracle(heads, labels)
     with pytest.raises(transparse.ArgumentError, match="no pseudo-projective encoding"):
         plain.decode([0], ["root"])
-    with pytest.raises(ValueError, match="pseudo_projective"):
+    assert (system.name, system.pseudo_projective) == (f"arc-eager/{encoding}", encoding)
+    assert repr(system).startswith(f"System('arc-eager/{encoding}', ")
+    by_name = transparse.System(f"arc-eager/{encoding}", deprels_of(trees))
+    assert (by_name.pseudo_projective, by_name.classes) == (encoding, system.classes)
+    assert (plain.name, plain.pseudo_projective) == ("arc-eager", None)
+    with pytest.raises(transparse.ArgumentError, match=r'unknown encoding "lift" \(known: baseline, head, path, head\+path\)'):
         transparse.System("arc-eager", ["root"], pseudo_projective="lift")
 
 

@@ -246,7 +246,7 @@ _system = ctypes.c_void_p  # tp_system*
 _state = ctypes.c_void_p  # tp_state*
 _i32_p = ctypes.POINTER(ctypes.c_int32)
 tp_system_new = _declare(
-    "tp_system_new", ctypes.c_int, ctypes.c_char_p, c_char_p_p, ctypes.c_size_t, ctypes.c_uint, c_void_p_p, _err_out
+    "tp_system_new", ctypes.c_int, ctypes.c_char_p, c_char_p_p, ctypes.c_size_t, c_void_p_p, _err_out
 )
 tp_system_free = _declare("tp_system_free", ctypes.c_int, _system)
 tp_system_classes = _declare("tp_system_classes", ctypes.c_int, _system, c_void_p_p, _err_out)

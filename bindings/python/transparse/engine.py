@@ -51,9 +51,6 @@ def _i32(values):
     return (ctypes.c_int32 * len(values))(*values)
 
 
-_PSEUDOPROJ = {None: 0, "baseline": 1, "head": 2, "path": 3, "head+path": 4}
-
-
 class System:
     """A transition system over a list of deprels.
 
@@ -61,11 +58,15 @@ class System:
     of them ``"root"``: arcs from node 0 take it and no other arc does.
     ``classes`` lists the class names (``"LEFT-ARC:nsubj"``), one per
     unlabeled move and one per labeled move and deprel; class k is
-    ``classes[k]``. Raises ArgumentError for an unknown name or no "root".
+    ``classes[k]``. Raises ArgumentError for an unknown name or encoding
+    (the message lists the known ones) or no "root".
 
     ``pseudo_projective`` (None, "baseline", "head", "path" or
-    "head+path") adds a pseudo-projective encoding (Nivre & Nilsson 2005):
-    ``deprels`` then becomes the given ones followed by the encoded labels
+    "head+path") adds a pseudo-projective encoding (Nivre & Nilsson 2005)
+    by naming the system ``"SYSTEM/ENCODING"`` (``name`` may also be given
+    so, with ``pseudo_projective`` None); ``self.name`` is the whole name,
+    ``self.pseudo_projective`` the encoding or None. ``deprels`` then
+    becomes the given ones followed by the encoded labels
     (``"advmod|nsubj"``), gold trees are given over the given ones and
     projectivized by the oracles when outside the system's class, and
     :meth:`decode` turns a derived tree back::
@@ -83,14 +84,14 @@ class System:
     """
 
     def __init__(self, name, deprels, pseudo_projective=None):
-        if pseudo_projective not in _PSEUDOPROJ:
-            raise ValueError(f"pseudo_projective must be one of {list(_PSEUDOPROJ)}, not {pseudo_projective!r}")
+        if pseudo_projective is not None:
+            name = f"{name}/{pseudo_projective}"
         self.name = name
-        self.pseudo_projective = pseudo_projective
+        self.pseudo_projective = name.partition("/")[2] or None
         given = [str(d) for d in deprels]
         arr = (ctypes.c_char_p * len(given))(*[d.encode() for d in given])
         h, err = ctypes.c_void_p(), _err()
-        _check(_lib.tp_system_new(name.encode(), arr, len(given), _PSEUDOPROJ[pseudo_projective], ctypes.byref(h), ctypes.byref(err)), err)
+        _check(_lib.tp_system_new(name.encode(), arr, len(given), ctypes.byref(h), ctypes.byref(err)), err)
         self._h = h
         out, err = ctypes.c_void_p(), _err()
         _check(_lib.tp_system_classes(self._h, ctypes.byref(out), ctypes.byref(err)), err)
