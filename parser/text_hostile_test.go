@@ -211,7 +211,7 @@ func TestTextOptions(t *testing.T) {
 			t.Errorf("%+v: error %v, want ErrOptions", o, err)
 		}
 	}
-	plain := testModel(t)
+	plain := noSegmenterModel(t)
 	if plain.HasSegmenter() || !m.HasSegmenter() {
 		t.Fatalf("HasSegmenter: %v without the part, %v with it", plain.HasSegmenter(), m.HasSegmenter())
 	}

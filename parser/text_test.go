@@ -31,9 +31,30 @@ func segmenterPart(t testing.TB, seg *segment.Model) modelfmt.Classifier {
 	return modelfmt.Classifier{Name: "segmenter", Layout: "segment-msgpack/v1", Blobs: map[string][]byte{"model": b}}
 }
 
-// textModel returns the bundled model with a segmenter trained on the
-// committed EWT slices (150 training sentences, 40 dev sentences) added
-// as a part of its file.
+// withoutSegmenter returns cs without the segmenter part.
+func withoutSegmenter(cs []modelfmt.Classifier) []modelfmt.Classifier {
+	return slices.DeleteFunc(slices.Clone(cs), func(c modelfmt.Classifier) bool { return c.Name == "segmenter" })
+}
+
+// noSegmenterModel returns the bundled model without its segmenter.
+func noSegmenterModel(t testing.TB) *Model {
+	t.Helper()
+	d := *testenv.BundledDoc(t)
+	d.Classifiers = withoutSegmenter(d.Classifiers)
+	data, err := modelfmt.Marshal(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// textModel returns the bundled model with its segmenter replaced by one
+// trained on the committed EWT slices (150 training sentences, 40 dev
+// sentences).
 func textModel(t testing.TB) *Model {
 	t.Helper()
 	doc := testenv.BundledDoc(t)
@@ -54,7 +75,7 @@ func textModel(t testing.TB) *Model {
 			return
 		}
 		d := *doc
-		d.Classifiers = append(slices.Clone(doc.Classifiers), segmenterPart(t, seg))
+		d.Classifiers = append(withoutSegmenter(doc.Classifiers), segmenterPart(t, seg))
 		data, err := modelfmt.Marshal(&d)
 		if err != nil {
 			withSegmenter.err = err
