@@ -88,11 +88,11 @@ func TestBeamDefaultWidth(t *testing.T) {
 		if format == "tokens" {
 			in = writeFile(t, dir, "dev.txt", tokensOf(t, dev))
 		}
-		flags := []string{"-m", model, "--format", format, "--confidence", "--kbest", "2", in}
+		flags := []string{"-m", model, "--input", format, "--confidence", "--kbest", "2", in}
 		def := parseOut(t, flags...)
 		k4 := parseOut(t, append([]string{"--beam", "4"}, flags...)...)
-		k1 := parseOut(t, "-m", model, "--format", format, "--beam", "1", "--confidence", "--kbest", "1", in)
-		if k1 != parseOut(t, "-m", model, "--format", format, "--beam", "1", "--confidence", in) {
+		k1 := parseOut(t, "-m", model, "--input", format, "--beam", "1", "--confidence", "--kbest", "1", in)
+		if k1 != parseOut(t, "-m", model, "--input", format, "--beam", "1", "--confidence", in) {
 			t.Errorf("%s: --kbest 1 writes more than the best tree", format)
 		}
 		if def != k4 {
@@ -161,7 +161,7 @@ func TestBeamDefaultWidth(t *testing.T) {
 		if format == "tokens" {
 			in = filepath.Join(dir, "dev.txt")
 		}
-		flags := []string{"--format", format, "--beam", "4", "--kbest", "3", "--confidence", in}
+		flags := []string{"--input", format, "--beam", "4", "--kbest", "3", "--confidence", in}
 		if a, b := parseOut(t, append([]string{"-m", model}, flags...)...), parseOut(t, append([]string{"-m", same}, flags...)...); a != b {
 			t.Errorf("%s: the model rounded to its own 12 bits parses differently at K = 4", format)
 		}
