@@ -17,9 +17,12 @@
 // by hand and kept as one token without the closing punctuation after
 // it; the rest of its run is tokenized as usual. After each token a second
 // classifier decides whether the sentence ends there; it sees the token,
-// the one before and the two after, and whether they are inside a quote
-// (after an odd number of '"' tokens of the paragraph, the last of them
-// at most 50 tokens back; features of the quote are added only there).
+// the one before and the two after (their forms, endings, shapes and
+// the case of their first letter: a capitalized "Des" or "Ensuite" after
+// a word starts a sentence where "des" would not), and whether they are
+// inside a quote (after an odd number of '"' tokens of the paragraph,
+// the last of them at most 50 tokens back; features of the quote are
+// added only there).
 // Each token is then made a multiword
 // token or not: a form seen as a multiword token in training is expanded
 // to its most frequent words (always, or when a context classifier says
@@ -45,7 +48,10 @@
 // "# newpar"/"# newdoc" structure) and reach its accuracy on UD English
 // EWT, while training in seconds, segmenting several hundred thousand
 // words per second on one thread with no allocation per character, and
-// storing in a few hundred kilobytes. Decisions are local (a run, a
+// storing in a few hundred kilobytes. Each decision is the mean of four
+// such perceptrons, each trained on its own order of the examples
+// (Options.Orders): with one, the training order alone moved French
+// Sequoia's dev Sentences F1 by three points. Decisions are local (a run, a
 // token and two tokens of lookahead), so the input is processed in one
 // pass with memory bounded by the longest sentence. Train tunes on dev:
 // the epoch of each perceptron (fewest dev errors), the thresholds (best
@@ -80,7 +86,9 @@
 //
 // A Model is a plain struct stored with msgpack (Encode, Decode): sparse
 // weight tables, thresholds, the multiword-token dictionary, the suffixes
-// and a lexicon of hashed forms. Decode validates it (Validate): damaged
+// and a lexicon of hashed forms. SentFeatures names the feature set of
+// the sentence decision, so that a model stored without it (set 0)
+// segments as it did when it was stored. Decode validates it (Validate): damaged
 // input gives an error wrapping ErrCorrupt, never a panic. A Model is
 // read-only after Train or Decode and safe for concurrent use; each
 // Segment or Each call keeps its own state.

@@ -13,6 +13,10 @@ import (
 type Options struct {
 	Epochs    int  // most passes over the training data (default 12); the best on dev is kept
 	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
+	// Orders is how many perceptrons, each trained on its own order of
+	// the examples, are averaged into each decision (default 4): more
+	// orders, less dependence of the decisions on the order.
+	Orders int
 	// MinSuffix is how often a suffix must split off as the last word of a
 	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
 	// (2 without dev).
@@ -22,6 +26,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Epochs <= 0 {
 		o.Epochs = 12
+	}
+	if o.Orders <= 0 {
+		o.Orders = 4
 	}
 	if o.TableBits == 0 {
 		o.TableBits = 20
@@ -108,14 +115,14 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 
 // fitModel trains a model on tp, tuned on dp.
 func fitModel(tp, dp []goldPar, opt Options) *Model {
-	m := &Model{}
+	m := &Model{SentFeatures: sentFeatureSet}
 	var tw, sw, aw table
-	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
+	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt)
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
-	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
+	sw, m.SentThreshold = fit(sentExamples(tp, ttoks, m.SentFeatures), sentExamples(dp, dtoks, m.SentFeatures), opt.TableBits, opt)
 	m.MWT = dictionary(tp)
 	m.build()
-	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
+	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt)
 	m.amb = aw
 	uw := m.fitSuffixes(tp, dp, ttoks, dtoks, opt)
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
@@ -206,13 +213,13 @@ func goldToks(pars []goldPar) [][]tok {
 // sentExamples are the sentence-boundary decisions after every gold token
 // but the last of a paragraph, seen from the start of its sentence as
 // the segmenter sees them.
-func sentExamples(pars []goldPar, toks [][]tok) *examples {
+func sentExamples(pars []goldPar, toks [][]tok, set uint8) *examples {
 	x := &examples{}
 	var f []uint32
 	for k, p := range pars {
 		start := 0
 		for i := 0; i+1 < len(p.toks); i++ {
-			f = sentFeats(toks[k][start:], i-start, i-start+1, f[:0])
+			f = sentFeats(toks[k][start:], i-start, i-start+1, set, f[:0])
 			x.add(f, p.toks[i].sentEnd)
 			if p.toks[i].sentEnd {
 				start = i + 1
@@ -222,32 +229,44 @@ func sentExamples(pars []goldPar, toks [][]tok) *examples {
 	return x
 }
 
-// fit trains a perceptron for at most epochs passes and returns the
-// averaged weights of the pass with the fewest errors on dev (of the last
-// pass without dev examples), with the threshold that maximizes F1 of the
-// positive decisions on dev (0 without dev examples) and the number of
-// passes.
-func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
-	tr := newTrainer(bits)
-	order := make([]int, len(train.y))
-	for i := range order {
-		order[i] = i
-	}
-	rng := rand.New(rand.NewSource(1))
-	best, bestErr := table{}, -1
-	for ep := 0; ep < epochs; ep++ {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, i := range order {
-			tr.learn(train.get(i), train.y[i])
+// fit trains opt.Orders perceptrons, each on its own order of the
+// examples (shuffled with seeds 1, 2, ...), for at most opt.Epochs passes.
+// After each pass the mean of their averaged weights is scored on dev;
+// fit returns the mean of the pass with the fewest errors on dev (of the
+// last pass without dev examples), with the threshold that maximizes F1
+// of the positive decisions on dev (0 without dev examples). One order
+// is the plain averaged perceptron.
+func fit(train, dev *examples, bits uint, opt Options) (table, float32) {
+	orders := opt.Orders
+	trs := make([]*trainer, orders)
+	perm := make([][]int, orders)
+	rngs := make([]*rand.Rand, orders)
+	for k := range trs {
+		trs[k] = newTrainer(bits)
+		perm[k] = make([]int, len(train.y))
+		for i := range perm[k] {
+			perm[k][i] = i
 		}
-		avg := tr.averaged()
+		rngs[k] = rand.New(rand.NewSource(int64(k + 1)))
+	}
+	best, bestErr := table{}, -1
+	for ep := 0; ep < opt.Epochs; ep++ {
+		var avg table
+		for k, tr := range trs {
+			order := perm[k]
+			rngs[k].Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, i := range order {
+				tr.learn(train.get(i), train.y[i])
+			}
+			avg = tr.averagedInto(avg, 1/float32(orders))
+		}
 		errs := 0
 		for i := range dev.y {
 			if (avg.score(dev.get(i)) > 0) != dev.y[i] {
 				errs++
 			}
 		}
-		if bestErr < 0 || errs < bestErr || (len(dev.y) == 0 && ep == epochs-1) {
+		if bestErr < 0 || errs < bestErr || (len(dev.y) == 0 && ep == opt.Epochs-1) {
 			best, bestErr = avg, errs
 		}
 	}

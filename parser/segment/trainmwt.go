@@ -168,7 +168,7 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 			m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
 		}
 		m.build()
-		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
+		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt)
 		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, 0}
 		if len(dp) > 0 {
 			f.thr, f.errs = m.sufThreshold(dp, dtoks)
