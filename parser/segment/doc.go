@@ -18,17 +18,16 @@
 // it; the rest of its run is tokenized as usual. After each token a second
 // classifier decides whether the sentence ends there; it sees the token,
 // the one before and the two after (their forms, endings, shapes and
-// the case of their first letter: a capitalized "Des" or "Ensuite" after
-// a word starts a sentence where "des" would not), and whether they are
-// inside a quote (after an odd number of '"' tokens of the paragraph,
-// the last of them at most 50 tokens back; features of the quote are
-// added only there).
-// Each token is then made a multiword
-// token or not: a form seen as a multiword token in training is expanded
-// to its most frequent words (always, or when a context classifier says
-// so for a form that was also a plain token, like French "des": it sees
-// the neighbouring tokens, their forms and last three bytes); an
-// unseen form may split off a learned suffix (the last word of two-word
+// the case of their first letters: a capitalized "Des" or "Ensuite"
+// after a word starts a sentence where "des" would not), the length of
+// the sentence so far, and whether they are inside a quote (after an
+// odd number of '"' tokens of the paragraph, the last of them at most 50
+// tokens back; features of the quote are added only there). Each token
+// is then made a multiword token or not: a form seen as a multiword
+// token in training is expanded to its most frequent words (always, or
+// when a context classifier says so for a form that was also a plain
+// token, like French "des": it sees the neighbouring tokens, their forms
+// and last three bytes); an unseen form may split off a learned suffix (the last word of two-word
 // multiword tokens whose words spell the token: English "n't", Turkish
 // "ki", "ydı"), decided by a third classifier that sees the suffix, the
 // end of the stem, the neighbours and whether the form and the stem were

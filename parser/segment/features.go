@@ -212,6 +212,8 @@ func sentFeats(ts []tok, i, n int, set uint8, f []uint32) []uint32 {
 			tmpl(35).h(n1.form).b(n1.first).id(),
 			tmpl(36).h(p1.suffix).h(t.last).b(n1.first).id(),
 			tmpl(37).h(t.last).b(n1.first).h(n1.suffix).id(),
+			tmpl(58).b(bucket(n, 12)).b(t.lastCls).b(n1.first).id(),
+			tmpl(59).h(n2.form).b(n2.first).b(n1.first).id(),
 		)
 	}
 	return append(f,

@@ -29,9 +29,11 @@ type Model struct {
 	// suffix decision asks about: hash<<2 | flags (knownToken, knownWord).
 	Lexicon []uint32 `msgpack:"lexicon"`
 	// SentFeatures is the feature set of the sentence decision: 0 (or
-	// absent) the first one; 1 adds the next token's lower-case form with
-	// the case of its first letter, the ending of the next token and that
-	// of the token before.
+	// absent) the first one; 1 adds the lower-case forms of the next two
+	// tokens with the case of their first letters, the endings of the
+	// next token and of the token before, and the sentence's length so
+	// far with the token's last character class and the next token's
+	// case.
 	SentFeatures uint8 `msgpack:"sent_features,omitempty"`
 
 	tok, sent, amb, suf table
