@@ -15,7 +15,10 @@ type Options struct {
 	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
 	// Orders is how many perceptrons, each trained on its own order of
 	// the examples, are averaged into each decision (default 4): more
-	// orders, less dependence of the decisions on the order.
+	// orders, less dependence of the decisions on the order. Training
+	// time grows with it, and so does memory: each order holds two
+	// tables of 2^TableBits float32 while its decision trains (8 MiB at
+	// 20 bits).
 	Orders int
 	// MinSuffix is how often a suffix must split off as the last word of a
 	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
