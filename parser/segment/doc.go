@@ -58,7 +58,10 @@
 // the epoch of each decision (fewest dev errors), the thresholds (best
 // dev F1 of the decision; for the suffix decision, fewest errors on the
 // dev tokens outside the dictionary) and the minimum count of a learned
-// suffix. Every decision learns from the training treebank only.
+// suffix. Where neighbouring epochs or thresholds make as few dev errors
+// as the best, Train takes the middle of their range rather than its
+// edge, the choice furthest from one that makes more. Every decision
+// learns from the training treebank only.
 //
 // Letter-letter boundaries are never candidates, so languages written
 // without spaces (Chinese, Japanese, Thai) are out of scope.
