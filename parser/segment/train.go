@@ -19,7 +19,8 @@ type Options struct {
 	Epochs    int
 	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
 	// Orders is how many perceptrons, each trained on its own order of
-	// the examples, are averaged into each decision (default 4): more
+	// the examples, are averaged into each decision but the token
+	// decision, which has one (default 4): more
 	// orders, less dependence of the decisions on the order. Training
 	// time grows with it, and so does memory: each order holds two
 	// tables of 2^TableBits float32 while its decision trains (8 MiB at
@@ -125,7 +126,9 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 func fitModel(tp, dp []goldPar, opt Options) *Model {
 	m := &Model{SentFeatures: sentFeatureSet}
 	var tw, sw, aw table
-	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt)
+	one := opt // the token decision: one order (doc.go)
+	one.Orders = 1
+	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, one)
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
 	sw, m.SentThreshold = fit(sentExamples(tp, ttoks, m.SentFeatures), sentExamples(dp, dtoks, m.SentFeatures), opt.TableBits, opt)
 	m.MWT = dictionary(tp)
