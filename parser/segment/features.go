@@ -181,9 +181,12 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 
 func (h hash) h(x hash) hash { return hash(uint64(h^x)*0x9e3779b97f4a7c15) * fnvPrime }
 
+// sentFeatureSet is the SentFeatures of the models that Train makes.
+const sentFeatureSet = 1
+
 // sentFeats are the features of a sentence boundary after ts[i], the
-// n-th token of its sentence (1-based).
-func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
+// n-th token of its sentence (1-based); set is the model's SentFeatures.
+func sentFeats(ts []tok, i, n int, set uint8, f []uint32) []uint32 {
 	t, p1, n1, n2 := ts[i], noTok, noTok, noTok
 	if i > 0 {
 		p1 = ts[i-1]
@@ -202,6 +205,15 @@ func sentFeats(ts []tok, i, n int, f []uint32) []uint32 {
 		f = append(f,
 			tmpl(38).b(n1.inQuote).h(n1.form).id(),
 			tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
+		)
+	}
+	if set >= 1 {
+		f = append(f,
+			tmpl(35).h(n1.form).b(n1.first).id(),
+			tmpl(36).h(p1.suffix).h(t.last).b(n1.first).id(),
+			tmpl(37).h(t.last).b(n1.first).h(n1.suffix).id(),
+			tmpl(58).b(bucket(n, 12)).b(t.lastCls).b(n1.first).id(),
+			tmpl(59).h(n2.form).b(n2.first).b(n1.first).id(),
 		)
 	}
 	return append(f,

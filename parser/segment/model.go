@@ -28,6 +28,13 @@ type Model struct {
 	// Lexicon holds the lower-case forms of the training data that the
 	// suffix decision asks about: hash<<2 | flags (knownToken, knownWord).
 	Lexicon []uint32 `msgpack:"lexicon"`
+	// SentFeatures is the feature set of the sentence decision: 0 (or
+	// absent) the first one; 1 adds the lower-case forms of the next two
+	// tokens with the case of their first letters, the endings of the
+	// next token and of the token before, and the sentence's length so
+	// far with the token's last character class and the next token's
+	// case.
+	SentFeatures uint8 `msgpack:"sent_features,omitempty"`
 
 	tok, sent, amb, suf table
 	exact, lower        map[string]int32
@@ -89,8 +96,9 @@ var ErrCorrupt = errors.New("segment: corrupt model")
 
 // Validate checks what Decode relies on: weight tables in range, finite
 // thresholds, dictionary entries with a non-empty valid UTF-8 form, at
-// least two non-empty words and 0 < Count <= Total, and non-empty valid
-// suffixes. Its errors wrap ErrCorrupt.
+// least two non-empty words and 0 < Count <= Total, non-empty valid
+// suffixes and a sentence feature set this code knows. Its errors wrap
+// ErrCorrupt.
 func (m *Model) Validate() error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -111,6 +119,9 @@ func (m *Model) validate() error {
 		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
 			return errors.New("a threshold is not finite")
 		}
+	}
+	if m.SentFeatures > sentFeatureSet {
+		return fmt.Errorf("sentence feature set %d, want at most %d", m.SentFeatures, sentFeatureSet)
 	}
 	for i, e := range m.MWT {
 		if e.Form == "" || !utf8.ValidString(e.Form) || len(e.Words) < 2 || e.Count < 1 || e.Count > e.Total {

@@ -12,6 +12,10 @@ import (
 	"github.com/transparse/transparse/parser/conllu"
 )
 
+// TestEncodeDecodeSegmentsAlike checks that a trained model keeps its
+// sentence feature set and its decisions through Encode and Decode, on
+// the EWT dev slice as UDText lays it out and as one line (every
+// sentence boundary decided by the model).
 func TestEncodeDecodeSegmentsAlike(t *testing.T) {
 	m := smallModel(t)
 	b, err := m.Encode()
@@ -22,15 +26,20 @@ func TestEncodeDecodeSegmentsAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m.SentFeatures != sentFeatureSet || d.SentFeatures != sentFeatureSet {
+		t.Fatalf("SentFeatures %d trained, %d decoded, want %d", m.SentFeatures, d.SentFeatures, sentFeatureSet)
+	}
 	gold, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := []byte(UDText(gold))
-	want, _ := m.Segment(text)
-	got, err := d.Segment(text)
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("the decoded model segments differently (%v)", err)
+	raw := UDText(gold)
+	for _, text := range [][]byte{[]byte(raw), []byte(strings.Join(strings.Fields(raw), " "))} {
+		want, _ := m.Segment(text)
+		got, err := d.Segment(text)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("the decoded model segments differently (%v)", err)
+		}
 	}
 }
 
@@ -68,15 +77,16 @@ func TestDecodeCorrupt(t *testing.T) {
 
 func TestValidateRejects(t *testing.T) {
 	for name, spoil := range map[string]func(m *Model){
-		"index out of range": func(m *Model) { m.Tok.Index[len(m.Tok.Index)-1] = 1 << m.Tok.Bits },
-		"index out of order": func(m *Model) { m.Sent.Index[0], m.Sent.Index[1] = m.Sent.Index[1], m.Sent.Index[0] },
-		"lengths differ":     func(m *Model) { m.Tok.Value = m.Tok.Value[1:] },
-		"too many bits":      func(m *Model) { m.Amb.Bits = 40 },
-		"NaN weight":         func(m *Model) { m.Sent.Value[0] = float32(math.NaN()) },
-		"NaN threshold":      func(m *Model) { m.SentThreshold = float32(math.NaN()) },
-		"one-word MWT":       func(m *Model) { m.MWT[0].Words = m.MWT[0].Words[:1] },
-		"count over total":   func(m *Model) { m.MWT[0].Count = m.MWT[0].Total + 1 },
-		"empty suffix":       func(m *Model) { m.Suffixes = append(m.Suffixes, "") },
+		"index out of range":  func(m *Model) { m.Tok.Index[len(m.Tok.Index)-1] = 1 << m.Tok.Bits },
+		"index out of order":  func(m *Model) { m.Sent.Index[0], m.Sent.Index[1] = m.Sent.Index[1], m.Sent.Index[0] },
+		"lengths differ":      func(m *Model) { m.Tok.Value = m.Tok.Value[1:] },
+		"too many bits":       func(m *Model) { m.Amb.Bits = 40 },
+		"NaN weight":          func(m *Model) { m.Sent.Value[0] = float32(math.NaN()) },
+		"NaN threshold":       func(m *Model) { m.SentThreshold = float32(math.NaN()) },
+		"one-word MWT":        func(m *Model) { m.MWT[0].Words = m.MWT[0].Words[:1] },
+		"count over total":    func(m *Model) { m.MWT[0].Count = m.MWT[0].Total + 1 },
+		"empty suffix":        func(m *Model) { m.Suffixes = append(m.Suffixes, "") },
+		"unknown feature set": func(m *Model) { m.SentFeatures = sentFeatureSet + 1 },
 	} {
 		b, _ := smallModel(t).Encode()
 		m, err := Decode(b)

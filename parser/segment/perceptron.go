@@ -52,11 +52,14 @@ func (tr *trainer) learn(feats []uint32, y bool) bool {
 	return ok
 }
 
-// averaged returns the averaged weights as a new table.
-func (tr *trainer) averaged() table {
-	a := table{W: make([]float32, len(tr.t.W)), Mask: tr.t.Mask}
+// averagedInto adds the averaged weights times scale to a (a new table
+// when a has none) and returns it.
+func (tr *trainer) averagedInto(a table, scale float32) table {
+	if a.W == nil {
+		a = table{W: make([]float32, len(tr.t.W)), Mask: tr.t.Mask}
+	}
 	for i, w := range tr.t.W {
-		a.W[i] = w - tr.u[i]/tr.c
+		a.W[i] += (w - tr.u[i]/tr.c) * scale
 	}
 	return a
 }

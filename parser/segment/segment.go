@@ -229,7 +229,7 @@ func (p *proc) decide(end bool) error {
 		cut := i+1 >= MaxTokens
 		stop := cut || (end && last)
 		if !stop && !p.perLine {
-			p.feats = sentFeats(p.pending, i, i+1, p.feats[:0])
+			p.feats = sentFeats(p.pending, i, i+1, p.m.SentFeatures, p.feats[:0])
 			stop = p.m.sent.score(p.feats) > p.m.SentThreshold
 		}
 		if !stop {

@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"cmp"
 	"errors"
 	"math/rand"
 	"slices"
@@ -11,8 +12,20 @@ import (
 
 // Options are the settings of Train; zero values take the defaults.
 type Options struct {
-	Epochs    int  // most passes over the training data (default 12); the best on dev is kept
+	// Epochs is the most passes over the training data (default 12);
+	// the weights after the middle pass of the first run of passes with
+	// the fewest dev errors are kept, which holds up to Epochs/2+1 tables
+	// of 2^TableBits float32 while a decision trains.
+	Epochs    int
 	TableBits uint // bits of the token and sentence weight tables (default 20, at most 22)
+	// Orders is how many perceptrons, each trained on its own order of
+	// the examples, are averaged into each decision but the token
+	// decision, which has one (default 4): more
+	// orders, less dependence of the decisions on the order. Training
+	// time grows with it, and so does memory: each order holds two
+	// tables of 2^TableBits float32 while its decision trains (8 MiB at
+	// 20 bits).
+	Orders int
 	// MinSuffix is how often a suffix must split off as the last word of a
 	// two-word multiword token to be learned; 0 chooses 3, 2 or 1 on dev
 	// (2 without dev).
@@ -22,6 +35,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Epochs <= 0 {
 		o.Epochs = 12
+	}
+	if o.Orders <= 0 {
+		o.Orders = 4
 	}
 	if o.TableBits == 0 {
 		o.TableBits = 20
@@ -108,14 +124,16 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 
 // fitModel trains a model on tp, tuned on dp.
 func fitModel(tp, dp []goldPar, opt Options) *Model {
-	m := &Model{}
+	m := &Model{SentFeatures: sentFeatureSet}
 	var tw, sw, aw table
-	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, opt.Epochs)
+	one := opt // the token decision: one order (doc.go)
+	one.Orders = 1
+	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, one)
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
-	sw, m.SentThreshold = fit(sentExamples(tp, ttoks), sentExamples(dp, dtoks), opt.TableBits, opt.Epochs)
+	sw, m.SentThreshold = fit(sentExamples(tp, ttoks, m.SentFeatures), sentExamples(dp, dtoks, m.SentFeatures), opt.TableBits, opt)
 	m.MWT = dictionary(tp)
 	m.build()
-	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt.Epochs)
+	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt)
 	m.amb = aw
 	uw := m.fitSuffixes(tp, dp, ttoks, dtoks, opt)
 	m.Tok, m.Sent = sparse(tw, opt.TableBits), sparse(sw, opt.TableBits)
@@ -206,13 +224,13 @@ func goldToks(pars []goldPar) [][]tok {
 // sentExamples are the sentence-boundary decisions after every gold token
 // but the last of a paragraph, seen from the start of its sentence as
 // the segmenter sees them.
-func sentExamples(pars []goldPar, toks [][]tok) *examples {
+func sentExamples(pars []goldPar, toks [][]tok, set uint8) *examples {
 	x := &examples{}
 	var f []uint32
 	for k, p := range pars {
 		start := 0
 		for i := 0; i+1 < len(p.toks); i++ {
-			f = sentFeats(toks[k][start:], i-start, i-start+1, f[:0])
+			f = sentFeats(toks[k][start:], i-start, i-start+1, set, f[:0])
 			x.add(f, p.toks[i].sentEnd)
 			if p.toks[i].sentEnd {
 				start = i + 1
@@ -222,40 +240,88 @@ func sentExamples(pars []goldPar, toks [][]tok) *examples {
 	return x
 }
 
-// fit trains a perceptron for at most epochs passes and returns the
-// averaged weights of the pass with the fewest errors on dev (of the last
-// pass without dev examples), with the threshold that maximizes F1 of the
-// positive decisions on dev (0 without dev examples) and the number of
-// passes.
-func fit(train, dev *examples, bits uint, epochs int) (table, float32) {
-	tr := newTrainer(bits)
-	order := make([]int, len(train.y))
-	for i := range order {
-		order[i] = i
-	}
-	rng := rand.New(rand.NewSource(1))
-	best, bestErr := table{}, -1
-	for ep := 0; ep < epochs; ep++ {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, i := range order {
-			tr.learn(train.get(i), train.y[i])
+// fit trains opt.Orders perceptrons, each on its own order of the
+// examples (shuffled with seeds 1, 2, ...), for at most opt.Epochs passes.
+// After each pass the mean of their averaged weights is scored on dev;
+// fit returns the mean after the middle pass of the first run of
+// consecutive passes with the fewest errors on dev (after the last pass
+// without dev examples), with the threshold that threshold chooses on
+// dev (0 without dev examples). One order is the plain averaged
+// perceptron.
+func fit(train, dev *examples, bits uint, opt Options) (table, float32) {
+	orders := opt.Orders
+	trs := make([]*trainer, orders)
+	perm := make([][]int, orders)
+	rngs := make([]*rand.Rand, orders)
+	for k := range trs {
+		trs[k] = newTrainer(bits)
+		perm[k] = make([]int, len(train.y))
+		for i := range perm[k] {
+			perm[k][i] = i
 		}
-		avg := tr.averaged()
+		rngs[k] = rand.New(rand.NewSource(int64(k + 1)))
+	}
+	var passes tiedPasses
+	for ep := 0; ep < opt.Epochs; ep++ {
+		var avg table
+		for k, tr := range trs {
+			order := perm[k]
+			rngs[k].Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, i := range order {
+				tr.learn(train.get(i), train.y[i])
+			}
+			avg = tr.averagedInto(avg, 1/float32(orders))
+		}
 		errs := 0
 		for i := range dev.y {
 			if (avg.score(dev.get(i)) > 0) != dev.y[i] {
 				errs++
 			}
 		}
-		if bestErr < 0 || errs < bestErr || (len(dev.y) == 0 && ep == epochs-1) {
-			best, bestErr = avg, errs
+		if len(dev.y) == 0 {
+			passes = tiedPasses{} // without dev, the last pass
 		}
+		passes.add(avg, errs)
 	}
+	best := passes.middle()
 	return best, threshold(best, dev)
 }
 
-// threshold returns the score threshold that maximizes F1 of the positive
-// decisions on dev, the middle between two neighbouring scores.
+// tiedPasses follows the first run of consecutive passes with the fewest
+// dev errors so far, to return the weights after its middle pass: a pass
+// at the edge of the run is the nearest to a pass with more errors. It
+// holds the weights from the middle of the run on (at most half the
+// passes and one).
+type tiedPasses struct {
+	run  []table // weights after each pass of the run; those before its middle are dropped
+	errs int     // dev errors of each pass of the run
+	open bool    // no pass with more errors has followed the run yet
+}
+
+// add records the weights after a pass and its dev errors.
+func (p *tiedPasses) add(t table, errs int) {
+	switch {
+	case p.run == nil || errs < p.errs:
+		p.run, p.errs, p.open = []table{t}, errs, true
+	case errs == p.errs && p.open:
+		p.run = append(p.run, t)
+		for i := 0; i < (len(p.run)-1)/2; i++ {
+			p.run[i] = table{}
+		}
+	default:
+		p.open = false
+	}
+}
+
+// middle returns the weights after the middle pass of the run (the
+// earlier of the two middle ones when the run has an even length).
+func (p *tiedPasses) middle() table {
+	return p.run[(len(p.run)-1)/2]
+}
+
+// threshold returns the score threshold that maximizes F1 of the
+// positive decisions on dev, in the middle of the thresholds that make
+// as few dev errors as it (see middleThreshold).
 func threshold(t table, dev *examples) float32 {
 	if len(dev.y) == 0 {
 		return 0
@@ -272,16 +338,9 @@ func threshold(t table, dev *examples) float32 {
 			gold++
 		}
 	}
-	slices.SortFunc(xs, func(a, b sy) int {
-		if a.s > b.s {
-			return -1
-		}
-		if a.s < b.s {
-			return 1
-		}
-		return 0
-	})
-	bestF, bestT, correct := -1.0, float32(0), 0
+	slices.SortFunc(xs, func(a, b sy) int { return cmp.Compare(b.s, a.s) })
+	var cuts []cut
+	correct := 0
 	for i, x := range xs {
 		if x.y {
 			correct++
@@ -289,16 +348,47 @@ func threshold(t table, dev *examples) float32 {
 		if i+1 < len(xs) && xs[i+1].s == x.s {
 			continue
 		}
-		f := 2 * float64(correct) / float64(i+1+gold)
-		if f > bestF {
-			bestF = f
-			bestT = x.s - 1e-3
-			if i+1 < len(xs) {
-				bestT = (x.s + xs[i+1].s) / 2
-			}
+		lo := x.s - 2e-3
+		if i+1 < len(xs) {
+			lo = xs[i+1].s
+		}
+		cuts = append(cuts, cut{lo: lo, hi: x.s, errs: i + 1 - correct + gold - correct})
+		cuts[len(cuts)-1].f1 = 2 * float64(correct) / float64(i+1+gold)
+	}
+	best := 0
+	for i, c := range cuts {
+		if c.f1 > cuts[best].f1 {
+			best = i
 		}
 	}
-	return bestT
+	return middleThreshold(cuts, best)
+}
+
+// cut is one choice of threshold on dev: every threshold between lo and
+// hi (scores of neighbouring dev examples) makes the same decisions,
+// with errs errors (false positives and false negatives) and F1 f1 of
+// the positive decisions.
+type cut struct {
+	lo, hi float32
+	errs   int
+	f1     float64
+}
+
+// middleThreshold returns the threshold in the middle, in score, of the
+// run of neighbouring cuts around cuts[best] (the cuts ordered by
+// decreasing score) that make no more dev errors than it: a threshold at
+// an edge of the run flips decisions, and adds errors, with the smallest
+// change of the scores; the middle is as far from both edges as the run
+// allows.
+func middleThreshold(cuts []cut, best int) float32 {
+	i, j := best, best
+	for i > 0 && cuts[i-1].errs <= cuts[best].errs {
+		i--
+	}
+	for j+1 < len(cuts) && cuts[j+1].errs <= cuts[best].errs {
+		j++
+	}
+	return (cuts[i].hi + cuts[j].lo) / 2
 }
 
 // dictionary returns the multiword tokens of the training data: for each

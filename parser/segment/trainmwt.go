@@ -168,7 +168,7 @@ func (m *Model) fitSuffixes(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options)
 			m.Lexicon = sortedKeys(lexicon(tp, func(int) bool { return true }))
 		}
 		m.build()
-		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt.Epochs)
+		m.suf, m.SufThreshold = fit(m.sufExamples(tp, ttoks, true), m.sufExamples(dp, dtoks, false), 16, opt)
 		f := &fitted{m.Suffixes, m.Lexicon, m.suf, m.SufThreshold, 0}
 		if len(dp) > 0 {
 			f.thr, f.errs = m.sufThreshold(dp, dtoks)
@@ -228,10 +228,11 @@ func (m *Model) sufThreshold(pars []goldPar, toks [][]tok) (float32, int) {
 			cur++
 		}
 	}
-	best, bestT := cur, float32(math.MaxFloat32)
-	if len(ds) > 0 {
-		bestT = ds[0].s + 1
+	if len(ds) == 0 {
+		return math.MaxFloat32, cur
 	}
+	// No split: every threshold above the highest score, taken as up to 2 above it.
+	cuts := []cut{{lo: ds[0].s, hi: ds[0].s + 2, errs: cur}}
 	for i, d := range ds {
 		// Lowering the threshold below d.s splits d at its best suffix.
 		if d.golden {
@@ -243,13 +244,17 @@ func (m *Model) sufThreshold(pars []goldPar, toks [][]tok) (float32, int) {
 		if i+1 < len(ds) && ds[i+1].s == d.s {
 			continue
 		}
-		if cur < best {
-			best = cur
-			bestT = d.s - 1e-3
-			if i+1 < len(ds) {
-				bestT = (d.s + ds[i+1].s) / 2
-			}
+		lo := d.s - 2e-3
+		if i+1 < len(ds) {
+			lo = ds[i+1].s
+		}
+		cuts = append(cuts, cut{lo: lo, hi: d.s, errs: cur})
+	}
+	best := 0
+	for i, c := range cuts {
+		if c.errs < cuts[best].errs {
+			best = i
 		}
 	}
-	return bestT, best
+	return middleThreshold(cuts, best), cuts[best].errs
 }
