@@ -619,13 +619,15 @@ typedef struct tp_result {
  *   beam         the beam width K, 0 to TP_MAX_BEAM. 0: the model's
  *                default width. 1: the greedy parser; K > 1: beam
  *                search, keeping the K best configurations at every step
- *                (docs/beam-search.md), about K times slower. It is more
- *                accurate only with a model that has a classifier
- *                trained for the beam (`transparse train --beam K`; the
- *                model card's option "beam"): over a greedily trained
- *                classifier a wider beam parses worse. The annotation is
- *                completed and the classifier chosen as described at
- *                tp_tags.
+ *                (docs/beam-search.md), about K times slower, with the
+ *                classifiers the model has trained for the beam
+ *                (`transparse train --beam K`; the model card's option
+ *                "beam"; the bundled model has them). A model without
+ *                them refuses K > 1 (TP_ERR_ARGUMENT, "... the model has
+ *                no classifiers trained for the beam ..."): over greedily
+ *                trained classifiers a wider beam parses worse. The
+ *                annotation is completed and the classifier chosen as
+ *                described at tp_tags.
  *   kbest        0 to the beam width (beam, or the default width when
  *                beam is 0): the number of trees asked for in tp_result
  *                (n_trees; the distinct trees of the final beam, best

@@ -176,12 +176,20 @@ func (m *Model) XPOSTags() []string { return m.c.XPOSTags() }
 // else "beam").
 func (m *Model) DefaultBeam() int { return m.c.DefaultBeam() }
 
+// HasBeam reports whether the model has classifiers trained for beam
+// search (`transparse train --beam K`). Only such a model parses at a
+// width above 1: for another, Parse, ParseDocument and Calibrate refuse
+// one with an error wrapping ErrOptions, since a beam over the greedy
+// classifiers parses worse than the greedy parser.
+func (m *Model) HasBeam() bool { return m.c.HasBeam() }
+
 // Calibrate fits the model's confidence calibrators (parser/calib) on the
 // development sentences dev, which must carry gold heads and deprels (a
 // sentence that eval.Check refuses is an error): the gold-tag parser on
 // dev with its annotation, the plain-token parser on dev stripped to its
-// forms, each greedily and, when k > 1, with a beam of width k. A sentence
-// the parser refuses is left out. Save writes the calibrators with the
+// forms, each greedily and, when k > 1, with a beam of width k (an error
+// wrapping ErrOptions for a model without beam classifiers, HasBeam). A
+// sentence the parser refuses is left out. Save writes the calibrators with the
 // model. Calibrate changes m: it must not run while m parses.
 func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error { return m.c.Calibrate(dev, k) }
 

@@ -56,7 +56,7 @@ func classifierSizes(t *testing.T, path string) map[string]int64 {
 // width 4 (inspect shows it; parse without --beam parses at width 4, not
 // greedily; --kbest is bounded by it), and the same model without its
 // beam classifiers has the default width 1 (parse without --beam is the
-// greedy parser). prune rounds and prunes the beam classifiers as their
+// greedy parser, and parse, eval and calibrate refuse a wider beam). prune rounds and prunes the beam classifiers as their
 // parsers: a no-op rounding parses identically at K = 4, a real pruning
 // drops beam weights and makes the file smaller.
 func TestBeamDefaultWidth(t *testing.T) {
@@ -147,6 +147,18 @@ func TestBeamDefaultWidth(t *testing.T) {
 	}
 	if a, b := parseOut(t, "-m", greedy, dev), parseOut(t, "-m", model, "--beam", "1", dev); a != b {
 		t.Error("the greedy parse changes with the beam classifiers removed")
+	}
+	// Without them, a width above 1 is refused by every command that parses.
+	for _, args := range [][]string{
+		{"parse", "-m", greedy, "--beam", "4", dev},
+		{"parse", "-m", greedy, "--no-tags", "--beam", "4", "--kbest", "2", dev},
+		{"eval", "-m", greedy, "--beam", "4", dev},
+		{"calibrate", "-m", greedy, "--beam", "4", dev, "-o", filepath.Join(dir, "calibrated.tpm")},
+	} {
+		code, stdout, stderr := runCmd(t, "", args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "invalid --beam 4: the model has no classifiers trained for the beam") {
+			t.Errorf("%q: exit status %d, stdout %d bytes, stderr %q", args, code, len(stdout), stderr)
+		}
 	}
 
 	// prune: rounding to the bits the weights have is a no-op.

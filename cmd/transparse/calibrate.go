@@ -25,7 +25,8 @@ were of predicted tags into the probability that the arc is right
 development treebank; calibrate redoes it on data of your own domain, or
 after "transparse prune". The parsers are fitted greedily and, when K > 1,
 at beam width K (default: the model's default width, "transparse
-inspect"; 1 for a model without beam classifiers). The parsers' weights and
+inspect"; a K above 1 needs a model with classifiers trained for the
+beam). The parsers' weights and
 trees are unchanged. Each parser must get some arcs of DEV right and some
 wrong: on data it parses all right (or all wrong) every confidence would
 become 1 (or 0), so calibrate refuses it, counting the arcs.
@@ -50,6 +51,9 @@ become 1 (or 0), so calibrate refuses it, counting the arcs.
 			}
 			if beam == 0 {
 				beam = m.DefaultBeam()
+			}
+			if err := checkBeam(m, beam); err != nil {
+				return err
 			}
 			dev, err := readTreebank(cmd, args[0])
 			if err != nil {

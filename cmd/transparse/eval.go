@@ -81,9 +81,9 @@ UPOS, XPOS and FEATS are given to the parser unless --no-tags is set, in
 which case the model predicts them as far as it has the components (see
 "transparse parse --help"; the others stay blank); the output says which.
 --beam K parses with a beam of width K, as "transparse parse --beam K"
-does: more accurately only with a model trained with "transparse train
---beam K". Without --beam, the model's default width (1 unless it has beam
-classifiers), as "transparse parse". --confidence adds the accuracy of
+does, and as it is refused above 1 for a model without classifiers
+trained for the beam. Without --beam, the model's default width, as
+"transparse parse". --confidence adds the accuracy of
 each tenth of the words by confidence. Either file may be "-" for
 standard input.
 
@@ -228,6 +228,9 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	}
 	if o.beam == 0 {
 		o.beam = m.DefaultBeam()
+	}
+	if err := checkBeam(m, o.beam); err != nil {
+		return nil, err
 	}
 	gold, lines, err := readTreebankLines(cmd, goldPath)
 	if err != nil {

@@ -129,11 +129,12 @@ With other models the column stays "_" where it is not given.
 
 --beam K parses with a beam of width K (1 to 64; 1 is the greedy parser):
 it keeps the K best configurations at every step instead of one, about K
-times slower (docs/beam-search.md). It is more accurate only with a model
-trained with "transparse train --beam K"; over a greedily trained
-classifier a wider beam parses worse. Without --beam (or with --beam 0)
-the model's default width is used: K for a model trained with --beam K
-("default_beam" in "transparse inspect"), 1 for every other model.
+times slower (docs/beam-search.md), with the classifiers the model has
+trained for the beam ("transparse train --beam K"; the bundled model has
+them). A model without them refuses a K above 1 (exit status 2): over
+greedily trained classifiers a wider beam parses worse. Without --beam
+(or with --beam 0) the model's default width is used ("default_beam" in
+"transparse inspect"; 1, the greedy parser, for the bundled model).
 
 --confidence adds each word's confidence in its head and deprel to MISC,
 after the attributes given ("Confidence=0.931": the estimated probability that the
@@ -181,6 +182,9 @@ func runParse(cmd *cobra.Command, args []string, o parseOptions) error {
 	}
 	m, _, err := loadModel(o.model)
 	if err != nil {
+		return err
+	}
+	if err := checkBeam(m, o.beam); err != nil {
 		return err
 	}
 	if o.beam == 0 && o.kbest > m.DefaultBeam() {

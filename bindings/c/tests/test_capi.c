@@ -1936,6 +1936,56 @@ static void test_train_and_save(const char *ewt) {
     unlink(path);
 }
 
+/* A model without classifiers trained for the beam refuses a width above 1
+ * in every parse function (TP_ERR_ARGUMENT, nothing parsed) and parses at
+ * width 1 and at its default width, 1. */
+static void test_beam_needs_classifiers(const char *ewt) {
+    if (access(ewt, R_OK) != 0) {
+        skip("beam without beam classifiers", "no treebank");
+        return;
+    }
+    char opts[4096];
+    snprintf(opts, sizeof opts,
+             "{\"train\":\"%s\",\"dev\":\"%s\",\"gold_only\":true,\"max_sentences\":60,\"gold\":{\"epochs\":1}}", ewt, ewt);
+    tp_model *m = NULL;
+    tp_error *err = NULL;
+    int rc = tp_train(opts, &m, &err);
+    CHECKF(rc == TP_OK && m != NULL, "tp_train: %s", tp_error_message(err));
+    if (rc != TP_OK) {
+        tp_error_free(err);
+        return;
+    }
+    int width = 0;
+    CHECK(tp_model_default_beam(m, &width, &err) == TP_OK && width == 1);
+    const char *forms[] = {"They", "saw", "it", "."};
+    const char *upos[] = {"PRON", "VERB", "PRON", "PUNCT"};
+    const char *xpos[] = {"PRP", "VBD", "PRP", "."};
+    tp_tags tags = {upos, xpos, NULL, NULL};
+    tp_options o = TP_OPTIONS_INIT;
+    tp_result *r = NULL;
+    for (int k = 2; k <= TP_MAX_BEAM; k *= 4) {
+        o.beam = k;
+        EXPECT_ERR(tp_parse(m, forms, 4, &tags, &o, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse",
+                   "no classifiers trained for the beam");
+        CHECK(r == NULL);
+    }
+    const char doc[] = "1\tThey\t_\tPRON\tPRP\t_\t_\t_\t_\t_\n2\tleft\t_\tVERB\tVBD\t_\t_\t_\t_\t_\n\n";
+    char *out = NULL;
+    size_t len = 0;
+    o.beam = 8;
+    EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), &o, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document", "no classifiers trained for the beam");
+    CHECK(out == NULL);
+    o.beam = 1;
+    CHECK(tp_parse(m, forms, 4, &tags, &o, &r, &err) == TP_OK && r != NULL);
+    tp_result_free(r);
+    r = NULL;
+    o.beam = 0;
+    CHECK(tp_parse_document(m, doc, strlen(doc), &o, &out, &len, NULL, &err) == TP_OK && out != NULL);
+    tp_string_free(out);
+    CHECK(tp_model_free(m) == TP_OK);
+}
+
 /* tp_parse_document: one sentence per line in, CoNLL-U with sent_id and text
  * out; errors name the argument or the line. */
 static void test_parse_tokens(tp_model *m) {
@@ -3106,6 +3156,7 @@ int main(int argc, char **argv) {
     test_train_and_save(ewt);
     test_train_progress(ewt);
     test_text();
+    test_beam_needs_classifiers(ewt);
     test_fork(model, self);
     test_default_model_path(self);
     if (access(model, R_OK) == 0) {

@@ -82,9 +82,10 @@ def test_presegmented(text_model):
         text_model.parse_document("a b\n", input="text", ranges="words")
 
 
-def test_beam_k_and_confidence(text_model):
-    best = text_model.parse_text(TEXT, confidence=True)
-    groups = text_model.parse_text(TEXT, beam=4, k=2)
+def test_beam_k_and_confidence(model):
+    # the bundled model: a segmenter and classifiers trained for the beam
+    best = model.parse_text(TEXT, confidence=True)
+    groups = model.parse_text(TEXT, beam=4, k=2)
     assert len(groups) == len(best)
     for g in groups:
         assert 1 <= len(g) <= 2 and g[0].score is None

@@ -74,6 +74,28 @@ def test_train_save_load(tmp_path, system):
     m.close()
 
 
+def test_beam_needs_beam_classifiers(tmp_path):
+    """A model trained without a beam refuses a width above 1 in parse,
+    parse_batch and parse_document (ArgumentError, naming why) and parses
+    at width 1 and at its default width, 1."""
+    ewt = need_file(EWT_TEST)
+    m = transparse.train("arc-eager", ewt, ewt, gold_only=True, gold={"epochs": 1}, max_sentences=60)
+    words = ["They", "saw", "it", "."]
+    tags = dict(upos=["PRON", "VERB", "PRON", "PUNCT"], xpos=["PRP", "VBD", "PRP", "."])
+    assert m.default_beam == 1
+    for k in (2, 8, transparse.MAX_BEAM):
+        with pytest.raises(transparse.ArgumentError, match="no classifiers trained for the beam"):
+            m.parse(words, beam=k, **tags)
+    with pytest.raises(transparse.ArgumentError, match="no classifiers trained for the beam"):
+        m.parse_batch([words], beam=4)
+    doc = "1\tThey\t_\tPRON\tPRP\t_\t_\t_\t_\t_\n2\tleft\t_\tVERB\tVBD\t_\t_\t_\t_\t_\n\n"
+    with pytest.raises(transparse.ArgumentError, match="no classifiers trained for the beam"):
+        m.parse_document(doc, beam=8)
+    assert m.parse(words, beam=1, **tags) == m.parse(words, **tags)
+    assert m.parse_document(doc, beam=1) == m.parse_document(doc)
+    m.close()
+
+
 def test_parse_tokens_matches_cli_format(model):
     text = "The quick brown fox jumps .\n\nI saw her .\n"
     out = model.parse_document(text, input="tokens")

@@ -1103,10 +1103,11 @@ class Model:
     @property
     def default_beam(self):
         """The model's default beam width (``tp_model_default_beam``): the
-        width of every parse given ``beam=None`` (the default). K for a
-        model trained with a beam (``train(..., beam={"width": K})``; the card's
-        option ``"default_beam"``), 1 (the greedy parser) for every other
-        model."""
+        width of every parse given ``beam=None`` (the default): the card's
+        option ``"default_beam"`` for a model trained with a beam
+        (``train(..., beam={"width": K})``, where it is K unless
+        ``beam={"default_width": ...}`` says otherwise; 1 for the bundled
+        model), 1 (the greedy parser) for every other model."""
         h = self._acquire()
         try:
             width = ctypes.c_int()
@@ -1144,13 +1145,14 @@ class Model:
                 a hyphen joining two words is ``HYPH``.
             beam: the beam width K (``tp_options.beam``), 1 to
                 :data:`MAX_BEAM`; 1: the greedy parser; None (or 0): the
-                model's :attr:`default_beam`, which is 1 for a model
-                without classifiers trained for the beam (the bundled
-                one). A wider beam keeps the K best configurations at
-                every step: slower (about K times), more accurate only
-                with a model that has a classifier trained for the beam
-                (``train(..., beam={"width": K})``, which makes K its default); over
-                a greedily trained classifier a wider beam parses worse
+                model's :attr:`default_beam` (1 for the bundled model).
+                A wider beam keeps the K best configurations at every
+                step: slower (about K times), with the classifiers the
+                model has trained for the beam (``train(..., beam={"width":
+                K})``; the bundled model has them). A model without them
+                refuses K > 1 (:class:`ArgumentError`, "the model has no
+                classifiers trained for the beam"): over greedily trained
+                classifiers a wider beam parses worse
                 (docs/beam-search.md).
             k: None, or the number of trees wanted, 1 to the beam width:
                 the distinct trees of the final beam, best first.
@@ -1174,7 +1176,8 @@ class Model:
             ArgumentError: a tag or space_after list of the wrong length;
                 closed model; a beam or k out of range (``"tp_parse: invalid parse
                 options: beam width 65: want 1 to 64 (0: the model's
-                default, 1)"``).
+                default, 1)"``); a beam above 1 for a model without
+                classifiers trained for the beam.
             TypeError: a word that is not a string; a beam or k that is not
                 an int.
 

@@ -13,11 +13,15 @@ import (
 // must carry gold heads and deprels (a sentence that eval.Check refuses
 // is an error): the gold-tag parser on dev with its
 // annotation, the plain-token parser on dev stripped to its forms, each
-// greedily and, at beam width k (k > 1), with the beam. The raw
+// greedily and, at beam width k (k > 1; an error, wrapping ErrOptions,
+// for a model without classifiers trained for the beam), with the beam. The raw
 // confidences are those of the default temperature. A sentence the parser
 // refuses is left out. Calibrate changes m: it must not run while m
 // parses.
 func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
+	if err := m.checkBeam(k); err != nil {
+		return fmt.Errorf("calibrating the confidences: %w", err)
+	}
 	for i, s := range dev {
 		if err := eval.Check(s); err != nil {
 			name := fmt.Sprint("sentence ", i+1)

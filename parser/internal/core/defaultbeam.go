@@ -30,7 +30,7 @@ func (m *Model) DefaultBeam() int {
 }
 
 // HasBeam reports whether the model has classifiers trained for beam
-// search (Variant.Beam).
+// search (Variant.Beam): only then does a beam wider than one parse.
 func (m *Model) HasBeam() bool { return m.gold.Beam != nil || m.plain.Beam != nil }
 
 // TrainedBeam is the beam width the model's beam classifiers were trained
@@ -44,6 +44,18 @@ func (m *Model) TrainedBeam() int {
 		return k
 	}
 	return m.DefaultBeam()
+}
+
+// checkBeam refuses a beam width above 1 for a model without classifiers
+// trained for the beam: a beam over the greedy classifiers parses worse
+// than the greedy parser (docs/decisions.md, "A beam width needs
+// classifiers trained for it").
+func (m *Model) checkBeam(k int) error {
+	if k > 1 && !m.HasBeam() {
+		return fmt.Errorf("%w: beam width %d: the model has no classifiers trained for the beam (transparse train --beam K); "+
+			"its only width is 1, the greedy parser", ErrOptions, k)
+	}
+	return nil
 }
 
 // cardBeam reads the default beam width of a card (1 when it names none)
@@ -67,13 +79,18 @@ func cardBeam(c modelfmt.Card) (int, error) {
 // ResolveOptions returns the options parser.Model parses with when given
 // opt: opt with Beam 0 replaced by the model's default width (DefaultBeam), checked
 // (Options.Check; KBest is bounded by the resolved width). A Beam of
-// 1 stays the greedy parser. Errors wrap ErrOptions.
+// 1 stays the greedy parser; a Beam above 1 is refused for a model
+// without classifiers trained for the beam (HasBeam). Errors wrap
+// ErrOptions.
 func (m *Model) ResolveOptions(opt Options) (Options, error) {
 	if opt.Beam < 0 || opt.Beam > MaxBeam {
 		return opt, fmt.Errorf("%w: beam width %d: want 1 to %d (0: the model's default, %d)", ErrOptions, opt.Beam, MaxBeam, m.DefaultBeam())
 	}
 	if opt.Beam == 0 {
 		opt.Beam = m.DefaultBeam()
+	}
+	if err := m.checkBeam(opt.Beam); err != nil {
+		return opt, err
 	}
 	return opt, opt.Check()
 }

@@ -89,10 +89,14 @@ func (o Options) Default() bool {
 // beam width of opt, writes the best tree into the words and fills r (nil
 // is allowed when opt asks for neither confidences nor trees). With the
 // zero Options it is Parse. Errors wrap ErrInput (the words, as
-// Parse) or ErrOptions (opt, checked first). Safe for concurrent use; r
+// Parse) or ErrOptions (opt, checked first; a width above 1 needs
+// classifiers trained for the beam, HasBeam). Safe for concurrent use; r
 // must not be shared between goroutines.
 func (m *Model) ParseWithOptions(words []conllu.Word, opt Options, r *Result) error {
 	if err := opt.Check(); err != nil {
+		return err
+	}
+	if err := m.checkBeam(opt.Beam); err != nil {
 		return err
 	}
 	if r == nil && (opt.Confidence || opt.KBest > 0) {

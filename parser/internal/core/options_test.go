@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/transparse/transparse/internal/testenv"
@@ -185,5 +186,51 @@ func TestOptionsErrors(t *testing.T) {
 	}
 	if err := m.ParseWithOptions(nil, Options{Beam: 2}, &r); !errors.Is(err, ErrInput) {
 		t.Fatalf("empty sentence: got %v, want ErrInput", err)
+	}
+}
+
+// TestBeamNeedsBeamClassifiers: the model without its classifiers trained
+// for the beam refuses a width above 1 (ResolveOptions, ParseWithOptions,
+// Calibrate) with ErrOptions, the words untouched; it parses at width 1
+// and at its default width, 1; the model with them takes any width.
+func TestBeamNeedsBeamClassifiers(t *testing.T) {
+	m := testModel(t)
+	gold, plain := m.gold, m.plain
+	gold.Beam, gold.BeamConf, plain.Beam, plain.BeamConf = nil, nil, nil, nil
+	g := Assemble(Parts{Card: m.card, Classes: m.classes, Gold: gold, Plain: plain, Taggers: m.taggers, PseudoProjective: m.pproj})
+	if g.HasBeam() || g.DefaultBeam() != 1 || g.TrainedBeam() != 0 {
+		t.Fatalf("without beam classifiers: HasBeam %v, DefaultBeam %d, TrainedBeam %d", g.HasBeam(), g.DefaultBeam(), g.TrainedBeam())
+	}
+	const why = "no classifiers trained for the beam"
+	var r Result
+	for _, k := range []int{2, 8, MaxBeam} {
+		if _, err := g.ResolveOptions(Options{Beam: k}); !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), why) {
+			t.Errorf("ResolveOptions beam %d: %v", k, err)
+		}
+		words := []conllu.Word{{Form: "They"}, {Form: "left"}}
+		if err := g.ParseWithOptions(words, Options{Beam: k, KBest: 2}, &r); !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), why) {
+			t.Errorf("ParseWithOptions beam %d: %v", k, err)
+		}
+		if words[0].Head != 0 || words[0].UPOS != "" || words[1].Deprel != "" {
+			t.Errorf("beam %d: the words were parsed: %+v", k, words)
+		}
+		if err := g.Calibrate(nil, k); !errors.Is(err, ErrOptions) {
+			t.Errorf("Calibrate beam %d: %v", k, err)
+		}
+	}
+	for _, k := range []int{0, 1} {
+		opt, err := g.ResolveOptions(Options{Beam: k, Confidence: true})
+		words := []conllu.Word{{Form: "They"}, {Form: "left"}}
+		if err != nil || opt.Beam != 1 {
+			t.Fatalf("ResolveOptions beam %d: %+v, %v", k, opt, err)
+		}
+		if err := g.ParseWithOptions(words, opt, &r); err != nil || len(r.Confidence) != 2 {
+			t.Errorf("beam %d: %v, confidences %v", k, err, r.Confidence)
+		}
+	}
+	if m.HasBeam() {
+		if opt, err := m.ResolveOptions(Options{Beam: 8, KBest: 8}); err != nil || opt.Beam != 8 {
+			t.Errorf("with beam classifiers, beam 8: %+v, %v", opt, err)
+		}
 	}
 }
