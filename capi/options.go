@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/transparse/transparse/parser"
@@ -62,7 +63,7 @@ func readOptions(o *C.tp_options) (callOptions, error) {
 	}
 	co.doc.NoTags = o.no_tags != 0
 	co.doc.Workers = int(o.threads)
-	if uint64(o.size) < C.sizeof_tp_options { // a 0.2.0 struct: the members of raw text are 0
+	if uint64(o.size) == size020 { // a 0.2.0 struct: the members of raw text are 0
 		return co, nil
 	}
 	switch o.ranges {
@@ -76,6 +77,9 @@ func readOptions(o *C.tp_options) (callOptions, error) {
 	}
 	co.doc.Presegmented = o.presegmented != 0
 	co.doc.TokenizeOnly = o.tokenize_only != 0
+	if uint64(o.size) >= offsetAccurate+uint64(unsafe.Sizeof(o.accurate)) {
+		co.parse.Accurate = o.accurate != 0
+	}
 	return co, nil
 }
 
@@ -83,17 +87,33 @@ func readOptions(o *C.tp_options) (callOptions, error) {
 // accepted: the struct up to its first member of raw text.
 const size020 = uint64(unsafe.Offsetof(C.tp_options{}.presegmented))
 
+// offsetAccurate is the offset of tp_options.accurate; size030 is the
+// size of the struct without it (up to tokenize_only, padded to the
+// struct's alignment): where the struct of 0.3.0 had tail padding (LP64)
+// it is this version's size, else (ILP32) smaller and accepted too, with
+// accurate 0.
+const (
+	offsetAccurate = uint64(unsafe.Offsetof(C.tp_options{}.accurate))
+	optionsAlign   = uint64(unsafe.Alignof(C.tp_options{}))
+	size030        = (offsetAccurate + optionsAlign - 1) / optionsAlign * optionsAlign
+)
+
 // checkSize refuses an options->size other than that of the 0.2.0 struct
-// (size020, the smallest accepted) below this version's struct, or above
-// maxOptionsSize, and nonzero bytes past the members this library knows.
+// (size020, the smallest accepted) or of the struct without accurate
+// (size030) below this version's struct, or above maxOptionsSize, and
+// nonzero bytes past the members this library knows.
 func checkSize(o *C.tp_options) error {
 	const known = C.sizeof_tp_options
 	size := uint64(o.size)
 	if size < size020 {
 		return argErr("options->size is %d, less than %d (the size of tp_options of version 0.2.0, the smallest accepted): initialise options with TP_OPTIONS_INIT", size, size020)
 	}
-	if size > size020 && size < known {
-		return argErr("options->size is %d: want %d (version 0.2.0) or sizeof(tp_options) (%d): initialise options with TP_OPTIONS_INIT", size, size020, known)
+	if size > size020 && size < known && size != size030 {
+		want := fmt.Sprintf("%d (version 0.2.0)", size020)
+		if size030 < known {
+			want += fmt.Sprintf(", %d (without accurate)", size030)
+		}
+		return argErr("options->size is %d: want %s or sizeof(tp_options) (%d): initialise options with TP_OPTIONS_INIT", size, want, known)
 	}
 	if size > maxOptionsSize {
 		return argErr("options->size is %d, more than %d", size, maxOptionsSize)

@@ -611,8 +611,12 @@ typedef struct tp_result {
  *                the struct of version 0.2.0, which ends before
  *                presegmented (offsetof(tp_options, presegmented)): a
  *                caller compiled against 0.2.0 keeps working, its options
- *                read with presegmented, ranges and tokenize_only 0. Less
- *                than that (the message gives it) or more than 4096 is
+ *                read with presegmented, ranges, tokenize_only and
+ *                accurate 0. The size of the struct without accurate
+ *                (offsetof(tp_options, accurate) rounded up to the
+ *                struct's alignment) is accepted too, with accurate 0.
+ *                Another size below sizeof(tp_options), less than the
+ *                0.2.0 size (the message gives it) or more than 4096 is
  *                TP_ERR_ARGUMENT.
  *
  * Sentence members (all functions):
@@ -645,6 +649,28 @@ typedef struct tp_result {
  *   temperature  scales the scores into the raw confidences' weights
  *                (score units of the classifier); 0: the library's
  *                default, with calibrated confidences; not negative.
+ *   accurate     nonzero: the accurate mode. The sentence, tagged once, is
+ *                parsed twice, by the beam (width beam if it is above 1,
+ *                else the width the model's beam classifiers were trained
+ *                at, "beam.width" in `transparse inspect`) and by the
+ *                greedy parser, and the tree is their revote (Sagae &
+ *                Lavie 2006, "Parser combination by reparsing"): each
+ *                parser's arc weighs 0.5 plus the parser's confidence in
+ *                it, the weights of an arc both propose add up, and the
+ *                tree is the maximum spanning tree of these arcs with one
+ *                word attached to the root (Chu-Liu-Edmonds); each word's
+ *                deprel is that of the heavier voter of its arc. It costs
+ *                about the beam's time plus a greedy parse, both with
+ *                confidences (on EWT, 1.7 times the beam's time), and
+ *                parses more accurately than either (docs/beam-search.md,
+ *                "The accurate mode").
+ *                With confidence, a word's confidence is the beam's if
+ *                the voted head and deprel are the beam's, else the
+ *                greedy parser's if they are its, else 0. kbest must be
+ *                0. A model without classifiers trained for the beam
+ *                refuses it (TP_ERR_ARGUMENT, "... accurate mode: the
+ *                model has no classifiers trained for the beam ...").
+ *                Appended in 0.3.0 (see size).
  *   space_after  NULL, or the spacing of the words in the text they were
  *                tokenized from, for tp_parse and tp_parse_batch only: an
  *                array of one byte per word (tp_parse: n_words bytes;
@@ -736,11 +762,13 @@ typedef struct tp_options {
     int presegmented;
     int ranges;
     int tokenize_only;
+    /* sentence member, appended in 0.3.0 */
+    int accurate;
 } tp_options;
 
 #define TP_OPTIONS_INIT                                                      \
     {sizeof(tp_options), 0, 0, 0, 0.0, NULL, TP_INPUT_CONLLU,                \
-     TP_ON_ERROR_STOP, 0, 0, 0, TP_RANGES_NONE, 0}
+     TP_ON_ERROR_STOP, 0, 0, 0, TP_RANGES_NONE, 0, 0}
 
 /*
  * tp_parse parses one tokenized sentence.

@@ -41,6 +41,25 @@ type Options struct {
 	// Result.Confidence), in score units of the classifier; 0 means
 	// DefaultTemperature. It must not be negative.
 	Temperature float64
+	// Accurate asks for the accurate mode: the sentence, tagged once, is
+	// parsed by the beam (width Beam if it resolves above 1, else the
+	// width the model's beam classifiers were trained at, "beam.width" in
+	// transparse inspect) and by the greedy parser, both with
+	// confidences, and the tree written is their revote (Sagae & Lavie
+	// 2006, "Parser combination by reparsing"): each parser's arc,
+	// pseudo-projective encoding undone, weighs 0.5 plus the parser's
+	// confidence in it, the weights of an arc both propose add up, and the
+	// tree is the maximum spanning tree of these arcs with one word
+	// attached to the root (Chu-Liu-Edmonds, parser/tree.MaxSpanning);
+	// each word's deprel is that of the heavier voter of its arc. It costs
+	// about the beam's time plus a greedy parse, both with confidences (on
+	// EWT, 1.7 times the beam's time), and parses more accurately than
+	// either (docs/beam-search.md, "The accurate mode"). With it
+	// Result.Confidence[i] is the beam's confidence in word i's arc if the
+	// voted head and deprel are the beam's, else the greedy parser's if
+	// they are its, else 0. KBest must be 0; a model without classifiers
+	// trained for the beam (HasBeam) refuses it with ErrOptions.
+	Accurate bool
 }
 
 // Result is what Parse gives besides the tree it writes into the words.

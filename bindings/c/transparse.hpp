@@ -123,7 +123,9 @@ struct Tags {
 // Model::default_beam(), 1 for a model without classifiers trained for the
 // beam), kbest the number of trees asked for (0 to the beam width),
 // confidence asks for a confidence per word, temperature (0: the
-// library's default) scales the confidences. Document members (for
+// library's default) scales the confidences, accurate asks for the
+// revote of the beam's and the greedy parser's trees (tp_options.accurate;
+// about the beam's time plus a greedy parse). Document members (for
 // parse_document and stream): input (TP_INPUT_CONLLU, TP_INPUT_TOKENS or
 // TP_INPUT_TEXT), on_error (TP_ON_ERROR_STOP or TP_ON_ERROR_SKIP),
 // no_tags, threads (parse_document only); for raw text (TP_INPUT_TEXT)
@@ -143,6 +145,7 @@ struct Options {
     bool presegmented = false;
     int ranges = TP_RANGES_NONE;
     bool tokenize_only = false;
+    bool accurate = false;
 
     tp_options to_c() const {
         tp_options o = TP_OPTIONS_INIT;
@@ -157,6 +160,7 @@ struct Options {
         o.presegmented = presegmented ? 1 : 0;
         o.ranges = ranges;
         o.tokenize_only = tokenize_only ? 1 : 0;
+        o.accurate = accurate ? 1 : 0;
         return o;
     }
 };

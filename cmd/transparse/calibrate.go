@@ -52,7 +52,7 @@ become 1 (or 0), so calibrate refuses it, counting the arcs.
 			if beam == 0 {
 				beam = m.DefaultBeam()
 			}
-			if err := checkBeam(m, beam); err != nil {
+			if err := checkBeam(m, beam, false); err != nil {
 				return err
 			}
 			dev, err := readTreebank(cmd, args[0])

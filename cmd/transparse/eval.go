@@ -16,12 +16,13 @@ import (
 )
 
 type evalOptions struct {
-	model  string
-	noTags bool
-	json   bool
-	output string
-	beam   int
-	conf   bool
+	model    string
+	noTags   bool
+	json     bool
+	output   string
+	beam     int
+	conf     bool
+	accurate bool
 }
 
 // evalReport is what eval prints.
@@ -33,7 +34,8 @@ type evalReport struct {
 	System     string  `json:"system,omitempty"`
 	Tags       string  `json:"tags,omitempty"` // -m form: "gold", "partly gold", "none in gold" or "predicted"
 	Seconds    float64 `json:"parse_seconds,omitempty"`
-	Beam       int     `json:"beam,omitempty"` // -m form: the beam width K
+	Beam       int     `json:"beam,omitempty"`     // -m form: the beam width K
+	Accurate   bool    `json:"accurate,omitempty"` // -m form: --accurate
 	// ConfidenceDeciles (-m form with --confidence) is the accuracy (head
 	// and universal deprel, %) of each tenth of the words by confidence,
 	// lowest first.
@@ -83,7 +85,9 @@ which case the model predicts them as far as it has the components (see
 --beam K parses with a beam of width K, as "transparse parse --beam K"
 does, and as it is refused above 1 for a model without classifiers
 trained for the beam. Without --beam, the model's default width, as
-"transparse parse". --confidence adds the accuracy of
+"transparse parse". --accurate parses in the accurate mode, as
+"transparse parse --accurate" (the beam's and the greedy parser's trees
+revoted; about the beam's time plus a greedy parse). --confidence adds the accuracy of
 each tenth of the words by confidence. Either file may be "-" for
 standard input.
 
@@ -104,12 +108,15 @@ func newEvalCmd() *cobra.Command {
   # With a beam of 8 (a model trained with "transparse train --beam 8"):
   transparse eval -m en_ewt.tpm --beam 8 en_ewt-ud-test.conllu
 
+  # In the accurate mode (the beam's and the greedy parser's trees revoted):
+  transparse eval -m en_ewt.tpm --accurate en_ewt-ud-test.conllu
+
   # The same from plain tokens (tags predicted), as JSON:
   transparse eval -m en_ewt.tpm --no-tags --json en_ewt-ud-test.conllu`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam") || o.conf) {
-				return usage("-m, --no-tags, --output, --beam and --confidence apply only when eval parses GOLD itself (one argument)")
+			if len(args) == 2 && (o.model != "" || o.noTags || o.output != "" || cmd.Flags().Changed("beam") || o.conf || o.accurate) {
+				return usage("-m, --no-tags, --output, --beam, --accurate and --confidence apply only when eval parses GOLD itself (one argument)")
 			}
 			if o.beam < 0 || o.beam > parser.MaxBeam {
 				return usage("invalid --beam %d: want 1 to %d (0: the model's default)", o.beam, parser.MaxBeam)
@@ -143,6 +150,7 @@ func newEvalCmd() *cobra.Command {
 	f.BoolVar(&o.json, "json", false, "print the scores as JSON")
 	f.StringVarP(&o.output, "output", "o", "", "also write the model's parse of GOLD to this CoNLL-U file")
 	f.IntVar(&o.beam, "beam", 0, "parse GOLD with a beam of width K (1: the greedy parser; 0: the model's default, as parse)")
+	f.BoolVar(&o.accurate, "accurate", false, "parse GOLD in the accurate mode, as parse --accurate (about the beam's time plus a greedy parse)")
 	f.BoolVar(&o.conf, "confidence", false, "also report the accuracy of each tenth of the words by confidence (parse --confidence)")
 	return cmd
 }
@@ -159,6 +167,9 @@ func (r *evalReport) String() string {
 			name = "unnamed"
 		}
 		fmt.Fprintf(&b, "Parsed by:   %s (%s, %s)\n", r.Model, name, r.System)
+		if r.Accurate {
+			fmt.Fprintf(&b, "Accurate:    the beam's and the greedy parser's trees revoted\n")
+		}
 		if r.Beam > 1 {
 			fmt.Fprintf(&b, "Beam:        %d\n", r.Beam)
 		}
@@ -229,7 +240,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	if o.beam == 0 {
 		o.beam = m.DefaultBeam()
 	}
-	if err := checkBeam(m, o.beam); err != nil {
+	if err := checkBeam(m, o.beam, o.accurate); err != nil {
 		return nil, err
 	}
 	gold, lines, err := readTreebankLines(cmd, goldPath)
@@ -268,7 +279,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 			withTags++
 		}
 		start := time.Now()
-		res, err := m.Parse(c.Words, &parser.Options{Beam: o.beam, Confidence: o.conf})
+		res, err := m.Parse(c.Words, &parser.Options{Beam: o.beam, Confidence: o.conf, Accurate: o.accurate})
 		elapsed += time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: sentence %s: %w", name, lines[k], sentenceID(k, s), err)
@@ -299,7 +310,7 @@ func evalModel(cmd *cobra.Command, goldPath string, o evalOptions) (*evalReport,
 	}
 	r := &evalReport{
 		Gold: goldPath, Model: modelPath, ModelName: card.Name, System: card.System,
-		Tags: tags, Seconds: elapsed.Seconds(), Beam: o.beam, Scores: s,
+		Tags: tags, Seconds: elapsed.Seconds(), Beam: o.beam, Accurate: o.accurate, Scores: s,
 	}
 	if o.conf {
 		if r.ConfidenceDeciles, err = eval.ConfidenceBins(gold, pred, conf, 10); err != nil {

@@ -78,13 +78,17 @@ func loadModel(flag string) (*parser.Model, string, error) {
 	return m, path, nil
 }
 
-// checkBeam refuses a beam width above 1 for a model without classifiers
-// trained for the beam (parser.Model.HasBeam): its beam would parse worse
-// than its greedy parser.
-func checkBeam(m *parser.Model, k int) error {
+// checkBeam refuses a beam width above 1, and the accurate mode, for a
+// model without classifiers trained for the beam (parser.Model.HasBeam):
+// its beam would parse worse than its greedy parser.
+func checkBeam(m *parser.Model, k int, accurate bool) error {
 	if k > 1 && !m.HasBeam() {
 		return usage("invalid --beam %d: the model has no classifiers trained for the beam (transparse train --beam K); "+
 			"parse it with --beam 1, the greedy parser", k)
+	}
+	if accurate && !m.HasBeam() {
+		return usage("invalid --accurate: the model has no classifiers trained for the beam (transparse train --beam K), " +
+			"whose tree the accurate mode revotes with the greedy parser's")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package tree holds functions over dependency trees given as head arrays:
 // tree classes (projective, ...) and the lifting that makes a tree
-// projective (Nivre & Nilsson 2005, as described in Nivre 2008 §6.1).
+// projective (Nivre & Nilsson 2005, as described in Nivre 2008 §6.1), and
+// the maximum spanning tree over weighted candidate arcs (MaxSpanning).
 //
 // A tree over n words is a slice head of length n+1: head[d] is the head of
 // word d (1..n), 0 for the artificial root; head[0] is ignored.

@@ -1976,6 +1976,16 @@ static void test_beam_needs_classifiers(const char *ewt) {
     EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), &o, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT,
                "tp_parse_document", "no classifiers trained for the beam");
     CHECK(out == NULL);
+    /* The accurate mode revotes the beam's tree: refused too. */
+    o.beam = 0;
+    o.accurate = 1;
+    EXPECT_ERR(tp_parse(m, forms, 4, &tags, &o, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse",
+               "accurate mode: the model has no classifiers trained for the beam");
+    CHECK(r == NULL);
+    EXPECT_ERR(tp_parse_document(m, doc, strlen(doc), &o, &out, &len, NULL, &err), err, TP_ERR_ARGUMENT,
+               "tp_parse_document", "accurate mode");
+    CHECK(out == NULL);
+    o.accurate = 0;
     o.beam = 1;
     CHECK(tp_parse(m, forms, 4, &tags, &o, &r, &err) == TP_OK && r != NULL);
     tp_result_free(r);
@@ -1984,6 +1994,80 @@ static void test_beam_needs_classifiers(const char *ewt) {
     CHECK(tp_parse_document(m, doc, strlen(doc), &o, &out, &len, NULL, &err) == TP_OK && out != NULL);
     tp_string_free(out);
     CHECK(tp_model_free(m) == TP_OK);
+}
+
+/* Reads all of f into a new NUL-terminated string (NULL on failure). */
+static char *read_all(FILE *f) {
+    size_t n = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    for (size_t k; buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+        n += k;
+        if (cap - n - 1 == 0) {
+            char *more = realloc(buf, cap *= 2);
+            if (!more)
+                free(buf);
+            buf = more;
+        }
+    }
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* The accurate mode: tp_parse_document writes what `transparse parse
+ * --accurate` writes for the EWT dev fixture, other than the beam's
+ * output; tp_parse gives a tree (one root) with a confidence per word;
+ * kbest with it is refused. */
+static void test_accurate(tp_model *m, const char *model) {
+    const char *fixture = "testdata/ud/en_ewt-dev-40.conllu";
+    FILE *f = fopen(fixture, "rb");
+    if (access("bin/transparse", X_OK) != 0 || !f) {
+        skip("accurate mode against the CLI", "no bin/transparse or fixture (run from the repository root)");
+        if (f)
+            fclose(f);
+        return;
+    }
+    char *text = read_all(f);
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "bin/transparse parse -m '%s' -t 1 --accurate %s", model, fixture);
+    FILE *p = popen(cmd, "r");
+    char *cli = p ? read_all(p) : NULL;
+    CHECKF(p && pclose(p) == 0 && cli && *cli, "%s", cmd);
+    tp_options o = TP_OPTIONS_INIT;
+    o.accurate = 1;
+    char *out = NULL, *beam = NULL;
+    tp_error *err = NULL;
+    int rc = tp_parse_document(m, text, strlen(text), &o, &out, NULL, NULL, &err);
+    CHECKF(rc == TP_OK && cli && strcmp(out, cli) == 0, "accurate document differs from %s: %s", cmd,
+           rc ? tp_error_message(err) : "");
+    o.accurate = 0;
+    o.beam = 8;
+    CHECK(tp_parse_document(m, text, strlen(text), &o, &beam, NULL, NULL, NULL) == TP_OK);
+    CHECK(out && beam && strcmp(out, beam) != 0);
+    tp_string_free(out);
+    tp_string_free(beam);
+    free(cli);
+    free(text);
+
+    const char *forms[] = {"The", "dog", "that", "I", "saw", "yesterday", "barked", "at", "the", "cat", "."};
+    o = (tp_options)TP_OPTIONS_INIT;
+    o.accurate = 1;
+    o.confidence = 1;
+    tp_result *r = NULL;
+    rc = tp_parse(m, forms, 11, NULL, &o, &r, &err);
+    CHECKF(rc == TP_OK && r && r->confidence && r->n_trees == 0, "%s", rc ? tp_error_message(err) : "");
+    int roots = 0;
+    for (size_t i = 0; r && i < 11; i++) {
+        roots += r->heads[i] == 0;
+        CHECK(r->confidence[i] >= 0 && r->confidence[i] <= 1);
+    }
+    CHECK(roots == 1);
+    tp_result_free(r);
+    r = NULL;
+    o.kbest = 1;
+    EXPECT_ERR(tp_parse(m, forms, 11, NULL, &o, &r, &err), err, TP_ERR_ARGUMENT, "tp_parse", "accurate mode");
+    CHECK(r == NULL);
 }
 
 /* tp_parse_document: one sentence per line in, CoNLL-U with sent_id and text
@@ -3169,6 +3253,7 @@ int main(int argc, char **argv) {
             test_parse_tokens(m);
             test_lemma_feats(m);
             test_parse_options(m);
+            test_accurate(m, model);
             test_spacing(m, ewt);
             test_documents(m);
             test_stream_one_thread_at_a_time(m);

@@ -257,6 +257,31 @@ int main(int argc, char **argv) {
             transparse::Result d = model.parse(ws, def), a = model.parse(ws, at);
             for (std::size_t i = 0; i < ws.size(); ++i)
                 CHECK(d.head(i) == a.head(i) && d.confidence(i) == a.confidence(i));
+            // The accurate mode: one tree, as the document parser gives it.
+            transparse::Options acc;
+            acc.accurate = true;
+            acc.confidence = true;
+            transparse::Result ar = model.parse(ws, acc);
+            CHECK(ar.has_confidence() && ar.trees() == 0);
+            acc.input = TP_INPUT_TOKENS;
+            acc.confidence = false;
+            const std::string adoc = model.parse_document("The old man the boat .\n", acc);
+            for (std::size_t i = 0; i < ws.size(); ++i) {
+                const std::string line = std::to_string(i + 1) + "\t" + ws[i] + "\t";
+                const std::size_t at = adoc.find("\n" + line);
+                CHECK(at != std::string::npos);
+                if (at == std::string::npos)
+                    continue;
+                std::string row = adoc.substr(at + 1, adoc.find('\n', at + 1) - at - 1), col[10];
+                for (int c = 0; c < 10; ++c) {
+                    const std::size_t tab = row.find('\t');
+                    col[c] = row.substr(0, tab);
+                    row = tab == std::string::npos ? "" : row.substr(tab + 1);
+                }
+                CHECK(col[6] == std::to_string(ar.head(i)) && col[7] == ar.deprel(i));
+            }
+            acc.kbest = 1;
+            EXPECT_THROW(model.parse(ws, acc), TP_ERR_ARGUMENT, "tp_parse: invalid parse options: kbest 1 with the accurate mode");
             o.beam = 2;
             o.kbest = 3;
             EXPECT_THROW(model.parse(ws, o), TP_ERR_ARGUMENT, "tp_parse: invalid parse options: kbest 3");

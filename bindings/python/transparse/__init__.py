@@ -756,14 +756,15 @@ _RANGES = {None: _lib.TP_RANGES_NONE, "bytes": _lib.TP_RANGES_BYTES, "codepoints
 
 
 def _options(name, beam=None, k=None, confidence=False, space_after=None, input="conllu", on_error="stop",
-             no_tags=False, presegmented=False, ranges=None, tokenize_only=False):
+             no_tags=False, presegmented=False, ranges=None, tokenize_only=False, accurate=False):
     """The tp_options of a method's keyword arguments (beam None: 0, the
     model's default width; space_after: a C byte array or None), or None
     (NULL: the defaults) when every argument is its default. The library
     checks the parse values and which members go with which input
     (ArgumentError); name starts the messages of the checks made here."""
     if (beam is None and k is None and not confidence and space_after is None and input == "conllu"
-            and on_error == "stop" and not no_tags and not presegmented and ranges is None and not tokenize_only):
+            and on_error == "stop" and not no_tags and not presegmented and ranges is None and not tokenize_only
+            and not accurate):
         return None
     for arg, v in (("beam", beam), ("k", k)):
         if v is not None and (type(v) is bool or not isinstance(v, int)):
@@ -787,6 +788,7 @@ def _options(name, beam=None, k=None, confidence=False, space_after=None, input=
     o.presegmented = 1 if presegmented else 0
     o.ranges = _RANGES[ranges]
     o.tokenize_only = 1 if tokenize_only else 0
+    o.accurate = 1 if accurate else 0
     return o
 
 
@@ -1120,7 +1122,7 @@ class Model:
     # -- parsing --
 
     def parse(self, words, upos=None, xpos=None, feats=None, lemma=None, *, space_after=None, beam=None, k=None,
-              confidence=False):
+              confidence=False, accurate=False):
         """Parse one tokenized sentence.
 
         Args:
@@ -1158,6 +1160,23 @@ class Model:
                 the distinct trees of the final beam, best first.
             confidence: True: every :class:`Token` of the best tree gets
                 its ``confidence`` (else None).
+            accurate: True: the accurate mode (``tp_options.accurate``).
+                The sentence, tagged once, is parsed by the beam (width
+                ``beam`` if above 1, else the width the model's beam
+                classifiers were trained at) and by the greedy parser, and
+                the tree is their revote (Sagae & Lavie 2006, "Parser
+                combination by reparsing"): each parser's arc weighs 0.5
+                plus its confidence, and the tree is the maximum spanning
+                tree of these arcs with one word attached to the root
+                (Chu-Liu-Edmonds), each word's deprel that of the heavier
+                voter of its arc. More accurate than either parser, at
+                about the beam's time plus a greedy parse
+                (docs/beam-search.md). A word's ``confidence`` is then the
+                beam's if its voted head and deprel are the beam's, else
+                the greedy parser's if they are its, else 0. Not with
+                ``k``; a model without classifiers trained for the beam
+                refuses it (:class:`ArgumentError`, "accurate mode: the
+                model has no classifiers trained for the beam").
 
         Returns:
             A :class:`Sentence` of n :class:`Token` (with ``k``: a list of up
@@ -1176,8 +1195,9 @@ class Model:
             ArgumentError: a tag or space_after list of the wrong length;
                 closed model; a beam or k out of range (``"tp_parse: invalid parse
                 options: beam width 65: want 1 to 64 (0: the model's
-                default, 1)"``); a beam above 1 for a model without
-                classifiers trained for the beam.
+                default, 1)"``); a beam above 1 or ``accurate`` for a
+                model without classifiers trained for the beam;
+                ``accurate`` with ``k``.
             TypeError: a word that is not a string; a beam or k that is not
                 an int.
 
@@ -1198,7 +1218,7 @@ class Model:
         spacing = _spacing("parse", space_after, n)
         if spacing is not None:
             spacing = (ctypes.c_ubyte * n)(*spacing)
-        opts = _options("parse", beam, k, confidence, spacing)
+        opts = _options("parse", beam, k, confidence, spacing, accurate=accurate)
         encoded = _encode_all("words", words)
         forms = (ctypes.c_char_p * n)(*encoded)
         given = [None if v is None else _column_list("parse", k, v, n)
@@ -1237,7 +1257,7 @@ class Model:
         finally:
             self._release()
 
-    def parse_batch(self, sentences, *, beam=None, k=None, confidence=False):
+    def parse_batch(self, sentences, *, beam=None, k=None, confidence=False, accurate=False):
         """Parse many tokenized sentences in one library call
         (``tp_parse_batch``): the arguments are checked and the GIL
         released once for the whole batch, so this is the fast way to parse
@@ -1250,7 +1270,8 @@ class Model:
                 ``"words"`` and optionally ``"upos"``, ``"xpos"``,
                 ``"feats"``, ``"lemma"``, ``"space_after"`` (the keyword
                 arguments of :meth:`parse`).
-            beam, k, confidence: as for :meth:`parse`, for every sentence.
+            beam, k, confidence, accurate: as for :meth:`parse`, for every
+                sentence.
 
         Returns:
             A list with one item per input sentence, each what
@@ -1282,7 +1303,7 @@ class Model:
             given.append(tags)
             offsets.append(len(words))
         if len(offsets) == 1:
-            _options("parse_batch", beam, k, confidence)  # the type checks
+            _options("parse_batch", beam, k, confidence, accurate=accurate)  # the type checks
             return []
         total = len(words)
         encoded = _encode_all("words", words)
@@ -1313,7 +1334,7 @@ class Model:
                 sp = _spacing(f"parse_batch: sentence {j}", t.get("space_after"), n)
                 flat.extend([1] * n if sp is None else sp)
             spacing = (ctypes.c_ubyte * total)(*flat)
-        opts = _options("parse_batch", beam, k, confidence, spacing)
+        opts = _options("parse_batch", beam, k, confidence, spacing, accurate=accurate)
         offs = (ctypes.c_size_t * len(offsets))(*offsets)
         ns = len(offsets) - 1
         extra = []
@@ -1330,7 +1351,7 @@ class Model:
         return [_kbest(forms_s, out, conf, trees, j, offsets[j], offsets[j + 1], space(j)) for j in range(ns)]
 
     def parse_document(self, text, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None,
-                       confidence=False, presegmented=False, ranges=None):
+                       confidence=False, presegmented=False, ranges=None, accurate=False):
         """Parse every sentence of a document (``tp_parse_document``; one
         library call, the GIL released throughout).
 
@@ -1356,7 +1377,7 @@ class Model:
             no_tags: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input
                 (of words and empty nodes) before parsing, so that the
                 model predicts them, as from plain tokens.
-            beam, k, confidence: as for :meth:`parse`: a confidence goes
+            beam, k, confidence, accurate: as for :meth:`parse`: a confidence goes
                 in MISC as ``Confidence=0.931``, after the attributes
                 given; with ``k`` above 1 each sentence is followed by its
                 other trees as sentences of their own, with ``# kbest_rank
@@ -1401,7 +1422,8 @@ class Model:
                 model without a segmenter (the message says how to get
                 one); ``presegmented`` or ``ranges`` with another input.
         """
-        opts = _options("parse_document", beam, k, confidence, None, input, on_error, no_tags, presegmented, ranges)
+        opts = _options("parse_document", beam, k, confidence, None, input, on_error, no_tags, presegmented, ranges,
+                        accurate=accurate)
         return self._document("parse_document", text, opts)
 
     def _document(self, name, text, opts):
@@ -1426,7 +1448,8 @@ class Model:
             warnings.warn(SkippedSentencesWarning(skipped.value), stacklevel=3)
         return result.decode("utf-8", "surrogateescape")
 
-    def parse_text(self, text, *, presegmented=False, beam=None, k=None, confidence=False, on_error="stop"):
+    def parse_text(self, text, *, presegmented=False, beam=None, k=None, confidence=False, on_error="stop",
+                   accurate=False):
         """Split raw text into sentences, tokens and words with the model's
         segmenter, then tag and parse every sentence (one library call,
         ``tp_parse_document`` with ``TP_INPUT_TEXT``; the GIL released
@@ -1439,7 +1462,7 @@ class Model:
                 still finds the tokens); False: the segmenter decides where
                 sentences end. A blank line always ends a paragraph and its
                 sentence.
-            beam, k, confidence: as for :meth:`parse`.
+            beam, k, confidence, accurate: as for :meth:`parse`.
             on_error: ``"stop"`` or ``"skip"``, as for
                 :meth:`parse_document`: a sentence the parser rejects is
                 then returned unparsed (its words' ``head`` None, ``deprel``
@@ -1472,7 +1495,7 @@ class Model:
         (['I', 'do', "n't", 'like', 'it', '.'], 2)
         """
         opts = _options("parse_text", beam, k, confidence, None, "text", on_error, False, presegmented,
-                        "codepoints")
+                        "codepoints", accurate=accurate)
         return _text_sentences(self._document("parse_text", text, opts), k is not None)
 
     def tokenize(self, text, *, presegmented=False):
@@ -1494,7 +1517,7 @@ class Model:
         return _text_sentences(self._document("tokenize", text, opts), False)
 
     def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False,
-               presegmented=False, ranges=None):
+               presegmented=False, ranges=None, accurate=False):
         """Parse a document sentence by sentence, reading it as it goes
         (``tp_stream_open``): memory does not grow with the document.
 
@@ -1502,7 +1525,7 @@ class Model:
             file: a path (str or os.PathLike), or a file object whose
                 ``read(n)`` returns bytes (UTF-8) or str.
             input, on_error, no_tags, beam, k, confidence, presegmented,
-                ranges: as for :meth:`parse_document`. Raw text
+                ranges, accurate: as for :meth:`parse_document`. Raw text
                 (``input="text"``) is segmented as it is read: memory
                 stays bounded whatever the text holds.
 
@@ -1520,7 +1543,7 @@ class Model:
             str.
         """
         return DocumentStream(self, file, _options("stream", beam, k, confidence, None, input, on_error, no_tags,
-                                                   presegmented, ranges))
+                                                   presegmented, ranges, accurate=accurate))
 
 
 def _text_bytes(name, text):

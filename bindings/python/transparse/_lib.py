@@ -107,6 +107,8 @@ class tp_options(ctypes.Structure):
         ("presegmented", ctypes.c_int),
         ("ranges", ctypes.c_int),
         ("tokenize_only", ctypes.c_int),
+        # Sentence member, appended in 0.3.0.
+        ("accurate", ctypes.c_int),
     ]
 
 

@@ -58,6 +58,16 @@ func (m *Model) checkBeam(k int) error {
 	return nil
 }
 
+// checkAccurate refuses the accurate mode for a model without classifiers
+// trained for the beam: it revotes the beam's tree and the greedy one.
+func (m *Model) checkAccurate(accurate bool) error {
+	if accurate && !m.HasBeam() {
+		return fmt.Errorf("%w: accurate mode: the model has no classifiers trained for the beam (transparse train --beam K); "+
+			"it revotes the beam's tree with the greedy parser's", ErrOptions)
+	}
+	return nil
+}
+
 // cardBeam reads the default beam width of a card (1 when it names none)
 // and checks it: a width that is not an integer from 1 to MaxBeam is an
 // error naming the option.
@@ -79,9 +89,9 @@ func cardBeam(c modelfmt.Card) (int, error) {
 // ResolveOptions returns the options parser.Model parses with when given
 // opt: opt with Beam 0 replaced by the model's default width (DefaultBeam), checked
 // (Options.Check; KBest is bounded by the resolved width). A Beam of
-// 1 stays the greedy parser; a Beam above 1 is refused for a model
-// without classifiers trained for the beam (HasBeam). Errors wrap
-// ErrOptions.
+// 1 stays the greedy parser; a Beam above 1, and Accurate, are refused
+// for a model without classifiers trained for the beam (HasBeam). Errors
+// wrap ErrOptions.
 func (m *Model) ResolveOptions(opt Options) (Options, error) {
 	if opt.Beam < 0 || opt.Beam > MaxBeam {
 		return opt, fmt.Errorf("%w: beam width %d: want 1 to %d (0: the model's default, %d)", ErrOptions, opt.Beam, MaxBeam, m.DefaultBeam())
@@ -90,6 +100,9 @@ func (m *Model) ResolveOptions(opt Options) (Options, error) {
 		opt.Beam = m.DefaultBeam()
 	}
 	if err := m.checkBeam(opt.Beam); err != nil {
+		return opt, err
+	}
+	if err := m.checkAccurate(opt.Accurate); err != nil {
 		return opt, err
 	}
 	return opt, opt.Check()

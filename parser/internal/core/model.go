@@ -199,10 +199,12 @@ type scratch struct {
 	scores []float32
 	tags   tagScratch
 	// ParseWithOptions: the greedy parser's record, the beam decoder
-	// (made at the first beam parse) and its result.
+	// (made at the first beam parse) and its result, the accurate mode's
+	// trees.
 	rec  greedyRecord
 	dec  *beam.Decoder
 	beam beam.Result
+	acc  accurateScratch
 }
 
 func (m *Model) scratch() *scratch {

@@ -37,6 +37,7 @@ type Options struct {
 	KBest       int
 	Confidence  bool
 	Temperature float64
+	Accurate    bool
 }
 
 // Check returns an error wrapping ErrOptions for options that
@@ -49,6 +50,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("%w: kbest %d: want 0 to the beam width %d (the trees come from the final beam)", ErrOptions, o.KBest, max(o.Beam, 1))
 	case !(o.Temperature >= 0) || math.IsInf(o.Temperature, 1):
 		return fmt.Errorf("%w: temperature %v: want a positive number (0 means the default)", ErrOptions, o.Temperature)
+	case o.Accurate && o.KBest > 0:
+		return fmt.Errorf("%w: kbest %d with the accurate mode: it gives one tree, the revoted one (want kbest 0)", ErrOptions, o.KBest)
 	}
 	return nil
 }
@@ -81,22 +84,27 @@ type ScoredTree struct {
 
 // Default reports whether o asks for nothing but Parse's greedy tree.
 func (o Options) Default() bool {
-	return o.Beam <= 1 && o.KBest == 0 && !o.Confidence
+	return o.Beam <= 1 && o.KBest == 0 && !o.Confidence && !o.Accurate
 }
 
 // ParseWithOptions is Parse with options: it completes the words' annotation
 // and chooses the classifier exactly as Parse does, then parses with the
 // beam width of opt, writes the best tree into the words and fills r (nil
 // is allowed when opt asks for neither confidences nor trees). With the
-// zero Options it is Parse. Errors wrap ErrInput (the words, as
-// Parse) or ErrOptions (opt, checked first; a width above 1 needs
-// classifiers trained for the beam, HasBeam). Safe for concurrent use; r
-// must not be shared between goroutines.
+// zero Options it is Parse. With opt.Accurate it writes the revoted tree
+// of the beam and the greedy parser instead (parseAccurate). Errors wrap
+// ErrInput (the words, as Parse) or ErrOptions (opt, checked first; a
+// width above 1 and the accurate mode need classifiers trained for the
+// beam, HasBeam). Safe for concurrent use; r must not be shared between
+// goroutines.
 func (m *Model) ParseWithOptions(words []conllu.Word, opt Options, r *Result) error {
 	if err := opt.Check(); err != nil {
 		return err
 	}
 	if err := m.checkBeam(opt.Beam); err != nil {
+		return err
+	}
+	if err := m.checkAccurate(opt.Accurate); err != nil {
 		return err
 	}
 	if r == nil && (opt.Confidence || opt.KBest > 0) {
@@ -108,49 +116,67 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt Options, r *Result) er
 		}
 		return m.Parse(words)
 	}
+	if opt.Accurate {
+		return m.parseAccurate(words, opt, r)
+	}
 	v, sc, err := m.prepare(words)
 	if err != nil {
 		return err
 	}
 	defer m.pool.Put(sc)
-	t := opt.Temperature
-	if t == 0 {
-		t = DefaultTemperature
-	}
 	if opt.Beam <= 1 {
-		rec := &sc.rec
-		rec.reset(m.classes.Len(), len(words), t)
-		m.greedy(v, len(words), sc, rec)
-		m.write(words, &sc.state)
-		m.taggers.refine(words, &sc.tags)
-		if r != nil {
-			r.fillGreedy(words, rec, opt)
-			if opt.Confidence {
-				r.calibrate(words, &sc.tags, sc.state.Label, rec.lodds, v.Conf, opt)
-			}
-		}
-		return nil
+		m.parseGreedy(words, v, sc, opt, r)
+	} else {
+		m.parseBeam(words, v, sc, opt, r)
 	}
+	m.taggers.refine(words, &sc.tags)
+	return nil
+}
+
+// temperature is the temperature of opt's confidences.
+func (o Options) temperature() float64 {
+	if o.Temperature == 0 {
+		return DefaultTemperature
+	}
+	return o.Temperature
+}
+
+// parseGreedy parses the prepared words (Model.prepare gave v and sc)
+// greedily, writes the tree into them and fills r (nil allowed when opt
+// asks for neither confidences nor trees).
+func (m *Model) parseGreedy(words []conllu.Word, v *Variant, sc *scratch, opt Options, r *Result) {
+	rec := &sc.rec
+	rec.reset(m.classes.Len(), len(words), opt.temperature())
+	m.greedy(v, len(words), sc, rec)
+	m.write(words, &sc.state)
+	if r != nil {
+		r.fillGreedy(words, rec, opt)
+		if opt.Confidence {
+			r.calibrate(words, &sc.tags, sc.state.Label, rec.lodds, v.Conf, opt)
+		}
+	}
+}
+
+// parseBeam is parseGreedy with the beam of width opt.Beam.
+func (m *Model) parseBeam(words []conllu.Word, v *Variant, sc *scratch, opt Options, r *Result) {
 	d := sc.dec
 	if d == nil {
 		d = beam.NewDecoder(m.classes, v.Ext, opt.Beam)
 		sc.dec = d
 	}
-	d.Ext, d.K, d.Confidence, d.Temperature = v.Ext, opt.Beam, opt.Confidence, t
+	d.Ext, d.K, d.Confidence, d.Temperature = v.Ext, opt.Beam, opt.Confidence, opt.temperature()
 	var clf beam.Scorer = v.Clf
 	if v.Beam != nil {
 		clf = v.Beam
 	}
 	d.Decode(&sc.words, len(words), clf, &sc.beam)
 	m.writeLabels(words, sc.beam.Head, sc.beam.Label)
-	m.taggers.refine(words, &sc.tags)
 	if r != nil {
 		r.fillBeam(m, words, &sc.beam, opt)
 		if opt.Confidence {
 			r.calibrate(words, &sc.tags, sc.beam.Label, sc.beam.LogOdds, v.BeamConf, opt)
 		}
 	}
-	return nil
 }
 
 // greedyRecord collects, along a greedy derivation, what ParseWithOptions

@@ -171,7 +171,7 @@ func TestOptionsBeamTrees(t *testing.T) {
 func TestOptionsErrors(t *testing.T) {
 	m := testModel(t)
 	var r Result
-	for _, opt := range []Options{{Beam: -1}, {Beam: MaxBeam + 1}, {Beam: 4, KBest: 5}, {KBest: 2}, {KBest: -1}, {Temperature: -1}} {
+	for _, opt := range []Options{{Beam: -1}, {Beam: MaxBeam + 1}, {Beam: 4, KBest: 5}, {KBest: 2}, {KBest: -1}, {Temperature: -1}, {Accurate: true, KBest: 1}, {Beam: 8, Accurate: true, KBest: 1}} {
 		words := []conllu.Word{{Form: "Hello"}}
 		err := m.ParseWithOptions(words, opt, &r)
 		if !errors.Is(err, ErrOptions) {
@@ -195,9 +195,7 @@ func TestOptionsErrors(t *testing.T) {
 // and at its default width, 1; the model with them takes any width.
 func TestBeamNeedsBeamClassifiers(t *testing.T) {
 	m := testModel(t)
-	gold, plain := m.gold, m.plain
-	gold.Beam, gold.BeamConf, plain.Beam, plain.BeamConf = nil, nil, nil, nil
-	g := Assemble(Parts{Card: m.card, Classes: m.classes, Gold: gold, Plain: plain, Taggers: m.taggers, PseudoProjective: m.pproj})
+	g := withoutBeam(m)
 	if g.HasBeam() || g.DefaultBeam() != 1 || g.TrainedBeam() != 0 {
 		t.Fatalf("without beam classifiers: HasBeam %v, DefaultBeam %d, TrainedBeam %d", g.HasBeam(), g.DefaultBeam(), g.TrainedBeam())
 	}
@@ -233,4 +231,11 @@ func TestBeamNeedsBeamClassifiers(t *testing.T) {
 			t.Errorf("with beam classifiers, beam 8: %+v, %v", opt, err)
 		}
 	}
+}
+
+// withoutBeam returns m without its classifiers trained for the beam.
+func withoutBeam(m *Model) *Model {
+	gold, plain := m.gold, m.plain
+	gold.Beam, gold.BeamConf, plain.Beam, plain.BeamConf = nil, nil, nil, nil
+	return Assemble(Parts{Card: m.card, Classes: m.classes, Gold: gold, Plain: plain, Taggers: m.taggers, PseudoProjective: m.pproj})
 }
