@@ -14,7 +14,7 @@
 #                               at which commit it was measured
 #
 # Then the accuracy/speed frontier of the default model: the greedy parser
-# and beam widths 4 and 8 (BEAMS=...), each with its LAS on DATA with gold
+# and beam widths 4 and 8 (BEAMS=...) and the accurate mode, each with its LAS on DATA with gold
 # tags and from plain tokens (`transparse eval`) and its words/s on one
 # thread through tp_parse, gold tags and with tagging.
 #
@@ -98,18 +98,25 @@ frontier() {
     bw=$(card "$m" beam)
     echo "## Accuracy and speed by beam width"
     echo
-    echo "The default model at K = 1 (the greedy parser) and at beam widths K over its classifiers trained for the beam (card option \`beam\`, the width they were trained at: ${bw:-none, so K > 1 searches over the greedy classifiers}): LAS on $(basename "$DATA") (\`transparse eval --beam K\`, with gold tags and from plain tokens) and words/s through \`tp_parse\` on one thread (gold tags; tagging: from plain tokens), with the ratio to the peer."
+    echo "The default model at K = 1 (the greedy parser), at beam widths K over its classifiers trained for the beam (card option \`beam\`, the width they were trained at: ${bw:-none, so the model has K = 1 only}), and in the accurate mode (\`--accurate\`: the beam at the trained width and the greedy parser, their trees revoted): LAS on $(basename "$DATA") (\`transparse eval --beam K\` or \`--accurate\`, with gold tags and from plain tokens) and words/s through \`tp_parse\` on one thread (gold tags; tagging: from plain tokens), with the ratio to the peer."
     if [[ $STEP == frontier ]]; then
         echo "Measured alone (\`scripts/bench.sh --frontier\`) on $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)${malt:+; the peer parsed $malt words/s in this measurement}."
     fi
     echo
     echo "| K | LAS gold tags | LAS plain tokens | C 1 thread gold | C 1 thread tagging |"
     echo "|---:|---:|---:|---:|---:|"
-    for k in ${BEAMS:-1 4 8}; do
-        gold=$(printf '%.2f' "$(bin/transparse eval -m "$m" --beam "$k" --json "$DATA" | jq -r '.scores.LAS.f1')")
-        plain=$(printf '%.2f' "$(bin/transparse eval -m "$m" --beam "$k" --no-tags --json "$DATA" | jq -r '.scores.LAS.f1')")
-        c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 -b "$k" -m "$m" "$DATA")
-        echo "| $k | $gold | $plain | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
+    # A row per width, then the accurate mode (a model without beam
+    # classifiers refuses both: no rows).
+    for k in ${BEAMS:-1 4 8} accurate; do
+        local f=(--beam "$k") b=(-b "$k") name=$k
+        [[ $k == 1 || -n $bw ]] || continue
+        if [[ $k == accurate ]]; then
+            f=(--accurate) b=(-a) name="accurate (beam $bw and greedy, revoted)"
+        fi
+        gold=$(printf '%.2f' "$(bin/transparse eval -m "$m" "${f[@]}" --json "$DATA" | jq -r '.scores.LAS.f1')")
+        plain=$(printf '%.2f' "$(bin/transparse eval -m "$m" "${f[@]}" --no-tags --json "$DATA" | jq -r '.scores.LAS.f1')")
+        c=$(bindings/c/bench/bench -k -p "$PASSES" -t 1 "${b[@]}" -m "$m" "$DATA")
+        echo "| $name | $gold | $plain | $(r "$(get gold_1 "$c")") | $(r "$(get tagged_1 "$c")") |"
     done
 }
 

@@ -3,7 +3,7 @@
  * load time (cold file, warm file, memory), peak RSS (the loads included) and
  * the RSS after parsing.
  *
- *   usage: bench [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU
+ *   usage: bench [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-a] [-g] [-k] CONLLU
  *
  * Loads the model (timed: from the file with its pages dropped from the page
  * cache first, from the file again, and from memory; best of 3 for the warm
@@ -15,7 +15,9 @@
  * warm-up pass of each, PASSES (default 3) timed passes of each, one thread
  * and THREADS threads alternating, reporting the best of each in words per
  * second. With -b K > 1 the parses are beam searches of width K
- * (tp_options.beam). Multiword-token and empty-node lines are skipped (they
+ * (tp_options.beam); with -a they are in the accurate mode
+ * (tp_options.accurate: the beam at K, or at the model's trained width, and
+ * the greedy parser, revoted). Multiword-token and empty-node lines are skipped (they
  * are not syntactic words). -k prints "key value" lines instead of a table.
  */
 #define _GNU_SOURCE
@@ -61,13 +63,14 @@ static char *read_file(const char *path, size_t *size) {
     return buf;
 }
 
-/* The beam width of -b (1: the greedy parser). */
-static int beam_width = 1;
+/* The beam width of -b (1: the greedy parser) and -a (the accurate mode). */
+static int beam_width = 1, accurate = 0;
 
 /* parse_part parses sentences first, first+step, ...; 0 or -1 after an error. */
 static int parse_part(tp_model *m, ud_sentence *s, size_t ns, int gold, size_t first, size_t step) {
     tp_options o = TP_OPTIONS_INIT;
     o.beam = beam_width;
+    o.accurate = accurate;
     for (size_t i = first; i < ns; i += step) {
         tp_tags tags = {s[i].upos, s[i].xpos, s[i].feats, s[i].lemma};
         tp_result *r = NULL;
@@ -168,7 +171,7 @@ int main(int argc, char **argv) {
     const char *model_path = getenv("TRANSPARSE_MODEL");
     int passes = 3, opt, gold_only = 0, keys = 0;
     long threads = sysconf(_SC_NPROCESSORS_ONLN);
-    while ((opt = getopt(argc, argv, "m:p:t:b:gk")) != -1) {
+    while ((opt = getopt(argc, argv, "m:p:t:b:agk")) != -1) {
         if (opt == 'm')
             model_path = optarg;
         else if (opt == 'p')
@@ -177,19 +180,21 @@ int main(int argc, char **argv) {
             threads = atol(optarg);
         else if (opt == 'b')
             beam_width = atoi(optarg) > 1 ? atoi(optarg) : 1;
+        else if (opt == 'a')
+            accurate = 1;
         else if (opt == 'g')
             gold_only = 1;
         else if (opt == 'k')
             keys = 1;
         else {
-            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU\n", argv[0]);
+            fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-a] [-g] [-k] CONLLU\n", argv[0]);
             return 2;
         }
     }
     if (threads < 1 || threads > 256)
         threads = 1;
     if (optind >= argc) {
-        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-g] [-k] CONLLU\n", argv[0]);
+        fprintf(stderr, "usage: %s [-m MODEL] [-p PASSES] [-t THREADS] [-b K] [-a] [-g] [-k] CONLLU\n", argv[0]);
         return 2;
     }
     if (!model_path || !*model_path)
