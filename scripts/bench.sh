@@ -88,7 +88,7 @@ if [[ $PEER == 1 ]]; then
 fi
 # r FIGURE: a words/s figure of ours, with its ratio to the peer's.
 r() { awk -v a="$1" -v b="$malt" 'BEGIN { if (a == "" || a == "-" || b == "") print a; else printf "%s (%.2f×)", a, a / b }'; }
-card() { bin/transparse inspect "$1" | awk -v k="$2" '$1==k && $2=="=" {print $3}'; }
+card() { bin/transparse inspect --json "$1" | jq -r --arg k "$2" '.options[$k] // empty'; }
 
 # frontier: the section of the default model's accuracy and speed at each
 # beam width: LAS on DATA with gold tags and from plain tokens, words/s on
