@@ -15,7 +15,8 @@ import (
 
 // TestBeamClassifier trains a small gold-only model with a beam classifier
 // on the committed EWT fixtures: its epochs are reported as a phase of
-// their own, the classifier is stored ("parser.gold.beam") and loaded
+// their own, the card scores dev greedily, at K and in the accurate mode,
+// the classifier is stored ("parser.gold.beam") and loaded
 // back, parses at width K work with it and are refused without it (ErrOptions),
 // the greedy parse does not change, and a progress callback can stop it.
 func TestBeamClassifier(t *testing.T) {
@@ -41,6 +42,11 @@ func TestBeamClassifier(t *testing.T) {
 	v := m.Variant(core.Gold)
 	if v.Beam == nil || m.Card().Options["beam"] != "4" {
 		t.Fatalf("no beam classifier (card %v)", m.Card().Options)
+	}
+	for _, row := range []string{"dev/gold/LAS", "dev/gold, beam 4/LAS", "dev/gold, accurate/LAS"} {
+		if las, ok := m.Card().Scores[row]; !ok || las <= 0 {
+			t.Errorf("card score %s: %v, %v (scores %v)", row, las, ok, m.Card().Scores)
+		}
 	}
 	v.Beam = nil
 	without := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})

@@ -60,7 +60,8 @@ func annotated(s *conllu.Sentence) bool {
 // tokens also XPOS, UFeats, AllTags and Lemmas (parser/eval); greedily,
 // and for a model with beam classifiers also at its default width and
 // at the width they were trained at, when above 1 (the rows "gold, beam
-// K" and "predicted, beam K").
+// K" and "predicted, beam K"), and in the accurate mode (the rows "gold,
+// accurate" and "predicted, accurate").
 func scoreInto(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64) error {
 	widths := []int{1}
 	for _, k := range []int{m.DefaultBeam(), m.TrainedBeam()} {
@@ -69,24 +70,28 @@ func scoreInto(m *core.Model, split string, sents []*conllu.Sentence, scores map
 		}
 	}
 	for _, k := range widths {
-		if err := scoreWidth(m, split, sents, scores, k); err != nil {
+		mode := ""
+		if k > 1 {
+			mode = fmt.Sprintf(", beam %d", k)
+		}
+		if err := scoreMode(m, split, sents, scores, core.Options{Beam: k}, mode); err != nil {
 			return err
 		}
+	}
+	if m.HasBeam() {
+		return scoreMode(m, split, sents, scores, core.Options{Accurate: true}, ", accurate")
 	}
 	return nil
 }
 
-// scoreWidth is scoreInto at beam width k; above 1 the rows are named
-// "<tags>, beam k".
-func scoreWidth(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64, k int) error {
+// scoreMode is scoreInto with the parse options opt, in the rows
+// "<tags><mode>".
+func scoreMode(m *core.Model, split string, sents []*conllu.Sentence, scores map[string]float64, opt core.Options, mode string) error {
 	for _, tags := range []string{"gold", "predicted"} {
 		if tags == "predicted" && m.GoldTagsOnly() {
 			continue
 		}
-		row := tags
-		if k > 1 {
-			row = fmt.Sprintf("%s, beam %d", tags, k)
-		}
+		row := tags + mode
 		pred := make([]*conllu.Sentence, len(sents))
 		for i, s := range sents {
 			c := cloneSentence(s)
@@ -96,7 +101,7 @@ func scoreWidth(m *core.Model, split string, sents []*conllu.Sentence, scores ma
 			for j := range c.Words {
 				c.Words[j].Head, c.Words[j].Deprel = -1, "_"
 			}
-			if err := m.ParseWithOptions(c.Words, core.Options{Beam: k}, nil); err != nil {
+			if err := m.ParseWithOptions(c.Words, opt, nil); err != nil {
 				return err
 			}
 			pred[i] = c
