@@ -26,11 +26,10 @@ var ErrOptions = core.ErrOptions
 type Options struct {
 	// Beam is the beam width K, 0 to MaxBeam: 0 is the model's default
 	// width (DefaultBeam), 1 the greedy parser, K > 1 beam search
-	// (parser/beam, docs/beam-search.md) with the model's classifier
-	// trained for the beam when it has one, else with its greedy
-	// classifier without the fast one in front. Only a classifier trained
-	// for the beam makes a wider beam more accurate (docs/decisions.md,
-	// "A beam wider than one is for a globally trained classifier").
+	// (parser/beam, docs/beam-search.md) with the model's classifiers
+	// trained for the beam; a model without them refuses K > 1 with
+	// ErrOptions (Model.HasBeam; docs/decisions.md, "A beam wider than
+	// one is for a globally trained classifier, and needs one").
 	Beam int
 	// KBest asks for up to KBest trees in Result.Trees, 0 to the beam
 	// width: the distinct trees of the final beam, best first.

@@ -48,8 +48,8 @@ func (m *Model) TrainedBeam() int {
 
 // checkBeam refuses a beam width above 1 for a model without classifiers
 // trained for the beam: a beam over the greedy classifiers parses worse
-// than the greedy parser (docs/decisions.md, "A beam width needs
-// classifiers trained for it").
+// than the greedy parser (docs/decisions.md, "A beam wider than one is
+// for a globally trained classifier, and needs one").
 func (m *Model) checkBeam(k int) error {
 	if k > 1 && !m.HasBeam() {
 		return fmt.Errorf("%w: beam width %d: the model has no classifiers trained for the beam (transparse train --beam K); "+
