@@ -19,7 +19,7 @@ import (
 // refuses is left out. Calibrate changes m: it must not run while m
 // parses.
 func (m *Model) Calibrate(dev []*conllu.Sentence, k int) error {
-	if err := m.checkBeam(k); err != nil {
+	if err := m.checkBeam(Options{Beam: k}); err != nil {
 		return fmt.Errorf("calibrating the confidences: %w", err)
 	}
 	for i, s := range dev {

@@ -46,22 +46,18 @@ func (m *Model) TrainedBeam() int {
 	return m.DefaultBeam()
 }
 
-// checkBeam refuses a beam width above 1 for a model without classifiers
-// trained for the beam: a beam over the greedy classifiers parses worse
-// than the greedy parser (docs/decisions.md, "A beam wider than one is
-// for a globally trained classifier, and needs one").
-func (m *Model) checkBeam(k int) error {
-	if k > 1 && !m.HasBeam() {
+// checkBeam refuses, for a model without classifiers trained for the
+// beam, a beam width above 1 (a beam over the greedy classifiers parses
+// worse than the greedy parser: docs/decisions.md, "A beam wider than one
+// is for a globally trained classifier, and needs one") and the accurate
+// mode, which revotes the beam's tree with the greedy parser's.
+func (m *Model) checkBeam(opt Options) error {
+	switch {
+	case m.HasBeam():
+	case opt.Beam > 1:
 		return fmt.Errorf("%w: beam width %d: the model has no classifiers trained for the beam (transparse train --beam K); "+
-			"its only width is 1, the greedy parser", ErrOptions, k)
-	}
-	return nil
-}
-
-// checkAccurate refuses the accurate mode for a model without classifiers
-// trained for the beam: it revotes the beam's tree and the greedy one.
-func (m *Model) checkAccurate(accurate bool) error {
-	if accurate && !m.HasBeam() {
+			"its only width is 1, the greedy parser", ErrOptions, opt.Beam)
+	case opt.Accurate:
 		return fmt.Errorf("%w: accurate mode: the model has no classifiers trained for the beam (transparse train --beam K); "+
 			"it revotes the beam's tree with the greedy parser's", ErrOptions)
 	}
@@ -99,10 +95,7 @@ func (m *Model) ResolveOptions(opt Options) (Options, error) {
 	if opt.Beam == 0 {
 		opt.Beam = m.DefaultBeam()
 	}
-	if err := m.checkBeam(opt.Beam); err != nil {
-		return opt, err
-	}
-	if err := m.checkAccurate(opt.Accurate); err != nil {
+	if err := m.checkBeam(opt); err != nil {
 		return opt, err
 	}
 	return opt, opt.Check()

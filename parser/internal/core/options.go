@@ -101,10 +101,7 @@ func (m *Model) ParseWithOptions(words []conllu.Word, opt Options, r *Result) er
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	if err := m.checkBeam(opt.Beam); err != nil {
-		return err
-	}
-	if err := m.checkAccurate(opt.Accurate); err != nil {
+	if err := m.checkBeam(opt); err != nil {
 		return err
 	}
 	if r == nil && (opt.Confidence || opt.KBest > 0) {
