@@ -167,29 +167,28 @@ func (d *decoder) withFast(b, f *built, name string) (Variant, error) {
 }
 
 // withBeam adds to v the classifier trained for beam search of the file,
-// if it has one: it must read v's templates with v's hash.
-func (d *decoder) withBeam(v Variant, name string, err error) (Variant, error) {
-	c := d.byName[name+beamSuffix]
-	if err != nil || c == nil {
+// decoded into b when the file has one: it must read v's templates with
+// v's hash.
+func withBeam(v Variant, b *built, name string, err error) (Variant, error) {
+	if err != nil || b.v.Clf == nil && b.err == nil {
 		return v, err
 	}
-	b, err := d.variant(name+beamSuffix, v.Morph)
-	if err != nil {
-		return v, err
+	if b.err != nil {
+		return v, b.err
 	}
-	if !slices.Equal(b.Ext.Templates(), v.Ext.Templates()) || b.Ext.HashVersion() != v.Ext.HashVersion() {
+	if !slices.Equal(b.v.Ext.Templates(), v.Ext.Templates()) || b.v.Ext.HashVersion() != v.Ext.HashVersion() {
 		return v, corrupt("classifier %q: templates or feature hash differ from %q's", name+beamSuffix, name)
 	}
-	v.Beam = b.Clf
+	v.Beam = b.v.Clf
 	return v, nil
 }
 
 // FromDocument builds a model from a decoded document. Inconsistent content
 // gives an error wrapping modelfmt.ErrCorrupt.
 //
-// The classifiers and the taggers decode independently: one step each
-// (and the tag dictionary), run on all CPUs largest first (load time is
-// their decoding).
+// The classifiers (those for beam search too) and the taggers decode
+// independently: one step each (and the tag dictionary), run on all CPUs
+// largest first (load time is their decoding).
 func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	// A decoded document has passed these checks; one built in memory
 	// has not. Every string of a model is data from outside.
@@ -204,7 +203,7 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	for i := range doc.Classifiers {
 		d.byName[doc.Classifiers[i].Name] = &doc.Classifiers[i]
 	}
-	var gold, goldFast, plain, plainFast built
+	var gold, goldFast, goldBeam, plain, plainFast, plainBeam built
 	var steps []par.Step
 	add := func(b *built, name string, morph bool) {
 		if d.byName[name] != nil || b == &gold {
@@ -213,11 +212,13 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	}
 	add(&gold, clfGold, true)
 	add(&goldFast, clfGold+fastSuffix, true)
+	add(&goldBeam, clfGold+beamSuffix, true)
 	// A gold-tags-only model (trained for comparing systems) has no
 	// plain-token classifier and no taggers.
 	if d.byName[clfPlain] != nil {
 		add(&plain, clfPlain, false)
 		add(&plainFast, clfPlain+fastSuffix, false)
+		add(&plainBeam, clfPlain+beamSuffix, false)
 	}
 	var tg Taggers
 	tsteps, taggers := tagger.PairSteps(doc.Classifiers)
@@ -227,9 +228,9 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	var goldV, plainV Variant
 	goldV, errs[0] = d.withFast(&gold, &goldFast, clfGold)
 	plainV, errs[1] = d.withFast(&plain, &plainFast, clfPlain)
-	goldV, errs[0] = d.withBeam(goldV, clfGold, errs[0])
+	goldV, errs[0] = withBeam(goldV, &goldBeam, clfGold, errs[0])
 	if plainV.Clf != nil {
-		plainV, errs[1] = d.withBeam(plainV, clfPlain, errs[1])
+		plainV, errs[1] = withBeam(plainV, &plainBeam, clfPlain, errs[1])
 	}
 	var errU, errX error
 	tg.UPOS, tg.XPOS, errU, errX = taggers()
