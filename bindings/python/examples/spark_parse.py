@@ -2,6 +2,7 @@
 """Parse CoNLL-U, raw text or pre-tokenized text on Apache Spark, writing CoNLL-U.
 
     spark_parse.py [--master local[4]] [-m MODEL] [--input conllu|text|tokens]
+                   [--beam K | --accurate] [--confidence] [--no-tags]
                    [--split-mb N] -o OUTDIR INPUT [INPUT...]
 
 INPUT is a file, a directory or a glob (any path Spark reads: local,
@@ -40,6 +41,10 @@ def main(argv=None):
     ap.add_argument("-o", "--out", required=True, help="output directory (must not exist)")
     ap.add_argument("-m", "--model", help="model file (default: transparse.default_model())")
     ap.add_argument("--input", choices=("conllu", "text", "tokens"), default="conllu")
+    ap.add_argument("--beam", type=int, metavar="K", help="beam width (the model needs beam classifiers)")
+    ap.add_argument("--accurate", action="store_true", help="the beam and the greedy parser revoted")
+    ap.add_argument("--confidence", action="store_true", help="each word's Confidence in MISC")
+    ap.add_argument("--no-tags", action="store_true", help="CoNLL-U input: predict the tags instead of using them")
     ap.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
     ap.add_argument("--split-mb", type=float, help="split input files into partitions of about this many MB")
     args = ap.parse_args(argv)
@@ -60,7 +65,8 @@ def main(argv=None):
         else:
             sents = tps.read_tokens(sc, path)
         start = time.perf_counter()
-        parsed = tps.parse(sents, model, fmt=args.input).cache()
+        parsed = tps.parse(sents, model, fmt=args.input, beam=args.beam, confidence=args.confidence,
+                           accurate=args.accurate, no_tags=args.no_tags).cache()
         tps.save_conllu(parsed, args.out)
         words = parsed.map(lambda s: sum(1 for line in s.split("\n") if line[:1].isdigit()
                                          and line.split("\t", 1)[0].isdigit())).sum()

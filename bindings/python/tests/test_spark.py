@@ -56,6 +56,23 @@ def test_spark_parse_of_ewt_test_is_the_single_process_parse(model, model_file, 
     assert got == want
 
 
+def test_spark_parse_forwards_the_parse_options(model, model_file, tmp_path):
+    """--accurate, --confidence and --no-tags reach every executor's
+    parse_document: the output is the single-process parse with them."""
+    need_spark()
+    ewt = need_file(EWT_TEST)
+    doc = "".join(s + "\n\n" for s in ewt.read_text(encoding="utf-8").split("\n\n")[:150] if s.strip())
+    part = tmp_path / "part.conllu"
+    part.write_text(doc, encoding="utf-8")
+    want = model.parse_document(doc, no_tags=True, accurate=True, confidence=True).encode("utf-8")
+    assert want != model.parse_document(doc, no_tags=True, confidence=True).encode("utf-8")
+    split_mb = part.stat().st_size / 3 / 2**20
+    parts, got = spark_parse(tmp_path, model_file, [part], "--accurate", "--confidence", "--no-tags",
+                             "--split-mb", f"{split_mb:.3f}")
+    assert len(parts) >= 2, parts
+    assert got == want
+
+
 def test_spark_parse_of_tokens_numbers_sentences_over_all_inputs(model, model_file, tmp_path):
     need_spark()
     ewt = need_file(EWT_TEST)

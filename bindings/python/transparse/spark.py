@@ -153,7 +153,8 @@ def _split(out, want, where):
     return [s + "\n\n" for s in sents[:-1]]
 
 
-def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False):
+def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False, *, beam=None, confidence=False,
+          accurate=False, no_tags=False):
     """Parse the sentences of rdd with model (a :class:`ModelBroadcast`)
     in the executors; return the RDD of the parsed sentences as CoNLL-U,
     one record per input record, in order.
@@ -176,15 +177,25 @@ def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False):
         batch: sentences per library call (records per call for "text":
             one).
         presegmented: with ``fmt="text"``, every line is one sentence.
+        beam, confidence, accurate: as for
+            :meth:`transparse.Model.parse_document` (one tree per
+            sentence: no k-best).
+        no_tags: with ``fmt="conllu"``, the given LEMMA, UPOS, XPOS and
+            FEATS are blanked and predicted, as from plain tokens.
 
     Errors (:class:`transparse.InputError` for malformed input, naming the
-    sentence) fail the Spark job, as any exception in a task does.
+    sentence; :class:`transparse.ArgumentError` for options the model
+    cannot honour, such as a beam without beam classifiers) fail the Spark
+    job, as any exception in a task does.
     """
+    opts = dict(beam=beam, confidence=confidence, accurate=accurate)
+    if no_tags and fmt != "conllu":
+        raise ValueError("transparse.spark.parse: no_tags is for fmt='conllu'")
     if fmt == "conllu":
         def run(it):
             m = model.model()
             for b in _batches(it, batch):
-                yield from _split(m.parse_document("".join(b)), len(b), "parse_document")
+                yield from _split(m.parse_document("".join(b), no_tags=no_tags, **opts), len(b), "parse_document")
         return rdd.mapPartitions(run, preservesPartitioning=True)
     if fmt == "tokens":
         def run_tokens(it):
@@ -192,7 +203,7 @@ def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False):
             for b in _batches(it, batch):
                 first = b[0][1]
                 text = "".join(line + "\n" for line, _ in b)
-                out = _split(m.parse_document(text, input="tokens"), len(b), "parse_document")
+                out = _split(m.parse_document(text, input="tokens", **opts), len(b), "parse_document")
                 for k, s in enumerate(out):
                     # parse_document numbers the sentences of each call from
                     # 1: renumber over the whole input.
@@ -202,7 +213,7 @@ def parse(rdd, model, fmt="conllu", batch=BATCH, presegmented=False):
                     yield f"# sent_id = {first + k + 1}\n" + rest
         return rdd.zipWithIndex().mapPartitions(run_tokens, preservesPartitioning=True)
     if fmt == "text":
-        return _parse_text(rdd, model, presegmented)
+        return _parse_text(rdd, model, presegmented, opts)
     raise ValueError(f"transparse.spark.parse: fmt must be 'conllu', 'tokens' or 'text', not {fmt!r}")
 
 
@@ -217,11 +228,11 @@ def _renumber(doc, first):
                      for line in doc.split("\n"))
 
 
-def _parse_text(rdd, model, presegmented):
+def _parse_text(rdd, model, presegmented, opts):
     def run(it):
         m = model.model()
         for doc in it:
-            yield m.parse_document(doc, input="text", presegmented=presegmented)
+            yield m.parse_document(doc, input="text", presegmented=presegmented, **opts)
     parsed = rdd.mapPartitions(run, preservesPartitioning=True).cache()
     # parse_document numbers the sentences of each document from 1:
     # renumber over the whole input.
