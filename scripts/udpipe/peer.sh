@@ -26,6 +26,15 @@
 # the background (log in the cache) and returns at once; a call made while
 # it runs waits for it.
 #
+# With UDPIPE_TAGGER_OPTIONS=none and UDPIPE_PARSER_OPTIONS=none, UDPipe
+# trains its tokenizer alone (minutes) and only the segmentation is timed
+# and scored: udpipe_tokens, udpipe_sentences and udpipe_words then come
+# from the tokenizer's output, and the full pipeline's lines are left out.
+# This is how the segmentation of another treebank is compared, e.g.
+#   UDPIPE_TRAIN=$UD/tr_imst-ud-train.conllu UDPIPE_DEV=$UD/tr_imst-ud-dev.conllu \
+#   UDPIPE_TAGGER_OPTIONS=none UDPIPE_PARSER_OPTIONS=none \
+#   scripts/udpipe/peer.sh $UD/tr_imst-ud-test.conllu
+#
 # TEST defaults to en_ewt-ud-test.conllu, the training files to
 # en_ewt-ud-train.conllu and en_ewt-ud-dev.conllu (UDPIPE_TRAIN, UDPIPE_DEV),
 # all in $TRANSPARSE_UD_DIR (else ../shared/data/ud beside the repository).
@@ -128,16 +137,24 @@ udeval=$(scripts/validate.sh --setup)/bin/udeval
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$PYTHON" scripts/ud_text.py "$TEST" >"$work/test.txt"
-full=$("${helper[@]}" parse -p "$PASSES" "$model" "$work/test.txt" "$work/out.conllu")
-tok=$("${helper[@]}" tokenize -p "$PASSES" "$model" "$work/test.txt")
 get() { awk -v k="$1" '$1==k{print $2}' <<<"$2"; }
-echo "udpipe_words_per_s $(get words_per_s "$full")"
-echo "udpipe_tokenize_words_per_s $(get words_per_s "$tok")"
-echo "udpipe_load_ms $(get load_ms "$full")"
+if [[ ${OPTS[1]} == none && ${OPTS[2]} == none ]]; then
+    tok=$("${helper[@]}" tokenize -p "$PASSES" "$model" "$work/test.txt" "$work/out.conllu")
+    metrics='Tokens|Sentences|Words'
+    echo "udpipe_tokenize_words_per_s $(get words_per_s "$tok")"
+    echo "udpipe_load_ms $(get load_ms "$tok")"
+else
+    full=$("${helper[@]}" parse -p "$PASSES" "$model" "$work/test.txt" "$work/out.conllu")
+    tok=$("${helper[@]}" tokenize -p "$PASSES" "$model" "$work/test.txt")
+    metrics='Tokens|Sentences|Words|UPOS|UAS|LAS'
+    echo "udpipe_words_per_s $(get words_per_s "$full")"
+    echo "udpipe_tokenize_words_per_s $(get words_per_s "$tok")"
+    echo "udpipe_load_ms $(get load_ms "$full")"
+fi
 echo "udpipe_model_mb $(awk -v b="$(stat -c %s "$model")" 'BEGIN { printf "%.2f", b / 1e6 }')"
 echo "udpipe_training_s $(cat "$CACHE/$name.udpipe.training_seconds" 2>/dev/null || echo -)"
 echo "udpipe_options $(options)"
 # The scorer's table: "Metric | Precision | Recall | F1 Score | AligndAcc".
-"$udeval" -v "$TEST" "$work/out.conllu" | awk -F'|' '
+"$udeval" -v "$TEST" "$work/out.conllu" | awk -F'|' -v m="^($metrics)$" '
     { gsub(/ /, "", $1); gsub(/ /, "", $4) }
-    $1 ~ /^(Tokens|Sentences|Words|UPOS|UAS|LAS)$/ { printf "udpipe_%s %.2f\n", tolower($1), $4 }'
+    $1 ~ m { printf "udpipe_%s %.2f\n", tolower($1), $4 }'

@@ -12,8 +12,12 @@ Run by scripts/udpipe/peer.sh inside the venv that holds ufal.udpipe.
         Runs the whole pipeline (tokenizer, tagger, parser; CoNLL-U out) over
         the raw text TEXT in this process on one thread, PASSES times after
         one untimed pass, and writes the last pass's CoNLL-U to OUT.
-    udpipe_bench.py tokenize MODEL TEXT [-p PASSES]
-        The same with the tokenizer alone (segmentation, CoNLL-U out).
+    udpipe_bench.py tokenize MODEL TEXT [OUT] [-p PASSES]
+        The same with the tokenizer alone (segmentation, CoNLL-U out). Its
+        words have no heads; OUT gets each sentence as a flat tree (the
+        first word the root, the others its "dep" dependents) so that the
+        CoNLL 2018 scorer reads it: only its Tokens, Sentences and Words
+        mean anything.
 
 parse and tokenize print "key value" lines: words_per_s (the best pass;
 words = the syntactic words of the output), words, sentences, seconds (of
@@ -78,6 +82,20 @@ def count(conllu):
     return words, sentences
 
 
+def flat_trees(conllu):
+    """conllu with each sentence's words made a flat tree: word 1 the root,
+    the others its "dep" dependents."""
+    lines = []
+    for line in conllu.split("\n"):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[0].isdigit():
+            root = cols[0] == "1"
+            cols[6], cols[7] = ("0", "root") if root else ("1", "dep")
+            line = "\t".join(cols)
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def run(args, tagger, parser):
     start = time.monotonic()
     model = Model.load(args.model)
@@ -98,6 +116,8 @@ def run(args, tagger, parser):
         if i > 0 and (best is None or seconds < best):
             best = seconds
     words, sentences = count(out)
+    if tagger == Pipeline.NONE:
+        out = flat_trees(out)
     if getattr(args, "out", None):
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(out)
@@ -126,6 +146,7 @@ def main():
     k = sub.add_parser("tokenize")
     k.add_argument("model")
     k.add_argument("text")
+    k.add_argument("out", nargs="?")
     k.add_argument("-p", "--passes", type=int, default=3)
     args = ap.parse_args()
     if args.cmd == "train":
