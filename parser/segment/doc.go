@@ -19,7 +19,12 @@
 // classifier decides whether the sentence ends there; it sees the token,
 // the one before and the two after (their forms, endings, shapes and
 // the case of their first letters: a capitalized "Des" or "Ensuite"
-// after a word starts a sentence where "des" would not), the length of
+// after a word starts a sentence where "des" would not), whether the
+// next token's form was written in lower case or capitalized where it
+// did not start a sentence of the training data (the orthographic
+// evidence of Kiss and Strunk 2006, "Unsupervised multilingual sentence
+// boundary detection": a capitalized "Chez" after a heading without a
+// period starts a sentence, a name does not), the length of
 // the sentence so far, and whether they are inside a quote (after an
 // odd number of '"' tokens of the paragraph, the last of them at most 50
 // tokens back; features of the quote are added only there). Each token
@@ -59,8 +64,10 @@
 // sentence. Train tunes on dev:
 // the epoch of each decision (fewest dev errors), the thresholds (best
 // dev F1 of the decision; for the suffix decision, fewest errors on the
-// dev tokens outside the dictionary) and the minimum count of a learned
-// suffix. Where neighbouring epochs or thresholds make as few dev errors
+// dev tokens outside the dictionary), the minimum count of a learned
+// suffix and whether the sentence decision reads the case statistics
+// of forms (SentFeatures 2, or 1 without them: they are sparse in a
+// small treebank). Where neighbouring epochs or thresholds make as few dev errors
 // as the best, Train takes the middle of their range rather than its
 // edge, the choice furthest from one that makes more. Every decision
 // learns from the training treebank only.
@@ -92,8 +99,9 @@
 //
 // A Model is a plain struct stored with msgpack (Encode, Decode): sparse
 // weight tables, thresholds, the multiword-token dictionary, the suffixes
-// and a lexicon of hashed forms. SentFeatures names the feature set of
-// the sentence decision, so that a model stored without it (set 0)
+// a lexicon of hashed forms and the case of forms inside sentences
+// (Orth). SentFeatures names the feature set of the sentence decision,
+// so that a model stored with an earlier set (without it: set 0)
 // segments as it did when it was stored. Decode validates it (Validate): damaged
 // input gives an error wrapping ErrCorrupt, never a panic. A Model is
 // read-only after Train or Decode and safe for concurrent use; each

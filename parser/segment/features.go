@@ -124,6 +124,7 @@ type tok struct {
 	glued      bool // no whitespace after the token
 	quote      bool // the token is '"'
 	inQuote    byte // quoteState.at
+	orth       byte // case of the form inside sentences of the training data (orthLower, orthUpper)
 	words      []string
 }
 
@@ -179,10 +180,19 @@ func makeTok(text []byte, s, e, lastStart int, cls []byte) tok {
 	return t
 }
 
+// Flags of Model.Orth.
+const (
+	orthLower = 1 // seen with a lower-case first letter inside a sentence
+	orthUpper = 2 // seen with an upper-case first letter inside a sentence
+)
+
+// orthKey is the key of a token's form in Model.Orth.
+func orthKey(form hash) uint32 { return form.id() >> 2 }
+
 func (h hash) h(x hash) hash { return hash(uint64(h^x)*0x9e3779b97f4a7c15) * fnvPrime }
 
 // sentFeatureSet is the SentFeatures of the models that Train makes.
-const sentFeatureSet = 1
+const sentFeatureSet = 2
 
 // sentFeats are the features of a sentence boundary after ts[i], the
 // n-th token of its sentence (1-based); set is the model's SentFeatures.
@@ -205,6 +215,12 @@ func sentFeats(ts []tok, i, n int, set uint8, f []uint32) []uint32 {
 		f = append(f,
 			tmpl(38).b(n1.inQuote).h(n1.form).id(),
 			tmpl(39).b(t.inQuote).b(n1.inQuote).h(t.last).b(n1.first).id(),
+		)
+	}
+	if set >= 2 {
+		f = append(f,
+			tmpl(56).b(n1.orth).b(n1.first).b(t.lastCls).id(),
+			tmpl(57).b(n1.orth).b(n1.first).h(t.last).id(),
 		)
 	}
 	if set >= 1 {

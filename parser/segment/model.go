@@ -33,13 +33,21 @@ type Model struct {
 	// tokens with the case of their first letters, the endings of the
 	// next token and of the token before, and the sentence's length so
 	// far with the token's last character class and the next token's
-	// case.
+	// case; 2 adds how the next token's form was written inside
+	// sentences of the training data (Orth) with its case here, and with
+	// the token's last character (class and cluster).
 	SentFeatures uint8 `msgpack:"sent_features,omitempty"`
+	// Orth holds, for SentFeatures 2, the lower-case forms of the
+	// training data's tokens that did not start a sentence, with the case
+	// of their first letter there: hash<<2 | flags (orthLower: seen in
+	// lower case, orthUpper: seen capitalized).
+	Orth []uint32 `msgpack:"orth,omitempty"`
 
 	tok, sent, amb, suf table
 	exact, lower        map[string]int32
 	suffix              map[string]bool
 	lexicon             map[uint32]uint8
+	orth                map[uint32]uint8
 	maxSuffix           int       // code points of the longest suffix
 	ready               sync.Once // builds the lookup tables of a decoded model (tables)
 }
@@ -162,6 +170,10 @@ func (m *Model) build() {
 	m.lexicon = make(map[uint32]uint8, len(m.Lexicon))
 	for _, x := range m.Lexicon {
 		m.lexicon[x>>2] |= uint8(x & 3)
+	}
+	m.orth = make(map[uint32]uint8, len(m.Orth))
+	for _, x := range m.Orth {
+		m.orth[x>>2] |= uint8(x & 3)
 	}
 	m.suffix = make(map[string]bool, len(m.Suffixes))
 	m.maxSuffix = 0

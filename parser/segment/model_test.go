@@ -15,30 +15,41 @@ import (
 // TestEncodeDecodeSegmentsAlike checks that a trained model keeps its
 // sentence feature set and its decisions through Encode and Decode, on
 // the EWT dev slice as UDText lays it out and as one line (every
-// sentence boundary decided by the model).
+// sentence boundary decided by the model): the small model, whose set
+// dev chose, and one trained without dev, which has the latest set and
+// its case statistics.
 func TestEncodeDecodeSegmentsAlike(t *testing.T) {
-	m := smallModel(t)
-	b, err := m.Encode()
+	train, _ := ewtSlices(t)
+	noDev, err := Train(train, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.SentFeatures != sentFeatureSet || d.SentFeatures != sentFeatureSet {
-		t.Fatalf("SentFeatures %d trained, %d decoded, want %d", m.SentFeatures, d.SentFeatures, sentFeatureSet)
+	if noDev.SentFeatures != sentFeatureSet || len(noDev.Orth) == 0 {
+		t.Fatalf("trained without dev: SentFeatures %d, %d case entries; want %d and some", noDev.SentFeatures, len(noDev.Orth), sentFeatureSet)
 	}
 	gold, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-slice.conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw := UDText(gold)
-	for _, text := range [][]byte{[]byte(raw), []byte(strings.Join(strings.Fields(raw), " "))} {
-		want, _ := m.Segment(text)
-		got, err := d.Segment(text)
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("the decoded model segments differently (%v)", err)
+	for _, m := range []*Model{smallModel(t), noDev} {
+		b, err := m.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.SentFeatures != m.SentFeatures || len(d.Orth) != len(m.Orth) || m.SentFeatures < 1 {
+			t.Fatalf("SentFeatures %d trained, %d decoded; %d and %d case entries", m.SentFeatures, d.SentFeatures, len(m.Orth), len(d.Orth))
+		}
+		for _, text := range [][]byte{[]byte(raw), []byte(strings.Join(strings.Fields(raw), " "))} {
+			want, _ := m.Segment(text)
+			got, err := d.Segment(text)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("the decoded model (set %d) segments differently (%v)", m.SentFeatures, err)
+			}
 		}
 	}
 }

@@ -49,7 +49,7 @@ func trainTreebank(t *testing.T, name string) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("trained in %v; model %d bytes (%d dictionary entries, %d suffixes); thresholds: token %.3g, sentence %.3g, ambiguous form %.3g, suffix %.3g", time.Since(start).Round(time.Millisecond), len(enc), len(m.MWT), len(m.Suffixes), m.TokThreshold, m.SentThreshold, m.AmbThreshold, m.SufThreshold)
+	t.Logf("trained in %v; model %d bytes (%d dictionary entries, %d suffixes, sentence features %d); thresholds: token %.3g, sentence %.3g, ambiguous form %.3g, suffix %.3g", time.Since(start).Round(time.Millisecond), len(enc), len(m.MWT), len(m.Suffixes), m.SentFeatures, m.TokThreshold, m.SentThreshold, m.AmbThreshold, m.SufThreshold)
 	return m
 }
 

@@ -177,6 +177,9 @@ func (p *proc) addTok(a, b int) {
 	}
 	t := makeTok(p.text, p.run[a].s, p.run[b-1].e, p.run[b-1].s, p.cls)
 	t.inQuote = p.quotes.at(&t)
+	if p.m.SentFeatures >= 2 {
+		t.orth = p.m.orth[orthKey(t.form)]
+	}
 	if n := len(p.pending); n > 0 {
 		p.pending[n-1].glued = p.pending[n-1].end == t.start
 	}

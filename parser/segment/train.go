@@ -124,13 +124,13 @@ func Train(train, dev []*conllu.Sentence, opt Options) (*Model, error) {
 
 // fitModel trains a model on tp, tuned on dp.
 func fitModel(tp, dp []goldPar, opt Options) *Model {
-	m := &Model{SentFeatures: sentFeatureSet}
+	m := &Model{}
 	var tw, sw, aw table
 	one := opt // the token decision: one order (doc.go)
 	one.Orders = 1
 	tw, m.TokThreshold = fit(tokExamples(tp), tokExamples(dp), opt.TableBits, one)
 	ttoks, dtoks := goldToks(tp), goldToks(dp)
-	sw, m.SentThreshold = fit(sentExamples(tp, ttoks, m.SentFeatures), sentExamples(dp, dtoks, m.SentFeatures), opt.TableBits, opt)
+	sw = m.fitSentences(tp, dp, ttoks, dtoks, opt)
 	m.MWT = dictionary(tp)
 	m.build()
 	aw, m.AmbThreshold = fit(m.ambExamples(tp, ttoks), m.ambExamples(dp, dtoks), 16, opt)
@@ -219,6 +219,105 @@ func goldToks(pars []goldPar) [][]tok {
 		out[k] = ts
 	}
 	return out
+}
+
+// fitSentences learns the sentence decision with feature set 2 and,
+// given dev, with set 1 too, and keeps the one with the higher dev F1 at
+// its threshold (set 2 on a tie): the case statistics of set 2 are
+// sparse in a small treebank. It sets SentFeatures, SentThreshold and
+// Orth and returns the decision's weights.
+func (m *Model) fitSentences(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options) table {
+	full := orthStats(tp, ttoks, func(int) bool { return true })
+	setOrth(tp, ttoks, nil, true)
+	setOrth(dp, dtoks, func(int) map[uint32]uint8 { return full }, false)
+	var best table
+	bestF1 := -1.0
+	sets := []uint8{sentFeatureSet}
+	if len(dp) > 0 {
+		sets = append(sets, 1)
+	}
+	for _, set := range sets {
+		dev := sentExamples(dp, dtoks, set)
+		w, thr := fit(sentExamples(tp, ttoks, set), dev, opt.TableBits, opt)
+		if f := f1(w, thr, dev); f > bestF1 {
+			best, bestF1, m.SentFeatures, m.SentThreshold = w, f, set, thr
+		}
+	}
+	m.Orth = nil
+	if m.SentFeatures >= 2 {
+		m.Orth = sortedKeys(full)
+	}
+	return best
+}
+
+// f1 is the F1 of the positive decisions of t over threshold thr on dev.
+func f1(t table, thr float32, dev *examples) float64 {
+	tp, pos, gold := 0, 0, 0
+	for i, y := range dev.y {
+		p := t.score(dev.get(i)) > thr
+		if p {
+			pos++
+		}
+		if y {
+			gold++
+			if p {
+				tp++
+			}
+		}
+	}
+	if pos+gold == 0 {
+		return 1
+	}
+	return 2 * float64(tp) / float64(pos+gold)
+}
+
+// orthStats returns the case flags (orthLower, orthUpper) of the forms
+// of the tokens that do not start a sentence, in the sentences whose
+// number n satisfies keep(n), by orthKey.
+func orthStats(pars []goldPar, toks [][]tok, keep func(n int) bool) map[uint32]uint8 {
+	st := map[uint32]uint8{}
+	n, first := 0, true
+	for k, p := range pars {
+		for i, g := range p.toks {
+			if !first && keep(n) {
+				t := &toks[k][i]
+				switch t.first {
+				case clsLower:
+					st[orthKey(t.form)] |= orthLower
+				case clsUpper:
+					st[orthKey(t.form)] |= orthUpper
+				}
+			}
+			first = g.sentEnd
+			if g.sentEnd {
+				n++
+			}
+		}
+	}
+	return st
+}
+
+// setOrth sets the orth flags of the tokens of the paragraphs: from the
+// statistics of the other half of the sentences when jackknife (as
+// unseen text sees those of the training data), else from lex(n).
+func setOrth(pars []goldPar, toks [][]tok, lex func(n int) map[uint32]uint8, jackknife bool) {
+	if jackknife {
+		var halves [2]map[uint32]uint8
+		for h := range halves {
+			halves[h] = orthStats(pars, toks, func(n int) bool { return n%2 != h })
+		}
+		lex = func(n int) map[uint32]uint8 { return halves[n%2] }
+	}
+	n := 0
+	for k, p := range pars {
+		for i, g := range p.toks {
+			t := &toks[k][i]
+			t.orth = lex(n)[orthKey(t.form)]
+			if g.sentEnd {
+				n++
+			}
+		}
+	}
 }
 
 // sentExamples are the sentence-boundary decisions after every gold token

@@ -1,6 +1,12 @@
 package segment
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/transparse/transparse/parser/conllu"
+)
 
 // TestThresholdMiddleOfTiedCuts checks that where neighbouring thresholds
 // make as few dev errors as the best one, the threshold is the middle of
@@ -63,5 +69,53 @@ func TestTiedPassesMiddle(t *testing.T) {
 		if kept > len(c.errs)/2+1 {
 			t.Errorf("errors %v: %d passes held, want at most %d", c.errs, kept, len(c.errs)/2+1)
 		}
+	}
+}
+
+// TestOrthStats checks the case statistics of the sentence decision
+// (SentFeatures 2): only tokens that do not start a sentence count, and
+// with jackknife each sentence sees those of the other half only.
+func TestOrthStats(t *testing.T) {
+	const src = "# text = Chez nous, il dort.\n" +
+		"1\tChez\t_\t_\t_\t_\t_\t_\t_\t_\n2\tnous\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n3\t,\t_\t_\t_\t_\t_\t_\t_\t_\n" +
+		"4\til\t_\t_\t_\t_\t_\t_\t_\t_\n5\tdort\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n6\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n" +
+		"# text = Il va chez Paul.\n" +
+		"1\tIl\t_\t_\t_\t_\t_\t_\t_\t_\n2\tva\t_\t_\t_\t_\t_\t_\t_\t_\n3\tchez\t_\t_\t_\t_\t_\t_\t_\t_\n" +
+		"4\tPaul\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n5\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n" +
+		"# text = Paul dort.\n" +
+		"1\tPaul\t_\t_\t_\t_\t_\t_\t_\t_\n2\tdort\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n3\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+	sents, err := conllu.ReadAll(strings.NewReader(src), "orth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pars := paragraphs(sents)
+	toks := goldToks(pars)
+	key := func(form string) uint32 { return orthKey(tmpl(90).lower([]byte(form))) }
+	all := orthStats(pars, toks, func(int) bool { return true })
+	for form, want := range map[string]uint8{"chez": orthLower, "paul": orthUpper, "il": orthLower, "dort": orthLower, "va": orthLower} {
+		if got := all[key(form)]; got != want {
+			t.Errorf("%q: flags %d, want %d", form, got, want)
+		}
+	}
+	// Sentences 0 and 2 see sentence 1; sentence 1 sees 0 and 2, where
+	// "Chez" and "Paul" start sentences and so do not count.
+	setOrth(pars, toks, nil, true)
+	want := [][]uint8{
+		{orthLower, 0, 0, 0, 0, 0}, // Chez nous , il dort .
+		{orthLower, 0, 0, 0, 0},    // Il va chez Paul .
+		{orthUpper, 0, 0},          // Paul dort .
+	}
+	var got [][]uint8
+	i := 0
+	for _, n := range []int{6, 5, 3} {
+		var s []uint8
+		for _, tk := range toks[0][i : i+n] {
+			s = append(s, tk.orth)
+		}
+		got = append(got, s)
+		i += n
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("jackknifed flags %v, want %v", got, want)
 	}
 }
