@@ -337,8 +337,10 @@ typedef struct tp_model tp_model;
  * (written by a newer version; the message names both versions),
  * TP_ERR_NOMEM, TP_ERR_FORK, TP_ERR_INTERNAL.
  *
- * Thread-safe. Loading takes time and memory proportional to the model;
- * load once and share the model between threads.
+ * Thread-safe. Loading takes time and memory proportional to the model
+ * (its classifiers trained for the beam are decoded later, at the first
+ * parse that asks for the beam: see tp_options.beam); load once and share
+ * the model between threads.
  */
 TP_API int tp_model_load(const char *path, tp_model **model, tp_error **err);
 
@@ -629,7 +631,13 @@ typedef struct tp_result {
  *                "beam"; the bundled model has them). A model without
  *                them refuses K > 1 (TP_ERR_ARGUMENT, "... the model has
  *                no classifiers trained for the beam ..."): over greedily
- *                trained classifiers a wider beam parses worse. The
+ *                trained classifiers a wider beam parses worse. A
+ *                loaded model decodes those classifiers at its first
+ *                call with K > 1 or accurate, so that greedy parsing
+ *                never spends the time and memory they take; a damaged
+ *                one fails that call and every later one asking for the
+ *                beam with TP_ERR_MODEL_FORMAT naming it, while greedy
+ *                parsing goes on. The
  *                annotation is completed and the classifier chosen as
  *                described at tp_tags.
  *   kbest        0 to the beam width (beam, or the default width when

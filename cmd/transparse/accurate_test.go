@@ -98,6 +98,41 @@ func TestAccurateNeedsBeamClassifiers(t *testing.T) {
 	parseOut(t, "-m", greedy, dev)
 }
 
+// TestDamagedBeamClassifier: the bundled model with a damaged classifier
+// trained for the beam loads and parses greedily; --beam and --accurate
+// fail with an error naming the classifier, and nothing on standard
+// output.
+func TestDamagedBeamClassifier(t *testing.T) {
+	model := bundledModel(t)
+	dev := testenv.Fixture(t, "en_ewt-dev-40.conllu")
+	doc, err := modelfmt.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(doc.Classifiers, func(c modelfmt.Classifier) bool { return c.Name == "parser.plain.beam" })
+	if i < 0 {
+		t.Fatal("the bundled model has no parser.plain.beam")
+	}
+	w := doc.Classifiers[i].Blobs["weights"]
+	doc.Classifiers[i].Blobs["weights"] = w[:len(w)/2]
+	damaged := filepath.Join(t.TempDir(), "damaged.tpm")
+	if err := modelfmt.WriteFile(damaged, doc); err != nil {
+		t.Fatal(err)
+	}
+	if out := parseOut(t, "-m", damaged, "--no-tags", dev); len(readSentences(t, out)) != 40 {
+		t.Error("the greedy parse of the damaged model lost sentences")
+	}
+	for _, args := range [][]string{
+		{"parse", "-m", damaged, "--no-tags", "--beam", "8", dev},
+		{"parse", "-m", damaged, "--no-tags", "--accurate", dev},
+	} {
+		code, stdout, stderr := runCmd(t, "", args...)
+		if code == 0 || stdout != "" || !strings.Contains(stderr, `"parser.plain.beam"`) || !strings.Contains(stderr, "corrupt") {
+			t.Errorf("%q: exit status %d, stdout %d bytes, stderr %q", args, code, len(stdout), stderr)
+		}
+	}
+}
+
 // readSentences reads CoNLL-U text.
 func readSentences(t *testing.T, text string) []*conllu.Sentence {
 	t.Helper()

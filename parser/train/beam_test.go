@@ -40,7 +40,7 @@ func TestBeamClassifier(t *testing.T) {
 		t.Fatalf("%d beam epochs reported, want 2", ends)
 	}
 	v := m.Variant(core.Gold)
-	if v.Beam == nil || m.Card().Options["beam"] != "4" {
+	if !v.HasBeam() || m.Card().Options["beam"] != "4" {
 		t.Fatalf("no beam classifier (card %v)", m.Card().Options)
 	}
 	for _, row := range []string{"dev/gold/LAS", "dev/gold, beam 4/LAS", "dev/gold, accurate/LAS"} {
@@ -48,10 +48,10 @@ func TestBeamClassifier(t *testing.T) {
 			t.Errorf("card score %s: %v, %v (scores %v)", row, las, ok, m.Card().Scores)
 		}
 	}
-	v.Beam = nil
+	v = v.WithoutBeam()
 	without := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: v, PseudoProjective: m.PseudoProjective()})
 	m2 := reload(t, m)
-	if m2.Variant(core.Gold).Beam == nil {
+	if g := m2.Variant(core.Gold); !g.HasBeam() {
 		t.Fatal("the beam classifier is lost by a save and load")
 	}
 	checkDefaultBeam(t, m, m2, without, 4)
@@ -122,11 +122,10 @@ func TestPlainBeamClassifier(t *testing.T) {
 		t.Fatalf("phases reported: %v", phases)
 	}
 	m2 := reload(t, m)
-	if m2.Variant(core.Plain).Beam == nil || m2.Variant(core.Gold).Beam == nil {
+	if p, g := m2.Variant(core.Plain), m2.Variant(core.Gold); !p.HasBeam() || !g.HasBeam() {
 		t.Fatal("a beam classifier is missing after a save and load")
 	}
-	v := m.Variant(core.Plain)
-	v.Beam = nil
+	v := m.Variant(core.Plain).WithoutBeam()
 	without := core.Assemble(core.Parts{Card: m.Card(), Classes: m.Classes(), Gold: m.Variant(core.Gold), Plain: v,
 		Taggers: m.Taggers(), PseudoProjective: m.PseudoProjective()})
 	dev, err := conllu.ReadFile(opt.DevPath)

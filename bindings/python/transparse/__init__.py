@@ -1155,7 +1155,11 @@ class Model:
                 refuses K > 1 (:class:`ArgumentError`, "the model has no
                 classifiers trained for the beam"): over greedily trained
                 classifiers a wider beam parses worse
-                (docs/beam-search.md).
+                (docs/beam-search.md). A loaded model decodes those
+                classifiers at its first parse with K > 1 or
+                ``accurate`` (greedy parsing never spends their time and
+                memory); a damaged one raises :class:`ModelFormatError`
+                naming it there, and greedy parses go on.
             k: None, or the number of trees wanted, 1 to the beam width:
                 the distinct trees of the final beam, best first.
             confidence: True: every :class:`Token` of the best tree gets

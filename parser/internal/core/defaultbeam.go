@@ -22,7 +22,7 @@ const (
 // the beam (Variant.Beam); for one with them, the card's option
 // DefaultBeamOption, or else TrainedBeamOption, or else 1.
 func (m *Model) DefaultBeam() int {
-	if m.gold.Beam == nil && m.plain.Beam == nil {
+	if !m.HasBeam() {
 		return 1
 	}
 	k, _ := cardBeam(m.card)
@@ -31,7 +31,7 @@ func (m *Model) DefaultBeam() int {
 
 // HasBeam reports whether the model has classifiers trained for beam
 // search (Variant.Beam): only then does a beam wider than one parse.
-func (m *Model) HasBeam() bool { return m.gold.Beam != nil || m.plain.Beam != nil }
+func (m *Model) HasBeam() bool { return m.gold.HasBeam() || m.plain.HasBeam() }
 
 // TrainedBeam is the beam width the model's beam classifiers were trained
 // at (card option TrainedBeamOption, else the default width), 0 for a
@@ -54,6 +54,9 @@ func (m *Model) TrainedBeam() int {
 func (m *Model) checkBeam(opt Options) error {
 	switch {
 	case m.HasBeam():
+		if opt.Beam > 1 || opt.Accurate {
+			return m.decodeBeams()
+		}
 	case opt.Beam > 1:
 		return fmt.Errorf("%w: beam width %d: the model has no classifiers trained for the beam (transparse train --beam K); "+
 			"its only width is 1, the greedy parser", ErrOptions, opt.Beam)
@@ -99,4 +102,15 @@ func (m *Model) ResolveOptions(opt Options) (Options, error) {
 		return opt, err
 	}
 	return opt, opt.Check()
+}
+
+// decodeBeams decodes the classifiers trained for the beam of a loaded
+// model (once; the error of a damaged one wraps modelfmt.ErrCorrupt).
+func (m *Model) decodeBeams() error {
+	for _, v := range []*Variant{&m.gold, &m.plain} {
+		if _, err := v.beam(m.classes.Len()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -54,7 +55,11 @@ func (m *Model) Document() *modelfmt.Model {
 			c.Params[fastMarginParam] = int64(math.Round(1000 * float64(v.v.FastMargin)))
 			doc.Classifiers = append(doc.Classifiers, c)
 		}
-		if b := v.v.Beam; b != nil {
+		if l := v.v.lazyBeam; l != nil && v.v.Beam == nil {
+			c := l.src // as the file holds it, maps copied
+			c.Blobs, c.Params = maps.Clone(c.Blobs), maps.Clone(c.Params)
+			doc.Classifiers = append(doc.Classifiers, c)
+		} else if b := v.v.Beam; b != nil {
 			bv := Variant{Ext: v.v.Ext, Clf: b}
 			doc.Classifiers = append(doc.Classifiers, bv.classifier(v.name+beamSuffix, names))
 		}
@@ -166,29 +171,37 @@ func (d *decoder) withFast(b, f *built, name string) (Variant, error) {
 	return v, nil
 }
 
-// withBeam adds to v the classifier trained for beam search of the file,
-// decoded into b when the file has one: it must read v's templates with
-// v's hash.
-func withBeam(v Variant, b *built, name string, err error) (Variant, error) {
-	if err != nil || b.v.Clf == nil && b.err == nil {
+// withBeam adds to v the classifier trained for beam search of the file
+// when it has one, to be decoded at its first use (lazyClassifier): it
+// must have the system's classes and read v's templates with v's hash.
+func (d *decoder) withBeam(v Variant, name string, err error) (Variant, error) {
+	c := d.byName[name+beamSuffix]
+	if err != nil || c == nil || v.Clf == nil {
 		return v, err
 	}
-	if b.err != nil {
-		return v, b.err
+	if len(c.Classes) != d.classes.Len() {
+		return v, corrupt("classifier %q has %d classes, the system needs %d", c.Name, len(c.Classes), d.classes.Len())
 	}
-	if !slices.Equal(b.v.Ext.Templates(), v.Ext.Templates()) || b.v.Ext.HashVersion() != v.Ext.HashVersion() {
-		return v, corrupt("classifier %q: templates or feature hash differ from %q's", name+beamSuffix, name)
+	hash := int64(feature.HashV1)
+	if h, ok := c.Params["feature_hash"]; ok {
+		hash = h
 	}
-	v.Beam = b.v.Clf
+	if !slices.Equal(c.Templates, v.Ext.Templates()) || int(hash) != v.Ext.HashVersion() {
+		return v, corrupt("classifier %q: templates or feature hash differ from %q's", c.Name, name)
+	}
+	v.lazyBeam = &lazyClassifier{src: *c}
 	return v, nil
 }
 
 // FromDocument builds a model from a decoded document. Inconsistent content
 // gives an error wrapping modelfmt.ErrCorrupt.
 //
-// The classifiers (those for beam search too) and the taggers decode
-// independently: one step each (and the tag dictionary), run on all CPUs
-// largest first (load time is their decoding).
+// The classifiers and the taggers decode independently: one step each
+// (and the tag dictionary), run on all CPUs largest first (load time is
+// their decoding). The classifiers trained for beam search are checked
+// against their parser here but decoded at the first parse that needs
+// them (lazyClassifier): a damaged weight table of theirs is an error of
+// that parse, wrapping modelfmt.ErrCorrupt.
 func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	// A decoded document has passed these checks; one built in memory
 	// has not. Every string of a model is data from outside.
@@ -203,7 +216,7 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	for i := range doc.Classifiers {
 		d.byName[doc.Classifiers[i].Name] = &doc.Classifiers[i]
 	}
-	var gold, goldFast, goldBeam, plain, plainFast, plainBeam built
+	var gold, goldFast, plain, plainFast built
 	var steps []par.Step
 	add := func(b *built, name string, morph bool) {
 		if d.byName[name] != nil || b == &gold {
@@ -212,13 +225,11 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	}
 	add(&gold, clfGold, true)
 	add(&goldFast, clfGold+fastSuffix, true)
-	add(&goldBeam, clfGold+beamSuffix, true)
 	// A gold-tags-only model (trained for comparing systems) has no
 	// plain-token classifier and no taggers.
 	if d.byName[clfPlain] != nil {
 		add(&plain, clfPlain, false)
 		add(&plainFast, clfPlain+fastSuffix, false)
-		add(&plainBeam, clfPlain+beamSuffix, false)
 	}
 	var tg Taggers
 	tsteps, taggers := tagger.PairSteps(doc.Classifiers)
@@ -228,10 +239,8 @@ func FromDocument(doc *modelfmt.Model) (*Model, error) {
 	var goldV, plainV Variant
 	goldV, errs[0] = d.withFast(&gold, &goldFast, clfGold)
 	plainV, errs[1] = d.withFast(&plain, &plainFast, clfPlain)
-	goldV, errs[0] = withBeam(goldV, &goldBeam, clfGold, errs[0])
-	if plainV.Clf != nil {
-		plainV, errs[1] = withBeam(plainV, &plainBeam, clfPlain, errs[1])
-	}
+	goldV, errs[0] = d.withBeam(goldV, clfGold, errs[0])
+	plainV, errs[1] = d.withBeam(plainV, clfPlain, errs[1])
 	var errU, errX error
 	tg.UPOS, tg.XPOS, errU, errX = taggers()
 	for k, e := range [...]error{errU, errX} {
@@ -264,7 +273,7 @@ func assembleDecoded(doc *modelfmt.Model, d *decoder, p Parts) (*Model, error) {
 	if p.Taggers.UPOS == nil && p.Plain.Clf != nil {
 		return nil, corrupt("classifier %q missing", tagger.ClassifierName(tagger.UPOS))
 	}
-	if p.Gold.Beam != nil || p.Plain.Beam != nil {
+	if p.Gold.HasBeam() || p.Plain.HasBeam() {
 		if _, err := cardBeam(doc.Card); err != nil {
 			return nil, corrupt("%v", err)
 		}

@@ -66,6 +66,9 @@ type Variant struct {
 	// ParseWithOptions scores with it at beam widths above 1 instead of
 	// Clf. Parse never reads it.
 	Beam *linear.Model
+	// lazyBeam is the classifier trained for the beam of a loaded model,
+	// decoded at its first use (beam; Beam stays nil).
+	lazyBeam *lazyClassifier
 	// Conf and BeamConf, when not nil, turn the raw confidences of the
 	// greedy parser and of the beam (with Beam, or Clf when Beam is nil)
 	// into estimated probabilities that an arc is right

@@ -3,7 +3,9 @@ package core
 import (
 	"errors"
 	"math/rand"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -192,6 +194,92 @@ func TestCheckWordsShortcut(t *testing.T) {
 			if (err == nil) != ok(v) {
 				t.Errorf("field %d = %q: CheckWords gives %v", field, v, err)
 			}
+		}
+	}
+}
+
+// TestBeamClassifiersDecodedAtFirstUse: a loaded model decodes its
+// classifiers trained for the beam at the first parse that needs them,
+// not at load: a greedy parse leaves them undecoded, a beam parse
+// decodes them, and Document writes them back as the file holds them. A
+// damaged one loads, parses greedily, and fails the beam and accurate
+// parses with an error wrapping modelfmt.ErrCorrupt that names it.
+func TestBeamClassifiersDecodedAtFirstUse(t *testing.T) {
+	read := func() *modelfmt.Model {
+		doc, err := modelfmt.ReadFile(testenv.ModelPath())
+		if err != nil {
+			testenv.SkipOrFail(t, "no model: %v", err)
+		}
+		return doc
+	}
+	byName := func(doc *modelfmt.Model, name string) *modelfmt.Classifier {
+		for i := range doc.Classifiers {
+			if doc.Classifiers[i].Name == name {
+				return &doc.Classifiers[i]
+			}
+		}
+		t.Fatalf("no classifier %q", name)
+		return nil
+	}
+	sents, err := conllu.ReadFile(testenv.Fixture(t, "en_ewt-dev-40.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := func() []conllu.Word { return slices.Clone(sents[0].Words) }
+	doc := read()
+	m, err := FromDocument(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.gold.Beam != nil || m.gold.lazyBeam == nil || m.plain.lazyBeam == nil || !m.HasBeam() {
+		t.Fatal("the beam classifiers are decoded at load, or missing")
+	}
+	if err := m.ParseWithOptions(words(), Options{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.gold.lazyBeam.clf != nil || m.plain.lazyBeam.clf != nil {
+		t.Fatal("a greedy parse decoded the beam classifiers")
+	}
+	// The first beam parses, at once from several goroutines.
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			var r Result
+			errs <- m.ParseWithOptions(words(), Options{Beam: 4}, &r)
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var r Result
+	if m.gold.lazyBeam.clf == nil || m.plain.lazyBeam.clf == nil {
+		t.Fatal("a beam parse left the beam classifiers undecoded")
+	}
+	for _, name := range []string{clfGold + beamSuffix, clfPlain + beamSuffix} {
+		if got, want := byName(m.Document(), name), byName(read(), name); !reflect.DeepEqual(got, want) {
+			t.Errorf("Document writes %s otherwise than the file holds it", name)
+		}
+	}
+
+	damaged := read()
+	delete(byName(damaged, clfGold+beamSuffix).Blobs, "classes")
+	d, err := FromDocument(damaged)
+	if err != nil {
+		t.Fatalf("a damaged beam classifier fails the load: %v", err)
+	}
+	if err := d.ParseWithOptions(words(), Options{}, nil); err != nil {
+		t.Fatalf("greedy parse: %v", err)
+	}
+	for _, opt := range []Options{{Beam: 4}, {Accurate: true}} {
+		w := words()
+		err := d.ParseWithOptions(w, opt, &r)
+		if !errors.Is(err, modelfmt.ErrCorrupt) || !strings.Contains(err.Error(), `"parser.gold.beam"`) {
+			t.Errorf("%+v: error %v, want ErrCorrupt naming parser.gold.beam", opt, err)
+		}
+		if !reflect.DeepEqual(w, sents[0].Words) {
+			t.Errorf("%+v: the failed parse changed the words", opt)
 		}
 	}
 }

@@ -236,6 +236,7 @@ func TestBeamNeedsBeamClassifiers(t *testing.T) {
 // withoutBeam returns m without its classifiers trained for the beam.
 func withoutBeam(m *Model) *Model {
 	gold, plain := m.gold, m.plain
-	gold.Beam, gold.BeamConf, plain.Beam, plain.BeamConf = nil, nil, nil, nil
+	gold, plain = gold.WithoutBeam(), plain.WithoutBeam()
+	gold.BeamConf, plain.BeamConf = nil, nil
 	return Assemble(Parts{Card: m.card, Classes: m.classes, Gold: gold, Plain: plain, Taggers: m.taggers, PseudoProjective: m.pproj})
 }
