@@ -64,13 +64,15 @@ type Variant struct {
 	// Beam, when not nil, is a classifier trained for beam search
 	// (parser/beam, global training) over Ext's templates and hashing:
 	// ParseWithOptions scores with it at beam widths above 1 instead of
-	// Clf. Parse never reads it.
+	// Clf. Parse never reads it. Training sets it; a loaded model keeps
+	// it nil and has lazyBeam instead (HasBeam tells either).
 	Beam *linear.Model
 	// lazyBeam is the classifier trained for the beam of a loaded model,
 	// decoded at its first use (beam; Beam stays nil).
 	lazyBeam *lazyClassifier
 	// Conf and BeamConf, when not nil, turn the raw confidences of the
-	// greedy parser and of the beam (with Beam, or Clf when Beam is nil)
+	// greedy parser and of the beam (with the classifier trained for it,
+	// or Clf when there is none)
 	// into estimated probabilities that an arc is right
 	// (Result.Confidence; fitted on development data by
 	// Model.Calibrate).
