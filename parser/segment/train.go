@@ -228,8 +228,8 @@ func goldToks(pars []goldPar) [][]tok {
 // Orth and returns the decision's weights.
 func (m *Model) fitSentences(tp, dp []goldPar, ttoks, dtoks [][]tok, opt Options) table {
 	full := orthStats(tp, ttoks, func(int) bool { return true })
-	setOrth(tp, ttoks, nil, true)
-	setOrth(dp, dtoks, func(int) map[uint32]uint8 { return full }, false)
+	setOrth(tp, ttoks, jackknifed(tp, ttoks))
+	setOrth(dp, dtoks, func(int) map[uint32]uint8 { return full })
 	var best table
 	bestF1 := -1.0
 	sets := []uint8{sentFeatureSet}
@@ -297,17 +297,20 @@ func orthStats(pars []goldPar, toks [][]tok, keep func(n int) bool) map[uint32]u
 	return st
 }
 
-// setOrth sets the orth flags of the tokens of the paragraphs: from the
-// statistics of the other half of the sentences when jackknife (as
-// unseen text sees those of the training data), else from lex(n).
-func setOrth(pars []goldPar, toks [][]tok, lex func(n int) map[uint32]uint8, jackknife bool) {
-	if jackknife {
-		var halves [2]map[uint32]uint8
-		for h := range halves {
-			halves[h] = orthStats(pars, toks, func(n int) bool { return n%2 != h })
-		}
-		lex = func(n int) map[uint32]uint8 { return halves[n%2] }
+// jackknifed returns, for a sentence number n of the paragraphs, the
+// case statistics of the other half of their sentences: what unseen text
+// sees of the training data.
+func jackknifed(pars []goldPar, toks [][]tok) func(n int) map[uint32]uint8 {
+	var halves [2]map[uint32]uint8
+	for h := range halves {
+		halves[h] = orthStats(pars, toks, func(n int) bool { return n%2 != h })
 	}
+	return func(n int) map[uint32]uint8 { return halves[n%2] }
+}
+
+// setOrth sets the orth flags of the tokens of the paragraphs from the
+// statistics lex(n) of their sentence number n.
+func setOrth(pars []goldPar, toks [][]tok, lex func(n int) map[uint32]uint8) {
 	n := 0
 	for k, p := range pars {
 		for i, g := range p.toks {

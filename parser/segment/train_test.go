@@ -99,7 +99,7 @@ func TestOrthStats(t *testing.T) {
 	}
 	// Sentences 0 and 2 see sentence 1; sentence 1 sees 0 and 2, where
 	// "Chez" and "Paul" start sentences and so do not count.
-	setOrth(pars, toks, nil, true)
+	setOrth(pars, toks, jackknifed(pars, toks))
 	want := [][]uint8{
 		{orthLower, 0, 0, 0, 0, 0}, // Chez nous , il dort .
 		{orthLower, 0, 0, 0, 0},    // Il va chez Paul .

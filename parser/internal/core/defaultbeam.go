@@ -108,7 +108,7 @@ func (m *Model) ResolveOptions(opt Options) (Options, error) {
 // model (once; the error of a damaged one wraps modelfmt.ErrCorrupt).
 func (m *Model) decodeBeams() error {
 	for _, v := range []*Variant{&m.gold, &m.plain} {
-		if _, err := v.beam(m.classes.Len()); err != nil {
+		if _, err := v.beam(); err != nil {
 			return err
 		}
 	}

@@ -135,11 +135,7 @@ func (d *decoder) variant(name string, morph bool) (Variant, error) {
 	if len(c.Classes) != d.classes.Len() {
 		return Variant{}, corrupt("classifier %q has %d classes, the system needs %d", name, len(c.Classes), d.classes.Len())
 	}
-	hash := int64(feature.HashV1)
-	if h, ok := c.Params["feature_hash"]; ok {
-		hash = h
-	}
-	ext, err := feature.NewVersion(c.Templates, int(hash))
+	ext, err := feature.NewVersion(c.Templates, featureHash(c))
 	if err != nil {
 		return Variant{}, corrupt("classifier %q: %v", name, err)
 	}
@@ -182,15 +178,20 @@ func (d *decoder) withBeam(v Variant, name string, err error) (Variant, error) {
 	if len(c.Classes) != d.classes.Len() {
 		return v, corrupt("classifier %q has %d classes, the system needs %d", c.Name, len(c.Classes), d.classes.Len())
 	}
-	hash := int64(feature.HashV1)
-	if h, ok := c.Params["feature_hash"]; ok {
-		hash = h
-	}
-	if !slices.Equal(c.Templates, v.Ext.Templates()) || int(hash) != v.Ext.HashVersion() {
+	if !slices.Equal(c.Templates, v.Ext.Templates()) || featureHash(c) != v.Ext.HashVersion() {
 		return v, corrupt("classifier %q: templates or feature hash differ from %q's", c.Name, name)
 	}
-	v.lazyBeam = &lazyClassifier{src: *c}
+	v.lazyBeam = &lazyClassifier{src: *c, classes: d.classes.Len()}
 	return v, nil
+}
+
+// featureHash is the feature hash version of a parser classifier
+// (Params["feature_hash"]; absent means feature.HashV1).
+func featureHash(c *modelfmt.Classifier) int {
+	if h, ok := c.Params["feature_hash"]; ok {
+		return int(h)
+	}
+	return feature.HashV1
 }
 
 // FromDocument builds a model from a decoded document. Inconsistent content

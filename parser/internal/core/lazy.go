@@ -2,8 +2,6 @@ package core
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/transparse/transparse/modelfmt"
@@ -16,24 +14,23 @@ import (
 // parser neither decodes nor holds their weight tables. Safe for
 // concurrent use.
 type lazyClassifier struct {
-	src  modelfmt.Classifier // as the file holds it: what Document writes back
-	once sync.Once
-	clf  *linear.Model
-	err  error
+	src     modelfmt.Classifier // as the file holds it: what Document writes back
+	classes int                 // the number of classes it must have
+	once    sync.Once
+	clf     *linear.Model
+	err     error
 }
 
 // get decodes the classifier once; a damaged one gives an error wrapping
 // modelfmt.ErrCorrupt, naming it, at every call.
-func (l *lazyClassifier) get(classes int) (*linear.Model, error) {
+func (l *lazyClassifier) get() (*linear.Model, error) {
 	l.once.Do(func() {
-		clf, err := linear.FromClassifier(&l.src)
+		clf, err := linear.FromClassifier(&l.src) // its errors name the classifier
 		switch {
-		case err != nil && strings.Contains(err.Error(), strconv.Quote(l.src.Name)):
-			l.err = fmt.Errorf("%w: %v", modelfmt.ErrCorrupt, err)
 		case err != nil:
-			l.err = fmt.Errorf("%w: classifier %q: %v", modelfmt.ErrCorrupt, l.src.Name, err)
-		case clf.NumClasses() != classes:
-			l.err = corrupt("classifier %q weights have %d classes, want %d", l.src.Name, clf.NumClasses(), classes)
+			l.err = fmt.Errorf("%w: %v", modelfmt.ErrCorrupt, err)
+		case clf.NumClasses() != l.classes:
+			l.err = corrupt("classifier %q weights have %d classes, want %d", l.src.Name, clf.NumClasses(), l.classes)
 		default:
 			l.clf = clf
 		}
@@ -43,11 +40,11 @@ func (l *lazyClassifier) get(classes int) (*linear.Model, error) {
 
 // beam returns the variant's classifier trained for the beam, decoding
 // it at its first use, or nil when it has none.
-func (v *Variant) beam(classes int) (*linear.Model, error) {
+func (v *Variant) beam() (*linear.Model, error) {
 	if v.Beam != nil || v.lazyBeam == nil {
 		return v.Beam, nil
 	}
-	return v.lazyBeam.get(classes)
+	return v.lazyBeam.get()
 }
 
 // HasBeam reports whether the variant has a classifier trained for the

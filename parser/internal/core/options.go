@@ -163,7 +163,7 @@ func (m *Model) parseBeam(words []conllu.Word, v *Variant, sc *scratch, opt Opti
 	}
 	d.Ext, d.K, d.Confidence, d.Temperature = v.Ext, opt.Beam, opt.Confidence, opt.temperature()
 	var clf beam.Scorer = v.Clf
-	if b, _ := v.beam(m.classes.Len()); b != nil { // decoded by checkBeam
+	if b, _ := v.beam(); b != nil { // decoded by checkBeam
 		clf = b
 	}
 	d.Decode(&sc.words, len(words), clf, &sc.beam)
