@@ -706,7 +706,17 @@ typedef struct tp_result {
  *                way with a first added comment "# transparse_error =
  *                MESSAGE", where MESSAGE names the line. Errors that end
  *                the input (a line longer than 1 MiB, a failing read
- *                callback) stop either way.
+ *                callback) stop either way. In raw text (TP_INPUT_TEXT),
+ *                SKIP replaces each byte that does not start a valid
+ *                UTF-8 sequence by U+FFFD (which counts as one code point
+ *                in TokenRange; byte ranges stay offsets of the input)
+ *                and parses on; each sentence that held such bytes gets
+ *                a comment "# transparse_replaced = invalid UTF-8
+ *                replaced by U+FFFD: 0xff at byte offset 7, ..." listing
+ *                the bytes replaced and their offsets in the input (the
+ *                first 64, then "and N more"), so that the input can be
+ *                rebuilt from the output byte for byte. STOP ends there
+ *                with the error naming the byte offset.
  *   no_tags      nonzero: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U
  *                input (words and empty nodes) before parsing, so that
  *                the model predicts them.
@@ -984,8 +994,9 @@ TP_API void tp_result_free(tp_result *result);
  * byte 7"; a NUL byte in the text is malformed: "conllu: text:3: line
  * contains a NUL byte at byte 5"; raw text gives the byte offset in the
  * whole text instead, "tp_parse_document: invalid input: text: segment:
- * invalid UTF-8 at byte offset 5", "... a NUL byte at byte offset 4",
- * and ends there whatever on_error says, after the sentences before it
+ * invalid UTF-8 at byte offset 5" (with TP_ON_ERROR_STOP; SKIP replaces
+ * invalid UTF-8, see tp_options), "... a NUL byte at byte offset 4",
+ * which ends there whatever on_error says, after the sentences before it
  * with TP_ON_ERROR_SKIP; messages quote at most 40 bytes of a value; a
  * sentence the parser rejects: the message names the sentence by its
  * sent_id or first word, e.g. "tp_parse_document: text: sentence

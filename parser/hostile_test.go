@@ -186,14 +186,14 @@ func testSkipOnError(t *testing.T, m *Model) {
 		}
 		got.Write(b)
 	}
-	if !bytes.Equal(got.Bytes(), want) || sm.Stats() != (DocStats{5, 2}) {
+	if !bytes.Equal(got.Bytes(), want) || sm.Stats() != (DocStats{Sentences: 5, Skipped: 2}) {
 		t.Errorf("Stream: output equal %v, stats %+v", bytes.Equal(got.Bytes(), want), sm.Stats())
 	}
 	// Tokens: a bad line and a rejected sentence.
 	var tout bytes.Buffer
 	tdoc := "a b\n\xff\nc\n" + strings.Repeat("w ", MaxWords+1) + "\nd .\n"
 	tst, err := m.ParseDocument(strings.NewReader(tdoc), &tout, DocOptions{Name: "tok", Input: InputTokens, OnError: SkipOnError})
-	if err != nil || tst != (DocStats{5, 2}) {
+	if err != nil || tst != (DocStats{Sentences: 5, Skipped: 2}) {
 		t.Fatalf("tokens skip: %v %+v", err, tst)
 	}
 	for _, s := range []string{

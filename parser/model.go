@@ -33,7 +33,9 @@
 //   - "# text = ...": the sentence's tokens, each run of whitespace
 //     between two of them written as one space;
 //   - CutComment ("# transparse_cut = ...") when the segmenter ended the
-//     sentence at its limit of segment.MaxTokens tokens.
+//     sentence at its limit of segment.MaxTokens tokens;
+//   - ReplacedComment ("# transparse_replaced = ...") with SkipOnError
+//     when the sentence held invalid UTF-8 (below).
 //
 // A multiword token ("don't") is a multiword-token line over its words
 // ("do", "n't"). The MISC of each token (of the multiword-token line for
@@ -61,7 +63,13 @@
 // Invalid UTF-8 ends the input with an error wrapping ErrInput and
 // segment.InvalidUTF8Error that names the byte offset; it is found a
 // window (about 1 MiB) ahead of the segmentation, so the sentences of
-// that window are not written. A NUL byte in a token ends it with an
+// that window are not written. With SkipOnError each byte that does not
+// start a valid UTF-8 sequence is read as U+FFFD instead (one code
+// point, so code-point TokenRange values index the input decoded that
+// way; byte TokenRange values stay offsets of the input), the sentence
+// is parsed, and its ReplacedComment lists the bytes replaced with their
+// offsets, from which the input is rebuilt byte for byte;
+// DocStats.Replaced counts them. A NUL byte in a token ends it with an
 // error wrapping ErrInput that names its byte offset, after the sentences
 // before it (a CoNLL-U reader and a C string cannot hold it). Other
 // control characters are characters of tokens. Input of whitespace only

@@ -31,7 +31,9 @@ const (
 	// were read. Either way the first comment added is
 	// "# transparse_error = " followed by the error message, which names
 	// the line. Errors that end the input (a read error, a line longer
-	// than conllu.MaxLineLength) still end the parse.
+	// than conllu.MaxLineLength) still end the parse. In raw text
+	// (InputText) invalid UTF-8 is replaced by U+FFFD and reported in a
+	// ReplacedComment (see the package documentation, "Raw text").
 	SkipOnError
 )
 
@@ -147,6 +149,9 @@ type DocOptions struct {
 type DocStats struct {
 	Sentences int // sentences written, parsed or copied through
 	Skipped   int // of which copied through unparsed (SkipOnError)
+	// Replaced counts the bytes of invalid UTF-8 in raw text
+	// (InputText) replaced by U+FFFD (SkipOnError; see ReplacedComment).
+	Replaced int
 }
 
 // ParseDocument reads a document in the format o.Input from r, parses
@@ -191,6 +196,9 @@ type docItem struct {
 	fail func(error) error // the error of a sentence the parser rejects
 	raw  []byte
 	alts []core.ScoredTree // the k best trees after the first (DocOptions.Parse)
+	// replaced counts the bytes of invalid UTF-8 of its text replaced by
+	// U+FFFD (see ReplacedComment).
+	replaced int
 }
 
 // source returns the sentences of a document one by one (io.EOF at its
@@ -484,6 +492,7 @@ func writeItem(w io.Writer, it docItem, perr error, skip bool, st *DocStats) err
 		return err
 	}
 	st.Sentences++
+	st.Replaced += it.replaced
 	if perr == nil && len(it.alts) > 0 {
 		return writeKBest(w, it.s, it.alts, 2)
 	}

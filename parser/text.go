@@ -86,7 +86,12 @@ func (m *Model) checkTextOptions(o DocOptions) error {
 
 // textSource reads the sentences of raw text with the model's segmenter.
 func (m *Model) textSource(r io.Reader, o DocOptions, opt core.Options) source {
-	t := &textReader{sc: m.c.Segmenter().NewScanner(r), name: o.Name, ranges: o.Ranges, n: o.First, end: -1}
+	t := &textReader{name: o.Name, ranges: o.Ranges, n: o.First, end: -1}
+	if o.OnError == SkipOnError {
+		t.rep = newReplacingReader(r)
+		r = t.rep
+	}
+	t.sc = m.c.Segmenter().NewScanner(r)
 	t.sc.SentencePerLine = o.Presegmented
 	return source{skip: o.OnError == SkipOnError, opt: opt, tokenize: o.TokenizeOnly, next: t.next}
 }
@@ -96,6 +101,7 @@ func (m *Model) textSource(r io.Reader, o DocOptions, opt core.Options) source {
 // the whitespace after its last token.
 type textReader struct {
 	sc     *segment.Scanner
+	rep    *replacingReader // with SkipOnError: the input, invalid UTF-8 replaced; else nil
 	name   string
 	ranges Ranges
 	n      int       // sentences numbered so far
@@ -194,7 +200,7 @@ func (t *textReader) make(s *segment.Sentence, text []byte, base int) (*heldText
 	for i, tk := range s.Tokens {
 		tok := text[tk.Start-base : tk.End-base]
 		if k := bytes.IndexByte(tok, 0); k >= 0 {
-			return nil, fmt.Errorf("%w: %sa NUL byte at byte offset %d: raw text may not hold NUL", ErrInput, prefix(t.name), tk.Start+k)
+			return nil, fmt.Errorf("%w: %sa NUL byte at byte offset %d: raw text may not hold NUL", ErrInput, prefix(t.name), t.inputOffset(tk.Start+k))
 		}
 		form := string(tok)
 		if i > 0 && s.Tokens[i-1].End < tk.Start {
@@ -232,19 +238,35 @@ func (t *textReader) make(s *segment.Sentence, text []byte, base int) (*heldText
 	if s.Cut {
 		out.Comments = append(out.Comments, fmt.Sprintf("%sthe segmenter's limit of %d tokens ended this sentence", CutComment, segment.MaxTokens))
 	}
-	k, start, name := t.n, s.Tokens[0].Start, t.name
+	k, start, name := t.n, t.inputOffset(s.Tokens[0].Start), t.name
 	h.it = docItem{s: out, fail: func(err error) error {
 		return fmt.Errorf("%ssentence %d (byte offset %d): %w", prefix(name), k, start, err)
 	}}
 	t.end = s.Tokens[len(s.Tokens)-1].End
+	if t.rep != nil {
+		if c, n := t.rep.comment(s.Tokens[0].Start, t.end); n > 0 {
+			out.Comments = append(out.Comments, c)
+			h.it.replaced = n
+		}
+	}
 	return h, nil
+}
+
+// inputOffset returns the byte offset in the input of the byte at
+// offset x of the text segmented, which differs after invalid UTF-8
+// replaced (SkipOnError).
+func (t *textReader) inputOffset(x int) int {
+	if t.rep == nil {
+		return x
+	}
+	return t.rep.inputOffset(x)
 }
 
 // tokenRange returns the TokenRange value of tk, or "".
 func (t *textReader) tokenRange(tk segment.Token) string {
 	switch t.ranges {
 	case RangesBytes:
-		return strconv.Itoa(tk.Start) + ":" + strconv.Itoa(tk.End)
+		return strconv.Itoa(t.inputOffset(tk.Start)) + ":" + strconv.Itoa(t.inputOffset(tk.End))
 	case RangesCodePoints:
 		a := t.sc.CodePoints(tk.Start)
 		return strconv.Itoa(a) + ":" + strconv.Itoa(t.sc.CodePoints(tk.End))

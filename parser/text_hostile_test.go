@@ -3,15 +3,20 @@ package parser
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"testing/quick"
+	"unicode/utf8"
 
 	"github.com/transparse/transparse/internal/testenv"
 	"github.com/transparse/transparse/modelfmt"
@@ -118,15 +123,17 @@ func TestTextHostile(t *testing.T) {
 	m := textModel(t)
 	for _, c := range []struct {
 		text, want string
+		on         OnError
 	}{
-		{"Fine words. More words.\n\n\xffbad", "invalid UTF-8 at byte offset 25"},
-		{"Fine words.\n\nA NUL\x00 here.", "NUL byte at byte offset 18"},
+		{"Fine words. More words.\n\n\xffbad", "invalid UTF-8 at byte offset 25", StopOnError},
+		{"Fine words.\n\nA NUL\x00 here.", "NUL byte at byte offset 18", SkipOnError},
+		{"Fine \xfe words.\n\nA NUL\x00 here.", "NUL byte at byte offset 20", SkipOnError}, // the offset in the input, not after U+FFFD
 	} {
-		out, err := parseText(t, m, c.text, DocOptions{Name: "hostile", OnError: SkipOnError})
+		out, err := parseText(t, m, c.text, DocOptions{Name: "hostile", OnError: c.on})
 		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "invalid input: hostile: ") {
 			t.Errorf("%q: error %v, want ErrInput and %q", c.text, err, c.want)
 		}
-		if strings.Contains(c.want, "NUL") && !strings.Contains(out, "# text = Fine words.") {
+		if strings.Contains(c.want, "NUL") && !strings.Contains(out, "# text = Fine ") {
 			t.Errorf("%q: the sentence before the error is not written:\n%s", c.text, out)
 		}
 	}
@@ -183,6 +190,105 @@ func TestTextHostile(t *testing.T) {
 	if a := ms1.TotalAlloc - ms0.TotalAlloc; a > 8<<20 {
 		t.Errorf("12 MiB of line breaks: %d bytes allocated", a)
 	}
+}
+
+// TestTextInvalidUTF8Replaced checks that with SkipOnError each byte of
+// invalid UTF-8 in raw text becomes U+FFFD, that the sentences holding
+// them list the bytes and their input offsets, that TokenRange counts in
+// the input (bytes) or with each replaced byte one code point, and that
+// the input is rebuilt from the output and those comments byte for byte,
+// also when the input is read a byte at a time.
+func TestTextInvalidUTF8Replaced(t *testing.T) {
+	m := textModel(t)
+	text := "I like \xffit. Caf\xc3 au lait, \xe2\x82 please.\n\nDon't \xf0\x9f\x98 stop. Naïve café \x80\x80.\n"
+	bad := map[int]byte{} // the invalid bytes by offset
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad[i] = text[i]
+		}
+		i += size
+	}
+	fixed := replaceInvalid(text)
+	for _, unit := range []Ranges{RangesBytes, RangesCodePoints} {
+		for _, oneByte := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(text)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			var out bytes.Buffer
+			st, err := m.ParseDocument(r, &out, DocOptions{Input: InputText, OnError: SkipOnError, Ranges: unit})
+			if err != nil || st.Replaced != len(bad) || st.Skipped != 0 {
+				t.Fatalf("%v, one byte %v: %+v, %v; want %d replaced, none skipped", unit, oneByte, st, err, len(bad))
+			}
+			sents, err := conllu.ReadAll(bytes.NewReader(out.Bytes()), "out")
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed := map[int]byte{}
+			for _, s := range sents {
+				for _, c := range s.Comments {
+					rest, ok := strings.CutPrefix(c, ReplacedComment+"invalid UTF-8 replaced by U+FFFD: ")
+					if !ok {
+						continue
+					}
+					for item := range strings.SplitSeq(rest, ", ") {
+						var b byte
+						var off int
+						if _, err := fmt.Sscanf(item, "0x%x at byte offset %d", &b, &off); err != nil {
+							t.Fatalf("comment %q: %v", c, err)
+						}
+						listed[off] = b
+					}
+				}
+				if s.Words[0].Head < 0 || s.Words[0].UPOS == "_" {
+					t.Errorf("sentence %q not parsed", s.Comments)
+				}
+			}
+			if !maps.Equal(listed, bad) {
+				t.Errorf("%v, one byte %v: comments list %v, want %v", unit, oneByte, listed, bad)
+			}
+			got, err := conllu.RebuildText(sents)
+			if err != nil || got != fixed {
+				t.Fatalf("rebuilt %q, %v; want %q", got, err, fixed)
+			}
+			orig := []byte(strings.ReplaceAll(got, string(utf8.RuneError), "\x00")) // one byte each
+			for off, b := range listed {
+				orig[off] = b
+			}
+			if string(orig) != text {
+				t.Errorf("input rebuilt with the comments: %q, want %q", orig, text)
+			}
+			for _, s := range sents {
+				for _, tk := range tokenLines(s) {
+					a, b, _ := strings.Cut(miscValue(tk[9], "TokenRange"), ":")
+					start, _ := strconv.Atoi(a)
+					end, _ := strconv.Atoi(b)
+					form := string([]rune(fixed)[start:end])
+					if unit == RangesBytes {
+						form = replaceInvalid(text[start:end])
+					}
+					if form != tk[1] {
+						t.Errorf("%v: TokenRange %d:%d is %q, the token is %q", unit, start, end, form, tk[1])
+					}
+				}
+			}
+		}
+	}
+	// Stop: the first invalid byte ends the parse, naming its offset.
+	if _, err := parseText(t, m, text, DocOptions{}); err == nil || !strings.Contains(err.Error(), "invalid UTF-8 at byte offset 7") {
+		t.Errorf("stop: %v", err)
+	}
+}
+
+// replaceInvalid returns s with each byte that does not start a valid
+// UTF-8 sequence replaced by U+FFFD.
+func replaceInvalid(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // repeatReader reads the byte c forever.

@@ -12,6 +12,7 @@ import (
 	"github.com/transparse/transparse/internal/gcpolicy"
 	"github.com/transparse/transparse/parser"
 	"github.com/transparse/transparse/parser/conllu"
+	"github.com/transparse/transparse/parser/segment"
 )
 
 type parseOptions struct {
@@ -118,7 +119,12 @@ reader's limits (more than 10001 word lines, 1000 comment lines or 32 MiB;
 a token line over 10001 tokens) is refused as it is read, without holding
 it in memory: "skip" writes its comments and a "# transparse_dropped =
 lines A-B ..." comment naming the lines not copied. Errors that end the
-input (an unreadable file, a line over 1 MiB) stop either way.
+input (an unreadable file, a line over 1 MiB) stop either way. In raw
+text, "skip" replaces each byte of invalid UTF-8 by U+FFFD and goes on
+("stop" ends the parse there, naming its byte offset): each sentence that
+held one gets a "# transparse_replaced = ..." comment listing the bytes
+replaced and their byte offsets in the input, and the number replaced is
+reported on standard error.
 
 --no-tags blanks LEMMA, UPOS, XPOS and FEATS of CoNLL-U
 input (words and empty nodes) before parsing, so that the model annotates
@@ -280,6 +286,14 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 	if st.Skipped > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d of %d sentences copied through unparsed (--on-error skip)\n",
 			display, st.Skipped, st.Sentences)
+	}
+	if st.Replaced > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d bytes of invalid UTF-8 replaced by U+FFFD (--on-error skip; "+
+			"see the \"# transparse_replaced\" comments)\n", display, st.Replaced)
+	}
+	var bad *segment.InvalidUTF8Error
+	if errors.As(err, &bad) {
+		err = fmt.Errorf("%w (--on-error skip replaces invalid UTF-8 by U+FFFD)", err)
 	}
 	return wrongGuess(err, input, why)
 }

@@ -195,7 +195,7 @@ func testTokenize(t *testing.T, model, text string) {
 // --on-error skip, copied through.
 func testHostileText(t *testing.T, model string) {
 	for _, c := range []struct{ in, want string }{
-		{"Good \xff text.\n", "invalid UTF-8 at byte offset 5"},
+		{"Good \xff text.\n", "invalid UTF-8 at byte offset 5 (--on-error skip replaces"},
 		{"Oh. \x00 x\n", "NUL byte at byte offset 4"},
 	} {
 		code, out, stderr := runCmd(t, c.in, "parse", "-m", model, "--input", "text")
@@ -203,7 +203,22 @@ func testHostileText(t *testing.T, model string) {
 			t.Errorf("%q: exit status %d, stderr %q", c.in, code, stderr)
 		}
 	}
-	code, out, stderr := runCmd(t, strings.Repeat("\n", 100000), "parse", "-m", model)
+	// --on-error skip: each invalid byte becomes U+FFFD, listed with its
+	// offset in the input; the sentence is parsed.
+	code, out, stderr := runCmd(t, "Good \xff text. Ok \xc3\xc3.\n", "parse", "-m", model, "--on-error", "skip")
+	if code != 0 || !strings.Contains(stderr, "3 bytes of invalid UTF-8 replaced by U+FFFD") ||
+		!strings.Contains(out, "# transparse_replaced = invalid UTF-8 replaced by U+FFFD: 0xff at byte offset 5\n") ||
+		!strings.Contains(out, "0xc3 at byte offset 16, 0xc3 at byte offset 17\n") || !utf8.ValidString(out) {
+		t.Errorf("--on-error skip, invalid UTF-8: exit status %d, stderr %q\n%s", code, stderr, out)
+	}
+	for _, s := range readCoNLLU(t, "replaced", out) {
+		for _, w := range s.Words {
+			if w.Head < 0 || w.UPOS == "_" {
+				t.Errorf("--on-error skip, invalid UTF-8: word %q not parsed", w.Form)
+			}
+		}
+	}
+	code, out, stderr = runCmd(t, strings.Repeat("\n", 100000), "parse", "-m", model)
 	if code != 0 || out != "" {
 		t.Errorf("line breaks only: exit status %d, stderr %q, %d bytes out", code, stderr, len(out))
 	}

@@ -131,6 +131,26 @@ def test_on_error_skip(text_model):
     assert all(s.error is None and None not in s.heads for s in sents if s is not bad[0])
 
 
+def test_invalid_utf8_replaced_with_skip(text_model):
+    """With on_error="skip" each invalid byte of raw text is read as
+    U+FFFD, one code point, so that offsets index the text decoded with
+    surrogateescape (a str made so gives its bytes back); parse_document
+    lists the bytes and their offsets in a comment."""
+    data = b"Good \xff text. Caf\xc3 au lait, \xe2\x82 please.\n"
+    shown = data.decode("utf-8", "surrogateescape")
+    fixed = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in shown)
+    for text in (data, shown):
+        sents = text_model.parse_text(text, on_error="skip")
+        check_tokens(fixed, sents)
+        assert all(s.error is None and None not in s.heads for s in sents)
+        assert "\ufffd" in sents[0].text
+    out = text_model.parse_document(data, input="text", on_error="skip", ranges="bytes")
+    comments = [line for line in out.splitlines() if line.startswith("# transparse_replaced = ")]
+    listed = ", ".join(c.split(": ", 1)[1] for c in comments)
+    assert listed == "0xff at byte offset 5, 0xc3 at byte offset 16, 0xe2 at byte offset 27, 0x82 at byte offset 28"
+    assert "TokenRange=16:17" in out  # the byte's offset in the input, not after U+FFFD
+
+
 def test_model_without_segmenter(tmp_path):
     with transparse.Model.load(train_small(tmp_path / "plain.tpm", segment={"skip": True})) as m:
         assert not has_segmenter(m)

@@ -1377,7 +1377,10 @@ class Model:
                 ``# transparse_error = ...`` comment naming the error and
                 its line, and go on; a :class:`SkippedSentencesWarning`
                 gives the count). Errors that end the input (a line over
-                1 MiB) raise either way.
+                1 MiB) raise either way. In raw text, ``"skip"`` replaces
+                each byte of invalid UTF-8 by U+FFFD and parses on; the
+                sentence gets a ``# transparse_replaced = ...`` comment
+                listing the bytes and their byte offsets in the input.
             no_tags: blank LEMMA, UPOS, XPOS and FEATS of CoNLL-U input
                 (of words and empty nodes) before parsing, so that the
                 model predicts them, as from plain tokens.
@@ -1470,7 +1473,10 @@ class Model:
             on_error: ``"stop"`` or ``"skip"``, as for
                 :meth:`parse_document`: a sentence the parser rejects is
                 then returned unparsed (its words' ``head`` None, ``deprel``
-                ``"_"``) with :attr:`TextSentence.error` set.
+                ``"_"``) with :attr:`TextSentence.error` set, and each
+                byte of invalid UTF-8 is read as U+FFFD (one code point in
+                ``start`` and ``end``, as the str that
+                ``bytes.decode("utf-8", "surrogateescape")`` gives).
 
         Returns:
             A list of :class:`TextSentence`, in the order of the text (with
@@ -1487,9 +1493,9 @@ class Model:
         Raises:
             ArgumentError: the model has no segmenter (the message says
                 how to get one); bad parse options; closed model.
-            InputError: text that is not valid UTF-8 (a lone surrogate in
-                a str; the message gives the byte offset); a sentence the
-                parser rejects, with ``on_error="stop"``.
+            InputError: with ``on_error="stop"``, text that is not valid
+                UTF-8 (a lone surrogate in a str; the message gives the
+                byte offset) or a sentence the parser rejects.
 
         >>> with Model.load("models/en_ewt.tpm") as model:
         ...     sents = model.parse_text("I don't like it. She left.")
@@ -1552,7 +1558,10 @@ class Model:
 
 def _text_bytes(name, text):
     if isinstance(text, str):
-        return text.encode("utf-8", "surrogatepass")
+        try:  # U+DC80 to U+DCFF, the bytes that surrogateescape decoded, back to themselves
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # another lone surrogate: bytes the library reports as not UTF-8
+            return text.encode("utf-8", "surrogatepass")
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text)
     raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")

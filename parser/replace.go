@@ -1,0 +1,126 @@
+package parser
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// ReplacedComment starts the comment of a sentence of InputText read
+// with SkipOnError whose text held invalid UTF-8: each byte that does not
+// start a valid UTF-8 sequence was replaced by U+FFFD, and the comment
+// lists the bytes replaced and their offsets in the input, e.g.
+// "# transparse_replaced = invalid UTF-8 replaced by U+FFFD: 0xff at byte
+// offset 5, 0xc3 at byte offset 9". It lists at most MaxReplacedListed
+// bytes, then how many more there were.
+const ReplacedComment = "# transparse_replaced = "
+
+// MaxReplacedListed is the most replaced bytes that one ReplacedComment
+// lists by value and offset.
+const MaxReplacedListed = 64
+
+// replacement is one invalid byte replaced by U+FFFD: its value and its
+// byte offsets in the input and in the text with the replacements.
+type replacement struct {
+	in, out int
+	b       byte
+}
+
+// replacingReader reads UTF-8 text from r with each byte that does not
+// start a valid UTF-8 sequence replaced by U+FFFD (three bytes), and
+// records each replacement. A sequence cut by the end of one read of r
+// is completed by the next.
+type replacingReader struct {
+	r       io.Reader
+	raw     []byte // read from r, not yet decoded
+	rawOff  int    // input offset of raw[0]
+	out     []byte // decoded, not yet returned
+	decoded int    // bytes decoded so far (the output offset of the end of out)
+	eof     error  // r's final error, once seen
+	reps    []replacement
+	dropped int // replacements before reps[0], forgotten by forget
+}
+
+const replacementBytes = len(string(utf8.RuneError)) // 3
+
+func newReplacingReader(r io.Reader) *replacingReader { return &replacingReader{r: r} }
+
+func (rr *replacingReader) Read(p []byte) (int, error) {
+	for len(rr.out) == 0 {
+		if rr.eof != nil && len(rr.raw) == 0 {
+			return 0, rr.eof
+		}
+		if rr.eof == nil {
+			var buf [32 << 10]byte
+			n, err := rr.r.Read(buf[:])
+			rr.raw = append(rr.raw, buf[:n]...)
+			if err != nil {
+				rr.eof = err
+			}
+		}
+		rr.decode()
+	}
+	n := copy(p, rr.out)
+	rr.out = rr.out[n:]
+	return n, nil
+}
+
+// decode moves the decodable bytes of raw to out, keeping an incomplete
+// sequence at its end until more is read or r has ended.
+func (rr *replacingReader) decode() {
+	i, start := 0, len(rr.out)
+	for i < len(rr.raw) {
+		c := rr.raw[i]
+		if c < utf8.RuneSelf {
+			rr.out = append(rr.out, c)
+			i++
+			continue
+		}
+		if rr.eof == nil && !utf8.FullRune(rr.raw[i:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(rr.raw[i:])
+		if r == utf8.RuneError && size == 1 {
+			rr.reps = append(rr.reps, replacement{in: rr.rawOff + i, out: rr.decoded + len(rr.out) - start, b: c})
+			rr.out = append(rr.out, string(utf8.RuneError)...)
+		} else {
+			rr.out = append(rr.out, rr.raw[i:i+size]...)
+		}
+		i += size
+	}
+	rr.decoded += len(rr.out) - start
+	rr.rawOff += i
+	rr.raw = append(rr.raw[:0], rr.raw[i:]...)
+}
+
+// inputOffset returns the input offset of the byte at output offset x.
+func (rr *replacingReader) inputOffset(x int) int {
+	n := rr.dropped + sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= x })
+	return x - n*(replacementBytes-1)
+}
+
+// comment returns the ReplacedComment of the output bytes [a, b) and the
+// number of bytes replaced there (0, and no comment, for none), and
+// forgets the replacements before b.
+func (rr *replacingReader) comment(a, b int) (string, int) {
+	lo := sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= a })
+	hi := sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= b })
+	var sb strings.Builder
+	if hi > lo {
+		sb.WriteString(ReplacedComment + "invalid UTF-8 replaced by U+FFFD: ")
+		for k, rep := range rr.reps[lo:min(hi, lo+MaxReplacedListed)] {
+			if k > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "0x%02x at byte offset %d", rep.b, rep.in)
+		}
+		if more := hi - lo - MaxReplacedListed; more > 0 {
+			fmt.Fprintf(&sb, ", and %d more", more)
+		}
+	}
+	rr.dropped += hi
+	rr.reps = append(rr.reps[:0], rr.reps[hi:]...)
+	return sb.String(), hi - lo
+}
