@@ -287,15 +287,25 @@ func (p *parseRun) file(cmd *cobra.Command, name string) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d of %d sentences copied through unparsed (--on-error skip)\n",
 			display, st.Skipped, st.Sentences)
 	}
-	if st.Replaced > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d bytes of invalid UTF-8 replaced by U+FFFD (--on-error skip; "+
-			"see the \"# transparse_replaced\" comments)\n", display, st.Replaced)
+	return wrongGuess(replacedUTF8(cmd, display, st.Replaced, err), input, why)
+}
+
+// replacedUTF8 reports on standard error the n bytes of invalid UTF-8
+// that --on-error skip replaced in the input called display, and returns
+// err, an error of invalid UTF-8 with how to replace it.
+func replacedUTF8(cmd *cobra.Command, display string, n int, err error) error {
+	if n > 0 {
+		unit := "bytes"
+		if n == 1 {
+			unit = "byte"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "transparse: %s: %d %s of invalid UTF-8 replaced by U+FFFD (--on-error skip)\n", display, n, unit)
 	}
 	var bad *segment.InvalidUTF8Error
 	if errors.As(err, &bad) {
-		err = fmt.Errorf("%w (--on-error skip replaces invalid UTF-8 by U+FFFD)", err)
+		return fmt.Errorf("%w (--on-error skip replaces invalid UTF-8 by U+FFFD)", err)
 	}
-	return wrongGuess(err, input, why)
+	return err
 }
 
 // wrongGuess adds to an error of malformed CoNLL-U how to read the input

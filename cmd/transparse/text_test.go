@@ -218,6 +218,10 @@ func testHostileText(t *testing.T, model string) {
 			}
 		}
 	}
+	code, out, stderr = runCmd(t, "Good \xff text. Ok \xc3\xc3.\n", "tokenize", "-m", model, "--on-error", "skip", "--output", "tokens")
+	if code != 0 || out != "Good \ufffd text .\nOk \ufffd \ufffd .\n" || !strings.Contains(stderr, "3 bytes of invalid UTF-8 replaced") {
+		t.Errorf("tokenize --on-error skip: exit status %d, stderr %q, out %q", code, stderr, out)
+	}
 	code, out, stderr = runCmd(t, strings.Repeat("\n", 100000), "parse", "-m", model)
 	if code != 0 || out != "" {
 		t.Errorf("line breaks only: exit status %d, stderr %q, %d bytes out", code, stderr, len(out))

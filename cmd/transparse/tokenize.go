@@ -73,9 +73,10 @@ const (
 )
 
 type tokenizeOptions struct {
-	model  string
-	text   textOptions
-	output string
+	model   string
+	text    textOptions
+	output  string
+	onError string
 }
 
 func newTokenizeCmd() *cobra.Command {
@@ -96,6 +97,7 @@ func newTokenizeCmd() *cobra.Command {
 	f.StringVarP(&o.model, "model", "m", "", "model file (default: $"+ModelEnv+" or the installed en_ewt model)")
 	o.text.flags(f)
 	f.StringVar(&o.output, "output", outputCoNLLU, "conllu, or tokens: one sentence a line, words separated by spaces")
+	f.StringVar(&o.onError, "on-error", "stop", "invalid UTF-8: stop, or skip (replace each invalid byte by U+FFFD and go on)")
 	return cmd
 }
 
@@ -111,6 +113,11 @@ SpaceAfter=No, SpacesAfter, SpacesBefore, TokenRange with --ranges), every
 other column "_" but ID and FORM. --output tokens writes one sentence a
 line, its syntactic words separated by spaces ("do n't" for "don't"): the
 input of "transparse parse --input tokens".
+
+--on-error skip replaces each byte of invalid UTF-8 by U+FFFD and goes on,
+listing the bytes replaced and their byte offsets in the input in a "#
+transparse_replaced = ..." comment of their sentence; "stop" (default) ends
+there with an error naming the byte offset.
 
 --presegmented makes every line one sentence (the model still finds the
 tokens). --ranges bytes or --ranges chars adds each token's offsets in the
@@ -132,6 +139,9 @@ func runTokenize(cmd *cobra.Command, args []string, o tokenizeOptions) error {
 	}
 	if err := o.text.check(); err != nil {
 		return err
+	}
+	if _, err := parser.ParseOnError(o.onError); err != nil {
+		return usage("invalid --on-error %q: want stop or skip", o.onError)
 	}
 	m, _, err := loadModel(o.model)
 	if err != nil {
@@ -164,13 +174,18 @@ func tokenizeFile(cmd *cobra.Command, m *parser.Model, name string, w io.Writer,
 	if err := needSegmenter(m, display, false); err != nil {
 		return 0, err
 	}
-	do := parser.DocOptions{Name: display, First: first, TokenizeOnly: true}
+	on, _ := parser.ParseOnError(o.onError)
+	do := parser.DocOptions{Name: display, First: first, TokenizeOnly: true, OnError: on}
 	o.text.apply(&do)
+	var st parser.DocStats
 	if o.output == outputCoNLLU {
-		st, err := m.ParseDocument(r, w, do)
-		return st.Sentences, err
+		st, err = m.ParseDocument(r, w, do)
+	} else {
+		stream := m.NewStream(r, do)
+		_, err = writeTokens(stream, w, display)
+		st = stream.Stats()
 	}
-	return writeTokens(m.NewStream(r, do), w, display)
+	return st.Sentences, replacedUTF8(cmd, display, st.Replaced, err)
 }
 
 // writeTokens writes the sentences of st to w as tokens input, one a
