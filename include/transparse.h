@@ -935,7 +935,7 @@ TP_API void tp_result_free(tp_result *result);
  *    has the components); each sentence gets "# sent_id = N" (1, 2, ...)
  *    and "# text" comments.
  *  - TP_INPUT_TEXT: raw UTF-8 text, split into paragraphs (a blank line
- *    ends one), sentences, tokens and multiword tokens by the model's
+ *    or U+2029 PARAGRAPH SEPARATOR ends one), sentences, tokens and multiword tokens by the model's
  *    segmenter (`transparse train` and tp_train learn one unless told
  *    not to: "segment": {"skip": true}), then tagged and parsed from
  *    plain tokens. The text is read as it streams: memory

@@ -112,7 +112,8 @@ func isLetterCls(c byte) bool {
 }
 
 // lineBreaks counts the line breaks in the whitespace text[s:e]: "\r\n"
-// counts once; "\n", "\r", "\v", "\f", U+0085, U+2028 and U+2029 count.
+// counts once; "\n", "\r", "\v", "\f", U+0085 and U+2028 count; U+2029
+// (PARAGRAPH SEPARATOR) counts twice, a blank line by itself.
 func lineBreaks(text []byte, s, e int) int {
 	n := 0
 	for i := s; i < e; {
@@ -125,8 +126,11 @@ func lineBreaks(text []byte, s, e int) int {
 			continue
 		}
 		r, size := utf8.DecodeRune(text[i:e])
-		if r == 0x85 || r == 0x2028 || r == 0x2029 {
+		switch r {
+		case 0x85, 0x2028:
 			n++
+		case 0x2029:
+			n += 2
 		}
 		i += size
 	}

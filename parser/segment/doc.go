@@ -79,7 +79,8 @@
 //
 // Offsets are byte offsets into the input: a Token covers text[Start:End].
 // Whitespace is whatever unicode.IsSpace accepts (NBSP included); line
-// breaks are "\n", "\r\n", "\r", "\v", "\f", U+0085, U+2028 and U+2029.
+// breaks are "\n", "\r\n", "\r", "\v", "\f", U+0085, U+2028 and U+2029,
+// which (PARAGRAPH SEPARATOR) also ends a paragraph by itself.
 // The bytes before the first token, between tokens and after the last one
 // are whitespace and belong to no token, so the input is rebuilt byte for
 // byte from the offsets. Sentence.CoNLLU gives a sentence as unannotated

@@ -247,7 +247,8 @@ func TestOnlyWhitespaceAndControls(t *testing.T) {
 
 func TestBlankLineEndsParagraph(t *testing.T) {
 	m := smallModel(t)
-	text := []byte("This is the first paragraph with no final punctuation\n \r\nand this is the second one\n\n\nthird")
+	text := []byte("This is the first paragraph with no final punctuation\n \r\nand this is the second one\n\n\nthird " +
+		"without a period\u2029fourth after a paragraph separator\u2028still the fourth")
 	sents, err := m.Segment(text)
 	if err != nil {
 		t.Fatal(err)
@@ -259,8 +260,8 @@ func TestBlankLineEndsParagraph(t *testing.T) {
 			starts = append(starts, string(text[s.Tokens[0].Start:s.Tokens[0].End]))
 		}
 	}
-	if strings.Join(starts, " ") != "This and third" {
-		t.Errorf("paragraphs start with %q, want This, and, third", starts)
+	if strings.Join(starts, " ") != "This and third fourth" {
+		t.Errorf("paragraphs start with %q, want This, and, third, fourth", starts)
 	}
 }
 
