@@ -934,8 +934,9 @@ TP_API void tp_result_free(tp_result *result);
  *    tokens (the model predicts UPOS, XPOS, LEMMA and FEATS as far as it
  *    has the components); each sentence gets "# sent_id = N" (1, 2, ...)
  *    and "# text" comments.
- *  - TP_INPUT_TEXT: raw UTF-8 text, split into paragraphs (a blank line
- *    or U+2029 PARAGRAPH SEPARATOR ends one), sentences, tokens and multiword tokens by the model's
+ *  - TP_INPUT_TEXT: raw UTF-8 text (a byte order mark starting it is
+ *    whitespace before the first token), split into paragraphs (a blank
+ *    line or U+2029 PARAGRAPH SEPARATOR ends one), sentences, tokens and multiword tokens by the model's
  *    segmenter (`transparse train` and tp_train learn one unless told
  *    not to: "segment": {"skip": true}), then tagged and parsed from
  *    plain tokens. The text is read as it streams: memory
@@ -954,7 +955,7 @@ TP_API void tp_result_free(tp_result *result);
  *    the end of the text) is anything but one space, "SpacesBefore=..."
  *    on the first token when whitespace precedes it, escaped as UDPipe
  *    does ("\s" space, "\t", "\r", "\n", "\p" for '|', "\\", "\uXXXX"
- *    for another control character); then
+ *    for another control character or U+FEFF); then
  *    "TokenRange=START:END" when options->ranges asks for it. With
  *    options->presegmented each line is one sentence; with
  *    options->tokenize_only nothing is tagged or parsed (see tp_options).

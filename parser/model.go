@@ -54,8 +54,9 @@
 // The values of SpacesBefore and SpacesAfter are escaped as UDPipe 1
 // escapes them (conllu.EscapeSpaces): "\s" a space, "\t", "\r", "\n",
 // "\p" for "|", "\\" for "\", "\u000B" for a control character
-// (Unicode category Cc) without a letter escape; other whitespace (NBSP,
-// U+2028, ...) is written as itself. A run of whitespace longer than
+// (Unicode category Cc) without a letter escape, "\uFEFF" for a byte
+// order mark starting the input; other whitespace (NBSP, U+2028, ...) is
+// written as itself. A run of whitespace longer than
 // MaxSpacesBytes is recorded shortened; TokenRange still counts every
 // byte. With DocOptions.TokenizeOnly the sentences are written without
 // tagging or parsing: every column but ID, FORM and MISC is "_".

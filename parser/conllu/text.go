@@ -25,8 +25,9 @@ const (
 // "\t", a carriage return "\r", a line feed "\n", "|" "\p" and "\" "\\"
 // (UDPipe 1's escapes); any other character that a MISC column cannot
 // hold safely, a control character (Unicode category Cc: "\v", "\f",
-// U+0085, ...), as "\u" and four upper-case hexadecimal digits
-// ("\u000B"); every other character, such as NBSP or U+2028, as itself.
+// U+0085, ...), or seen, the invisible byte order mark U+FEFF, as "\u"
+// and four upper-case hexadecimal digits ("\u000B", "\uFEFF"); every
+// other character, such as NBSP or U+2028, as itself.
 func EscapeSpaces(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -44,7 +45,7 @@ func EscapeSpaces(s string) string {
 		case '\\':
 			b.WriteString(`\\`)
 		default:
-			if unicode.IsControl(r) {
+			if unicode.IsControl(r) || r == '\ufeff' {
 				fmt.Fprintf(&b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)

@@ -11,7 +11,7 @@ import (
 func TestEscapeSpaces(t *testing.T) {
 	for _, c := range [][2]string{
 		{" ", `\s`}, {"\t\r\n", `\t\r\n`}, {"|", `\p`}, {`\`, `\\`},
-		{"\v\f\u0085", `\u000B\u000C\u0085`}, {"\u00a0\u2028\u3000", "\u00a0\u2028\u3000"}, {"", ""},
+		{"\v\f\u0085", `\u000B\u000C\u0085`}, {"\ufeff\n", `\uFEFF\n`}, {"\u00a0\u2028\u3000", "\u00a0\u2028\u3000"}, {"", ""},
 	} {
 		if got := EscapeSpaces(c[0]); got != c[1] {
 			t.Errorf("EscapeSpaces(%q) = %q, want %q", c[0], got, c[1])

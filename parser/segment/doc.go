@@ -80,7 +80,8 @@
 // Offsets are byte offsets into the input: a Token covers text[Start:End].
 // Whitespace is whatever unicode.IsSpace accepts (NBSP included); line
 // breaks are "\n", "\r\n", "\r", "\v", "\f", U+0085, U+2028 and U+2029,
-// which (PARAGRAPH SEPARATOR) also ends a paragraph by itself.
+// which (PARAGRAPH SEPARATOR) also ends a paragraph by itself. A byte
+// order mark (U+FEFF) at the start of the input is whitespace too.
 // The bytes before the first token, between tokens and after the last one
 // are whitespace and belong to no token, so the input is rebuilt byte for
 // byte from the offsets. Sentence.CoNLLU gives a sentence as unannotated

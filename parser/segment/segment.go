@@ -93,6 +93,10 @@ func (m *Model) Each(text []byte, fn func(*Sentence) error) error {
 	return p.flush()
 }
 
+// bom is the byte order mark, U+FEFF: at the start of the input it is
+// whitespace before the first token, not part of it.
+const bom = "\ufeff"
+
 // proc is the state of one segmentation.
 type proc struct {
 	m       *Model
@@ -125,7 +129,7 @@ func (p *proc) feed(limit int) error {
 		for i < limit {
 			st := p.state
 			end, _, space := nextCluster(text, i, &st)
-			if !space {
+			if !space && !(p.base+i == 0 && string(text[:end]) == bom) {
 				break
 			}
 			i, p.state = end, st

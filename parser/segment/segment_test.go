@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"unicode"
 	"unicode/utf8"
 
@@ -72,7 +73,11 @@ func checkLayout(t *testing.T, text []byte, sents []Sentence) int {
 			if !bounds[tk.Start] || !bounds[tk.End] {
 				t.Fatalf("token [%d,%d) splits a grapheme cluster in %q", tk.Start, tk.End, text)
 			}
-			if !allSpace(text[prev:tk.Start]) {
+			gap := text[prev:tk.Start]
+			if prev == 0 {
+				gap = bytes.TrimPrefix(gap, []byte(bom)) // whitespace at the start
+			}
+			if !allSpace(gap) {
 				t.Fatalf("non-whitespace %q between tokens", text[prev:tk.Start])
 			}
 			if allSpace(text[tk.Start:tk.End]) {
@@ -262,6 +267,39 @@ func TestBlankLineEndsParagraph(t *testing.T) {
 	}
 	if strings.Join(starts, " ") != "This and third fourth" {
 		t.Errorf("paragraphs start with %q, want This, and, third, fourth", starts)
+	}
+}
+
+// TestByteOrderMark: a byte order mark starting the input is whitespace
+// before the first token, in one piece or read a byte at a time; inside
+// the text it is not whitespace.
+func TestByteOrderMark(t *testing.T) {
+	m := smallModel(t)
+	text := []byte("\ufeffHello there. A mark\ufeff inside.")
+	want := "Hello there . A mark \ufeff inside ." // inside, the mark is a token of its own
+	sents, err := m.Segment(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLayout(t, text, sents)
+	var forms []string
+	for _, s := range sents {
+		for _, tk := range s.Tokens {
+			forms = append(forms, string(text[tk.Start:tk.End]))
+		}
+	}
+	if got := strings.Join(forms, " "); got != want {
+		t.Errorf("tokens %q, want %q", got, want)
+	}
+	var streamed []string
+	err = m.EachReader(iotest.OneByteReader(bytes.NewReader(text)), func(s *Sentence, text []byte, base int) error {
+		for _, tk := range s.Tokens {
+			streamed = append(streamed, string(text[tk.Start-base:tk.End-base]))
+		}
+		return nil
+	})
+	if got := strings.Join(streamed, " "); err != nil || got != want {
+		t.Errorf("streamed: tokens %q, %v; want %q", got, err, want)
 	}
 }
 
