@@ -144,6 +144,9 @@ def test_invalid_utf8_replaced_with_skip(text_model):
         check_tokens(fixed, sents)
         assert all(s.error is None and None not in s.heads for s in sents)
         assert "\ufffd" in sents[0].text
+        toks = text_model.tokenize(text, on_error="skip")
+        check_tokens(fixed, toks)
+        assert [t.form for s in toks for t in s.tokens] == [t.form for s in sents for t in s.tokens]
     out = text_model.parse_document(data, input="text", on_error="skip", ranges="bytes")
     comments = [line for line in out.splitlines() if line.startswith("# transparse_replaced = ")]
     listed = ", ".join(c.split(": ", 1)[1] for c in comments)

@@ -1508,12 +1508,15 @@ class Model:
                         "codepoints", accurate=accurate)
         return _text_sentences(self._document("parse_text", text, opts), k is not None)
 
-    def tokenize(self, text, *, presegmented=False):
+    def tokenize(self, text, *, presegmented=False, on_error="stop"):
         """Split raw text into sentences, tokens and words with the model's
         segmenter, without tagging or parsing (``tp_options.tokenize_only``).
 
         Args:
             text, presegmented: as for :meth:`parse_text`.
+            on_error: ``"stop"`` (raise at invalid UTF-8) or ``"skip"``
+                (read each byte of invalid UTF-8 as U+FFFD), as for
+                :meth:`parse_text`.
 
         Returns:
             A list of :class:`TextSentence`, as :meth:`parse_text` gives
@@ -1523,7 +1526,7 @@ class Model:
         Raises:
             ArgumentError, InputError: as for :meth:`parse_text`.
         """
-        opts = _options("tokenize", None, None, False, None, "text", "stop", False, presegmented, "codepoints", True)
+        opts = _options("tokenize", None, None, False, None, "text", on_error, False, presegmented, "codepoints", True)
         return _text_sentences(self._document("tokenize", text, opts), False)
 
     def stream(self, file, *, input="conllu", on_error="stop", no_tags=False, beam=None, k=None, confidence=False,
