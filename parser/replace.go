@@ -34,13 +34,15 @@ type replacement struct {
 // is completed by the next.
 type replacingReader struct {
 	r       io.Reader
+	buf     []byte // what one read of r fills
 	raw     []byte // read from r, not yet decoded
 	rawOff  int    // input offset of raw[0]
-	out     []byte // decoded, not yet returned
-	decoded int    // bytes decoded so far (the output offset of the end of out)
-	eof     error  // r's final error, once seen
+	out     []byte // decoded; out[pos:] not yet returned
+	pos     int
+	decoded int   // bytes decoded so far (the output offset of the end of out)
+	eof     error // r's final error, once seen
 	reps    []replacement
-	dropped int // replacements before reps[0], forgotten by forget
+	dropped int // replacements before reps[0], forgotten by comment
 }
 
 const replacementBytes = len(string(utf8.RuneError)) // 3
@@ -48,27 +50,30 @@ const replacementBytes = len(string(utf8.RuneError)) // 3
 func newReplacingReader(r io.Reader) *replacingReader { return &replacingReader{r: r} }
 
 func (rr *replacingReader) Read(p []byte) (int, error) {
-	for len(rr.out) == 0 {
+	for rr.pos == len(rr.out) {
+		rr.out, rr.pos = rr.out[:0], 0
 		if rr.eof != nil && len(rr.raw) == 0 {
 			return 0, rr.eof
 		}
 		if rr.eof == nil {
-			var buf [32 << 10]byte
-			n, err := rr.r.Read(buf[:])
-			rr.raw = append(rr.raw, buf[:n]...)
+			if rr.buf == nil {
+				rr.buf = make([]byte, 32<<10)
+			}
+			n, err := rr.r.Read(rr.buf)
+			rr.raw = append(rr.raw, rr.buf[:n]...)
 			if err != nil {
 				rr.eof = err
 			}
 		}
 		rr.decode()
 	}
-	n := copy(p, rr.out)
-	rr.out = rr.out[n:]
+	n := copy(p, rr.out[rr.pos:])
+	rr.pos += n
 	return n, nil
 }
 
-// decode moves the decodable bytes of raw to out, keeping an incomplete
-// sequence at its end until more is read or r has ended.
+// decode moves the decodable bytes of raw to out (empty), keeping an
+// incomplete sequence at its end until more is read or r has ended.
 func (rr *replacingReader) decode() {
 	i, start := 0, len(rr.out)
 	for i < len(rr.raw) {
