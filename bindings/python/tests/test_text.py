@@ -152,6 +152,10 @@ def test_invalid_utf8_replaced_with_skip(text_model):
     listed = ", ".join(c.split(": ", 1)[1] for c in comments)
     assert listed == "0xff at byte offset 5, 0xc3 at byte offset 16, 0xe2 at byte offset 27, 0x82 at byte offset 28"
     assert "TokenRange=16:17" in out  # the byte's offset in the input, not after U+FFFD
+    # Another lone surrogate is three bytes that are not UTF-8; the bytes
+    # surrogateescape decoded are still one each.
+    sents = text_model.tokenize("ab \ud800 cd. x\udcff y.", on_error="skip")
+    check_tokens("ab \ufffd\ufffd\ufffd cd. x\ufffd y.", sents)
 
 
 def test_model_without_segmenter(tmp_path):

@@ -80,6 +80,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import threading
 import warnings
 import weakref
@@ -1476,7 +1477,9 @@ class Model:
                 ``"_"``) with :attr:`TextSentence.error` set, and each
                 byte of invalid UTF-8 is read as U+FFFD (one code point in
                 ``start`` and ``end``, as the str that
-                ``bytes.decode("utf-8", "surrogateescape")`` gives).
+                ``bytes.decode("utf-8", "surrogateescape")`` gives; a lone
+                surrogate of a str outside U+DC80 to U+DCFF is three such
+                bytes, so it counts as three code points).
 
         Returns:
             A list of :class:`TextSentence`, in the order of the text (with
@@ -1559,12 +1562,19 @@ class Model:
                                                    presegmented, ranges, accurate=accurate))
 
 
+# Lone surrogates other than U+DC80 to U+DCFF (which surrogateescape
+# makes of the bytes that are not UTF-8).
+_OTHER_SURROGATE = re.compile("([\ud800-\udc7f\udd00-\udfff])")
+
+
 def _text_bytes(name, text):
     if isinstance(text, str):
-        try:  # U+DC80 to U+DCFF, the bytes that surrogateescape decoded, back to themselves
+        try:  # U+DC80 to U+DCFF back to the bytes that surrogateescape decoded
             return text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:  # another lone surrogate: bytes the library reports as not UTF-8
-            return text.encode("utf-8", "surrogatepass")
+            parts = _OTHER_SURROGATE.split(text)
+            return b"".join(p.encode("utf-8", "surrogatepass" if i % 2 else "surrogateescape")
+                            for i, p in enumerate(parts))
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text)
     raise TypeError(f"transparse: {name} needs str, not {type(text).__name__}")
