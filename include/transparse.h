@@ -955,7 +955,7 @@ TP_API void tp_result_free(tp_result *result);
  *    the end of the text) is anything but one space, "SpacesBefore=..."
  *    on the first token when whitespace precedes it, escaped as UDPipe
  *    does ("\s" space, "\t", "\r", "\n", "\p" for '|', "\\", "\uXXXX"
- *    for another control character or U+FEFF); then
+ *    for another control or format character, such as U+FEFF); then
  *    "TokenRange=START:END" when options->ranges asks for it. With
  *    options->presegmented each line is one sentence; with
  *    options->tokenize_only nothing is tagged or parsed (see tp_options).

@@ -78,9 +78,13 @@ func (rr *replacingReader) decode() {
 	i, start := 0, len(rr.out)
 	for i < len(rr.raw) {
 		c := rr.raw[i]
-		if c < utf8.RuneSelf {
-			rr.out = append(rr.out, c)
-			i++
+		if c < utf8.RuneSelf { // a run of ASCII at once
+			j := i + 1
+			for j < len(rr.raw) && rr.raw[j] < utf8.RuneSelf {
+				j++
+			}
+			rr.out = append(rr.out, rr.raw[i:j]...)
+			i = j
 			continue
 		}
 		if rr.eof == nil && !utf8.FullRune(rr.raw[i:]) {
@@ -106,26 +110,26 @@ func (rr *replacingReader) inputOffset(x int) int {
 	return x - n*(replacementBytes-1)
 }
 
-// comment returns the ReplacedComment of the output bytes [a, b) and the
-// number of bytes replaced there (0, and no comment, for none), and
-// forgets the replacements before b.
-func (rr *replacingReader) comment(a, b int) (string, int) {
-	lo := sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= a })
-	hi := sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= b })
+// comment returns the ReplacedComment of the replacements before output
+// offset end (the end of a sentence: those of the sentences before it
+// are gone) and their number (0, and no comment, for none), and forgets
+// them.
+func (rr *replacingReader) comment(end int) (string, int) {
+	n := sort.Search(len(rr.reps), func(i int) bool { return rr.reps[i].out >= end })
 	var sb strings.Builder
-	if hi > lo {
+	if n > 0 {
 		sb.WriteString(ReplacedComment + "invalid UTF-8 replaced by U+FFFD: ")
-		for k, rep := range rr.reps[lo:min(hi, lo+MaxReplacedListed)] {
+		for k, rep := range rr.reps[:min(n, MaxReplacedListed)] {
 			if k > 0 {
 				sb.WriteString(", ")
 			}
 			fmt.Fprintf(&sb, "0x%02x at byte offset %d", rep.b, rep.in)
 		}
-		if more := hi - lo - MaxReplacedListed; more > 0 {
+		if more := n - MaxReplacedListed; more > 0 {
 			fmt.Fprintf(&sb, ", and %d more", more)
 		}
 	}
-	rr.dropped += hi
-	rr.reps = append(rr.reps[:0], rr.reps[hi:]...)
-	return sb.String(), hi - lo
+	rr.dropped += n
+	rr.reps = append(rr.reps[:0], rr.reps[n:]...)
+	return sb.String(), n
 }

@@ -244,7 +244,7 @@ func (t *textReader) make(s *segment.Sentence, text []byte, base int) (*heldText
 	}}
 	t.end = s.Tokens[len(s.Tokens)-1].End
 	if t.rep != nil {
-		if c, n := t.rep.comment(s.Tokens[0].Start, t.end); n > 0 {
+		if c, n := t.rep.comment(t.end); n > 0 {
 			out.Comments = append(out.Comments, c)
 			h.it.replaced = n
 		}

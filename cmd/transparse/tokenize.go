@@ -77,6 +77,7 @@ type tokenizeOptions struct {
 	text    textOptions
 	output  string
 	onError string
+	on      parser.OnError // onError parsed
 }
 
 func newTokenizeCmd() *cobra.Command {
@@ -140,7 +141,8 @@ func runTokenize(cmd *cobra.Command, args []string, o tokenizeOptions) error {
 	if err := o.text.check(); err != nil {
 		return err
 	}
-	if _, err := parser.ParseOnError(o.onError); err != nil {
+	var err error
+	if o.on, err = parser.ParseOnError(o.onError); err != nil {
 		return usage("invalid --on-error %q: want stop or skip", o.onError)
 	}
 	m, _, err := loadModel(o.model)
@@ -174,8 +176,7 @@ func tokenizeFile(cmd *cobra.Command, m *parser.Model, name string, w io.Writer,
 	if err := needSegmenter(m, display, false); err != nil {
 		return 0, err
 	}
-	on, _ := parser.ParseOnError(o.onError)
-	do := parser.DocOptions{Name: display, First: first, TokenizeOnly: true, OnError: on}
+	do := parser.DocOptions{Name: display, First: first, TokenizeOnly: true, OnError: o.on}
 	o.text.apply(&do)
 	var st parser.DocStats
 	if o.output == outputCoNLLU {

@@ -24,10 +24,10 @@ const (
 // SpacesAfter or SpacesBefore attribute: a space is written "\s", a tab
 // "\t", a carriage return "\r", a line feed "\n", "|" "\p" and "\" "\\"
 // (UDPipe 1's escapes); any other character that a MISC column cannot
-// hold safely, a control character (Unicode category Cc: "\v", "\f",
-// U+0085, ...), or seen, the invisible byte order mark U+FEFF, as "\u"
-// and four upper-case hexadecimal digits ("\u000B", "\uFEFF"); every
-// other character, such as NBSP or U+2028, as itself.
+// hold safely or visibly, a control or format character (Unicode
+// categories Cc and Cf: "\v", "\f", U+0085, the byte order mark U+FEFF,
+// ...), as "\u" and four upper-case hexadecimal digits ("\u000B",
+// "\uFEFF"); every other character, such as NBSP or U+2028, as itself.
 func EscapeSpaces(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -45,7 +45,7 @@ func EscapeSpaces(s string) string {
 		case '\\':
 			b.WriteString(`\\`)
 		default:
-			if unicode.IsControl(r) || r == '\ufeff' {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 				fmt.Fprintf(&b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)
